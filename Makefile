@@ -1,0 +1,62 @@
+# The two commands: `make run` serves the site, `make test` runs the whole suite.
+# Both are idempotent and install what they need (see README "Quick start").
+SHELL := /bin/bash
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+TEST_DIR ?= /tmp/circolo-test-$(shell id -u)-$(notdir $(CURDIR))
+
+.PHONY: run test lint venv deps dev-deps messages system-run system-test \
+        bench-pairing bench-rules bench-live bench-tournament soak-pairing clean
+
+$(PY):
+	@command -v $(PYTHON) >/dev/null || { echo "Python 3.11 ($(PYTHON)) is needed"; exit 1; }
+	$(PYTHON) -m venv $(VENV) || { echo "python3.11 -m venv failed: install python3.11-venv"; exit 1; }
+	$(PY) -m pip install -q --upgrade pip
+
+# Re-install only when a requirements file changed.
+$(VENV)/.deps: requirements.txt | $(PY)
+	$(PY) -m pip install -q -r requirements.txt
+	touch $@
+$(VENV)/.dev-deps: requirements.txt requirements-dev.txt | $(PY)
+	$(PY) -m pip install -q -r requirements-dev.txt
+	touch $@ $(VENV)/.deps
+
+deps: $(VENV)/.deps
+dev-deps: $(VENV)/.dev-deps
+
+# System packages: installed with apt when missing and we are root on Debian, otherwise a
+# message says what to install.
+system-run:
+	@scripts/system-packages.sh run
+system-test:
+	@scripts/system-packages.sh test
+
+messages: | $(PY)
+	$(PY) manage.py compilemessages --ignore=.venv -v 0
+
+run: system-run deps messages
+	$(PY) manage.py migrate --noinput -v 0
+	$(PY) manage.py collectstatic --noinput -v 0
+	PORT=$(PORT) scripts/run.sh
+
+lint: dev-deps
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+test: system-test dev-deps messages lint
+	@scripts/test-services.sh down $(TEST_DIR); \
+	scripts/test-services.sh up $(TEST_DIR) || exit 1; \
+	source $(TEST_DIR)/env; \
+	$(VENV)/bin/pytest $(PYTEST_ARGS); rc=$$?; \
+	scripts/test-services.sh down $(TEST_DIR); exit $$rc
+
+bench-pairing: dev-deps
+	$(PY) bench/pairing.py
+
+bench-rules: dev-deps
+	$(PY) bench/rules.py
+
+clean:
+	rm -rf $(VENV) var staticfiles

@@ -1,0 +1,138 @@
+"""Reading deployment settings from the environment.
+
+Pure helpers (no Django import) so that the parsing rules are unit-tested on their own:
+every deployment-specific value comes from an environment variable with a safe local default.
+"""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+TRUE_WORDS = {"1", "true", "yes", "on"}
+FALSE_WORDS = {"0", "false", "no", "off", ""}
+
+
+class ConfigError(ValueError):
+    """A setting has a value we cannot use; the message says which and why."""
+
+
+def env_bool(environ: dict[str, str], name: str, default: bool) -> bool:
+    raw = environ.get(name)
+    if raw is None:
+        return default
+    word = raw.strip().lower()
+    if word in TRUE_WORDS:
+        return True
+    if word in FALSE_WORDS:
+        return False
+    raise ConfigError(f"{name}={raw!r}: expected one of 1/0, true/false, yes/no, on/off")
+
+
+def env_list(environ: dict[str, str], name: str, default: list[str]) -> list[str]:
+    raw = environ.get(name)
+    if raw is None:
+        return list(default)
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def env_port(environ: dict[str, str], name: str = "PORT", default: int = 8000) -> int:
+    raw = environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        port = int(raw)
+    except ValueError:
+        raise ConfigError(f"{name}={raw!r}: not a number") from None
+    if not 1 <= port <= 65535:
+        raise ConfigError(f"{name}={raw!r}: a port is between 1 and 65535")
+    return port
+
+
+def sqlite_config(path: Path | str) -> dict:
+    """The embedded default: a SQLite file in WAL mode with immediate transactions.
+
+    WAL lets daphne, the Celery worker and beat read while one of them writes; IMMEDIATE makes
+    every transaction take the write lock at BEGIN, so two writers queue (busy timeout) instead
+    of failing with "database is locked" halfway through.
+    """
+    return {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": str(path),
+        "OPTIONS": {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": (
+                "PRAGMA journal_mode=WAL;"
+                "PRAGMA synchronous=NORMAL;"
+                "PRAGMA foreign_keys=ON;"
+                "PRAGMA busy_timeout=20000;"
+            ),
+        },
+    }
+
+
+def database_config(url: str | None, default_sqlite_path: Path | str) -> dict:
+    """Django DATABASES['default'] from DATABASE_URL.
+
+    Accepted: unset/empty (SQLite file default), ``sqlite:///relative.db``,
+    ``sqlite:////absolute/path.db``, ``postgres://`` / ``postgresql://`` /
+    ``postgresql+psycopg://user:pass@host:port/name?sslmode=require`` (query options are passed
+    to psycopg), with a Unix-socket host given as ``?host=/run/postgresql``.
+    """
+    if url is None or url.strip() == "":
+        return sqlite_config(default_sqlite_path)
+    parts = urlsplit(url.strip())
+    scheme = parts.scheme.lower()
+    if scheme == "sqlite":
+        # sqlite:///rel.db -> "rel.db"; sqlite:////abs/x.db -> "/abs/x.db"
+        path = unquote(parts.path[1:] if parts.path.startswith("/") else parts.path)
+        if not path:
+            raise ConfigError(f"DATABASE_URL={url!r}: no file name after sqlite:///")
+        return sqlite_config(path)
+    if scheme in {"postgres", "postgresql", "pgsql", "postgresql+psycopg"}:
+        name = unquote(parts.path.lstrip("/"))
+        if not name:
+            raise ConfigError(f"DATABASE_URL={url!r}: no database name after the host")
+        options = dict(parse_qsl(parts.query))
+        host = options.pop("host", None) or unquote(parts.hostname or "")
+        try:
+            port = parts.port
+        except ValueError:
+            raise ConfigError(f"DATABASE_URL={url!r}: the port is not a number") from None
+        config = {
+            "ENGINE": "django.db.backends.postgresql",
+            "NAME": name,
+            "USER": unquote(parts.username or ""),
+            "PASSWORD": unquote(parts.password or ""),
+            "HOST": host,
+            "PORT": str(port or ""),
+            "CONN_MAX_AGE": int(options.pop("conn_max_age", "0")),
+            "CONN_HEALTH_CHECKS": True,
+            "OPTIONS": options,
+        }
+        return config
+    raise ConfigError(
+        f"DATABASE_URL={url!r}: unsupported scheme {scheme!r} (use sqlite:/// or postgresql://)"
+    )
+
+
+def secret_key(environ: dict[str, str], key_file: Path) -> str:
+    """SECRET_KEY from the environment, else a random key kept in ``key_file``.
+
+    No secret lives in the code: a local install gets its own key on first start, and it stays
+    the same across restarts so sessions survive.
+    """
+    value = environ.get("SECRET_KEY", "").strip()
+    if value:
+        return value
+    if key_file.exists():
+        stored = key_file.read_text().strip()
+        if stored:
+            return stored
+    key_file.parent.mkdir(parents=True, exist_ok=True)
+    value = secrets.token_urlsafe(50)
+    key_file.write_text(value)
+    key_file.chmod(0o600)
+    return value
