@@ -1,0 +1,4 @@
+from __future__ import annotations
+
+app_name = "ratings"
+urlpatterns: list = []
