@@ -1,0 +1,186 @@
+"""The variant interface shared by chess and the draughts variants.
+
+Everything here is plain data: positions and moves travel as text (FEN for chess, the PDN FEN
+for draughts; UCI for chess moves, square paths such as ``22-18`` / ``22x13x6`` for draughts
+moves), so the live-play code can store them in the database and send them to clients as they
+are. See the package docstring (``games/rules/__init__.py``) for the full contract.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Literal
+
+Language = Literal["it", "en"]
+
+
+class Color(StrEnum):
+    WHITE = "white"
+    BLACK = "black"
+
+    @property
+    def opponent(self) -> Color:
+        return Color.BLACK if self is Color.WHITE else Color.WHITE
+
+
+class Result(StrEnum):
+    """Game result in the PGN/PDN spelling."""
+
+    WHITE_WINS = "1-0"
+    BLACK_WINS = "0-1"
+    DRAW = "1/2-1/2"
+
+    @staticmethod
+    def win_for(color: Color) -> Result:
+        return Result.WHITE_WINS if color is Color.WHITE else Result.BLACK_WINS
+
+
+class Reason(StrEnum):
+    """Why a game ended (or why a draw may be claimed). Values are stable storage codes."""
+
+    # Chess, FIDE Laws art. 5 and 9.
+    CHECKMATE = "checkmate"
+    STALEMATE = "stalemate"
+    INSUFFICIENT_MATERIAL = "insufficient_material"
+    FIVEFOLD_REPETITION = "fivefold_repetition"
+    SEVENTY_FIVE_MOVES = "seventy_five_moves"
+    THREEFOLD_REPETITION = "threefold_repetition"  # chess: claimable; draughts: automatic
+    FIFTY_MOVES = "fifty_moves"
+    # Draughts.
+    NO_LEGAL_MOVE = "no_legal_move"  # the side to move has no piece or cannot move: it loses
+    KING_MOVES = "king_moves"  # N moves each of kings only, no capture, no man moved
+    ENDGAME_MOVES = "endgame_moves"  # FMJD art. 6.3/6.4: few pieces against a lone king
+    # Clock.
+    TIMEOUT = "timeout"
+    TIMEOUT_VS_INSUFFICIENT_MATERIAL = "timeout_vs_insufficient_material"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended: the result and its reason.
+
+    ``claimable`` is True only for draws a player may claim but that do not end the game by
+    themselves (chess threefold repetition and fifty-move rule), as returned by
+    ``Variant.claimable_draw``; ``Variant.outcome`` never returns a claimable outcome.
+    """
+
+    result: Result
+    reason: Reason
+    claimable: bool = False
+
+    @property
+    def winner(self) -> Color | None:
+        if self.result is Result.WHITE_WINS:
+            return Color.WHITE
+        if self.result is Result.BLACK_WINS:
+            return Color.BLACK
+        return None
+
+
+class RulesError(ValueError):
+    """Base class of the errors raised by the rules package."""
+
+
+class InvalidPosition(RulesError):
+    """The FEN text cannot be read as a position of this variant."""
+
+
+class IllegalMove(RulesError):
+    """The move text is not a legal move in the given position."""
+
+
+class Variant(abc.ABC):
+    """One game variant. Stateless: every method takes the position as text."""
+
+    code: str  # 'chess', 'italian', 'english', 'international'
+    name: str  # English display name
+    name_it: str  # Italian display name
+    first_to_move: Color  # who moves first from the start position
+
+    @abc.abstractmethod
+    def start_fen(self) -> str:
+        """The standard start position."""
+
+    @abc.abstractmethod
+    def normalize_fen(self, fen: str) -> str:
+        """Validate a position and return it in this package's canonical spelling.
+
+        Raises InvalidPosition. Every FEN returned by this package is already canonical.
+        """
+
+    @abc.abstractmethod
+    def side_to_move(self, fen: str) -> Color:
+        """The colour to move in the position."""
+
+    @abc.abstractmethod
+    def legal_moves(self, fen: str) -> list[str]:
+        """All legal moves in machine form (UCI / square path), sorted."""
+
+    def is_legal(self, fen: str, move: str) -> bool:
+        return move in self.legal_moves(fen)
+
+    @abc.abstractmethod
+    def apply(self, fen: str, move: str) -> str:
+        """The position after ``move`` (machine form). Raises IllegalMove."""
+
+    @abc.abstractmethod
+    def outcome(self, fen: str, history: Sequence[str] = ()) -> Outcome | None:
+        """The automatic end of the game in ``fen``, or None if play goes on.
+
+        ``history`` lists the earlier positions of the game (canonical FENs, oldest first, not
+        including ``fen``); the repetition and move-count rules need it.
+        """
+
+    @abc.abstractmethod
+    def claimable_draw(self, fen: str, history: Sequence[str] = ()) -> Outcome | None:
+        """A draw the player to move may claim now (chess only), or None."""
+
+    @abc.abstractmethod
+    def timeout_outcome(self, fen: str, flagged: Color) -> Outcome:
+        """The result when ``flagged`` runs out of time in ``fen``."""
+
+    @abc.abstractmethod
+    def notation(self, fen: str, move: str, language: Language = "it") -> str:
+        """How ``move`` (machine form, legal in ``fen``) is written for players."""
+
+    @abc.abstractmethod
+    def export(
+        self,
+        moves: Sequence[str],
+        *,
+        start_fen: str | None = None,
+        headers: Mapping[str, str] | None = None,
+        result: Result | None = None,
+    ) -> str:
+        """The game as PGN (chess) or PDN (draughts) text. Moves are in machine form."""
+
+    def replay(self, moves: Sequence[str], start_fen: str | None = None) -> list[str]:
+        """All positions of a game: the start and the position after each move.
+
+        Raises IllegalMove naming the first illegal move.
+        """
+        fen = self.normalize_fen(start_fen) if start_fen else self.start_fen()
+        positions = [fen]
+        for ply, move in enumerate(moves, start=1):
+            try:
+                fen = self.apply(fen, move)
+            except IllegalMove as error:
+                raise IllegalMove(f"ply {ply}: illegal move {move!r}") from error
+            positions.append(fen)
+        return positions
+
+    def perft(self, depth: int, fen: str | None = None) -> int:
+        """Number of leaf positions ``depth`` plies from ``fen`` (standard perft)."""
+        fen = self.normalize_fen(fen) if fen else self.start_fen()
+        return self._perft(fen, depth)
+
+    def _perft(self, fen: str, depth: int) -> int:
+        if depth == 0:
+            return 1
+        moves = self.legal_moves(fen)
+        if depth == 1:
+            return len(moves)
+        return sum(self._perft(self.apply(fen, move), depth - 1) for move in moves)

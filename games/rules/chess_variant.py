@@ -1,0 +1,180 @@
+"""Chess, FIDE Laws of Chess, via the ``chess`` package (python-chess).
+
+Notation (RULES §2, FIDE Laws Appendix E as in seed ``001_…``): algebraic with Italian piece
+letters in Italian (R re, D donna, T torre, A alfiere, C cavallo) and English letters in English;
+castling 0-0 / 0-0-0; ``e.p.`` after an en-passant capture; promotion without ``=`` (``d8D``).
+PGN export uses standard English SAN (``O-O``, ``e8=Q``).
+
+Game end (FIDE Laws art. 5 and 9): checkmate, stalemate, dead position by insufficient material,
+fivefold repetition and the 75-move rule end the game by themselves; threefold repetition and the
+fifty-move rule are draws the player to move may claim. Timeout against material that cannot
+mate is a draw (art. 6.9).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping, Sequence
+
+import chess
+import chess.pgn
+
+from .base import (
+    Color,
+    IllegalMove,
+    InvalidPosition,
+    Language,
+    Outcome,
+    Reason,
+    Result,
+    Variant,
+)
+
+# FIDE Laws E2: the initial of the piece's name in the player's language.
+ITALIAN_PIECE_LETTERS = {"K": "R", "Q": "D", "R": "T", "B": "A", "N": "C"}
+
+
+def _board(fen: str) -> chess.Board:
+    try:
+        board = chess.Board(fen)
+    except ValueError as error:
+        raise InvalidPosition(f"not a chess FEN: {fen!r}") from error
+    if not board.is_valid():
+        raise InvalidPosition(f"impossible chess position: {fen!r}")
+    return board
+
+
+def _repetition_key(fen: str) -> str:
+    """Placement, side, castling rights and en-passant square (FIDE art. 9.2.3).
+
+    python-chess writes the en-passant square only when a legal en-passant capture exists
+    (``en_passant="legal"`` is the default of ``Board.fen``), so equal keys mean same position.
+    """
+    return " ".join(fen.split()[:4])
+
+
+def algebraic(board: chess.Board, move: chess.Move, language: Language) -> str:
+    """The move in FIDE algebraic notation (Appendix E) in the given language."""
+    san = board.san(move)
+    check = ""
+    if san[-1] in "+#":
+        san, check = san[:-1], san[-1]
+    if san.startswith("O-O"):
+        text = san.replace("O", "0")
+    else:
+        if "=" in san:  # E12: promotion written d8D, no "=".
+            san = san.replace("=", "")
+        if language == "it":
+            head = ITALIAN_PIECE_LETTERS.get(san[0], san[0]) if san[0].isupper() else san[0]
+            tail = san[1:]
+            if move.promotion:
+                tail = tail[:-1] + ITALIAN_PIECE_LETTERS[tail[-1]]
+            text = head + tail
+        else:
+            text = san
+    text += check
+    if board.is_en_passant(move):  # E9: "e.p." is added to an en-passant capture.
+        text += " e.p."
+    return text
+
+
+class Chess(Variant):
+    code = "chess"
+    name = "Chess"
+    name_it = "Scacchi"
+    first_to_move = Color.WHITE
+
+    def start_fen(self) -> str:
+        return chess.STARTING_FEN
+
+    def normalize_fen(self, fen: str) -> str:
+        return _board(fen).fen()
+
+    def side_to_move(self, fen: str) -> Color:
+        return Color.WHITE if _board(fen).turn == chess.WHITE else Color.BLACK
+
+    def legal_moves(self, fen: str) -> list[str]:
+        return sorted(move.uci() for move in _board(fen).legal_moves)
+
+    def _move(self, board: chess.Board, move: str) -> chess.Move:
+        try:
+            parsed = chess.Move.from_uci(move)
+        except ValueError as error:
+            raise IllegalMove(f"not a UCI move: {move!r}") from error
+        if not board.is_legal(parsed):
+            raise IllegalMove(f"illegal move {move!r} in {board.fen()!r}")
+        return parsed
+
+    def is_legal(self, fen: str, move: str) -> bool:
+        try:
+            self._move(_board(fen), move)
+        except IllegalMove:
+            return False
+        return True
+
+    def apply(self, fen: str, move: str) -> str:
+        board = _board(fen)
+        board.push(self._move(board, move))
+        return board.fen()
+
+    def outcome(self, fen: str, history: Sequence[str] = ()) -> Outcome | None:
+        board = _board(fen)
+        if board.is_checkmate():
+            return Outcome(Result.win_for(self.side_to_move(fen).opponent), Reason.CHECKMATE)
+        if board.is_stalemate():
+            return Outcome(Result.DRAW, Reason.STALEMATE)
+        if board.is_insufficient_material():  # art. 5.2.2 dead position (material only)
+            return Outcome(Result.DRAW, Reason.INSUFFICIENT_MATERIAL)
+        if self._repetitions(fen, history) >= 5:  # art. 9.6.1
+            return Outcome(Result.DRAW, Reason.FIVEFOLD_REPETITION)
+        if board.halfmove_clock >= 150:  # art. 9.6.2, checkmate already handled above
+            return Outcome(Result.DRAW, Reason.SEVENTY_FIVE_MOVES)
+        return None
+
+    def claimable_draw(self, fen: str, history: Sequence[str] = ()) -> Outcome | None:
+        if self.outcome(fen, history) is not None:
+            return None
+        if self._repetitions(fen, history) >= 3:  # art. 9.2
+            return Outcome(Result.DRAW, Reason.THREEFOLD_REPETITION, claimable=True)
+        if _board(fen).halfmove_clock >= 100:  # art. 9.3
+            return Outcome(Result.DRAW, Reason.FIFTY_MOVES, claimable=True)
+        return None
+
+    @staticmethod
+    def _repetitions(fen: str, history: Sequence[str]) -> int:
+        key = _repetition_key(fen)
+        return 1 + sum(1 for earlier in history if _repetition_key(earlier) == key)
+
+    def timeout_outcome(self, fen: str, flagged: Color) -> Outcome:
+        board = _board(fen)
+        opponent = chess.WHITE if flagged is Color.BLACK else chess.BLACK
+        # Art. 6.9: a draw if the opponent cannot checkmate by any series of legal moves;
+        # python-chess approximates that by material (a lone king, K+N, K+B...).
+        if board.has_insufficient_material(opponent):
+            return Outcome(Result.DRAW, Reason.TIMEOUT_VS_INSUFFICIENT_MATERIAL)
+        return Outcome(Result.win_for(flagged.opponent), Reason.TIMEOUT)
+
+    def notation(self, fen: str, move: str, language: Language = "it") -> str:
+        board = _board(fen)
+        return algebraic(board, self._move(board, move), language)
+
+    def export(
+        self,
+        moves: Sequence[str],
+        *,
+        start_fen: str | None = None,
+        headers: Mapping[str, str] | None = None,
+        result: Result | None = None,
+    ) -> str:
+        board = _board(start_fen) if start_fen else chess.Board()
+        game = chess.pgn.Game.from_board(board)
+        node: chess.pgn.GameNode = game
+        for move in moves:
+            node = node.add_variation(self._move(board, move))
+            board.push(node.move)
+        for key, value in (headers or {}).items():
+            game.headers[key] = value
+        game.headers["Result"] = str(result) if result else "*"
+        out = io.StringIO()
+        game.accept(chess.pgn.FileExporter(out))
+        return out.getvalue().strip() + "\n"
