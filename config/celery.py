@@ -12,6 +12,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 app = Celery("circolo")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+app.conf.include = ["config.tasks"]  # config is not an app: name its tasks module
 
 TICK_SECONDS = float(os.environ.get("TICK_SECONDS", "1.0"))
 

@@ -1,7 +1,21 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
+
+from accounts import views as account_views
+from config import health, views
 
 urlpatterns = [
-    path("admin/", admin.site.urls),
+    path("", views.home, name="home"),
+    path("play/", views.play, name="play"),
+    path("tournaments/", views.tournaments, name="tournaments"),
+    path("arenas/", views.arenas, name="arenas"),
+    path("players/", account_views.player_list, name="players"),
+    path("@/<str:username>/", account_views.player_detail, name="player"),
+    path("accounts/", include("accounts.urls")),
     path("ratings/", include("ratings.urls")),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    path("healthz", health.healthz, name="healthz"),
+    path("admin/", admin.site.urls),
 ]

@@ -1,0 +1,71 @@
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth import password_validation
+from django.contrib.auth.forms import AuthenticationForm
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import USERNAME_MAX, User, username_validators
+
+PASSWORD_MAX = 128
+
+
+class SignupForm(forms.Form):
+    username = forms.CharField(
+        label=_("Nome utente"),
+        max_length=USERNAME_MAX,
+        validators=username_validators,
+        help_text=_("Da 3 a 20 caratteri: lettere, cifre, «_» e «-»."),
+        widget=forms.TextInput(attrs={"autocomplete": "username", "autofocus": True}),
+    )
+    email = forms.EmailField(
+        label=_("E-mail (facoltativa)"),
+        required=False,
+        max_length=254,
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+    password1 = forms.CharField(
+        label=_("Password"),
+        max_length=PASSWORD_MAX,
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        help_text=password_validation.password_validators_help_text_html(),
+    )
+    password2 = forms.CharField(
+        label=_("Ripeti la password"),
+        max_length=PASSWORD_MAX,
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+
+    def clean_username(self) -> str:
+        username = self.cleaned_data["username"]
+        if User.objects.filter(username__iexact=username).exists():
+            raise forms.ValidationError(_("Questo nome utente è già preso."), code="taken")
+        return username
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        p1, p2 = cleaned.get("password1"), cleaned.get("password2")
+        if p1 and p2 and p1 != p2:
+            self.add_error("password2", _("Le due password non coincidono."))
+        elif p1 and "username" in cleaned:
+            probe = User(username=cleaned["username"], email=cleaned.get("email", ""))
+            try:
+                password_validation.validate_password(p1, probe)
+            except forms.ValidationError as error:
+                self.add_error("password1", error)
+        return cleaned
+
+
+class LoginForm(AuthenticationForm):
+    """Django's log-in form with our wording; throttling happens in the view."""
+
+    error_messages = {
+        "invalid_login": _("Nome utente o password errati."),
+        "inactive": _("Questo account è disattivato."),
+    }
+
+
+class PlayerSearchForm(forms.Form):
+    q = forms.CharField(label=_("Cerca"), required=False, max_length=USERNAME_MAX)

@@ -1,0 +1,118 @@
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse_lazy
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from accounts import selectors, services, throttle
+from accounts.forms import LoginForm, PlayerSearchForm, SignupForm
+
+PLAYERS_PER_PAGE = 50
+
+
+def _safe_next(request: HttpRequest) -> str | None:
+    target = request.POST.get("next") or request.GET.get("next")
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return None
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("home")
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = services.user_create(
+                username=form.cleaned_data["username"],
+                email=form.cleaned_data["email"],
+                password=form.cleaned_data["password1"],
+            )
+        except ValidationError as error:
+            for field, errors in error.message_dict.items():
+                for message in errors:
+                    form.add_error(field, message)
+        else:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, _("Benvenuto, %(name)s!") % {"name": user.username})
+            return redirect(_safe_next(request) or "home")
+    return render(request, "accounts/signup.html", {"form": form, "next": _safe_next(request)})
+
+
+def _client_address(request: HttpRequest) -> str:
+    return request.META.get("REMOTE_ADDR") or "unknown"
+
+
+class LoginView(auth_views.LoginView):
+    """Django's log-in, throttled (accounts/throttle.py): too many failures for a username or
+    from an address refuse further attempts for a while, with a message saying how long."""
+
+    template_name = "accounts/login.html"
+    authentication_form = LoginForm
+    redirect_authenticated_user = True
+
+    def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        username = request.POST.get("username", "")
+        wait = throttle.seconds_blocked(username, _client_address(request))
+        if wait:
+            form = self.get_form()
+            minutes = max(1, (wait + 59) // 60)
+            form.errors.clear()
+            form.add_error(
+                None,
+                ngettext(
+                    "Troppi tentativi falliti: riprova tra %(n)d minuto.",
+                    "Troppi tentativi falliti: riprova tra %(n)d minuti.",
+                    minutes,
+                )
+                % {"n": minutes},
+            )
+            return self.render_to_response(self.get_context_data(form=form), status=429)
+        return super().post(request, *args, **kwargs)
+
+    def form_invalid(self, form):
+        username = self.request.POST.get("username", "")
+        if username:
+            throttle.record_failure(username, _client_address(self.request))
+        return super().form_invalid(form)
+
+    def form_valid(self, form):
+        throttle.record_success(form.get_user().username)
+        return super().form_valid(form)
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    template_name = "accounts/password_change.html"
+    success_url = reverse_lazy("home")
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        messages.success(self.request, _("Password cambiata."))
+        return response
+
+
+def player_list(request: HttpRequest) -> HttpResponse:
+    form = PlayerSearchForm(request.GET or None)
+    query = form.cleaned_data["q"].strip() if form.is_valid() else ""
+    page = Paginator(selectors.player_list(query=query), PLAYERS_PER_PAGE).get_page(
+        request.GET.get("page")
+    )
+    context = {"form": form, "page": page, "query": query}
+    if request.htmx:
+        return render(request, "accounts/player_list.html#results", context)
+    return render(request, "accounts/player_list.html", context)
+
+
+def player_detail(request: HttpRequest, username: str) -> HttpResponse:
+    player = selectors.player_get(username=username)
+    return render(request, "accounts/player_detail.html", {"player": player})

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Debian packages the project needs, installed with apt when missing.
+#   system-packages.sh run   -> gettext, redis-server            (make run)
+#   system-packages.sh test  -> + postgresql, chromium, driver    (make test)
+# As root on Debian they are installed; otherwise the script says what to install and stops.
+set -euo pipefail
+
+want=(gettext:msgfmt redis-server:redis-server redis-tools:redis-cli)
+if [ "${1:-run}" = test ]; then
+  want+=(postgresql:/usr/lib/postgresql chromium:chromium chromium-driver:chromedriver)
+fi
+
+missing=()
+for item in "${want[@]}"; do
+  pkg=${item%%:*}; probe=${item#*:}
+  if [[ $probe == /* ]]; then [ -e "$probe" ] && continue
+  else command -v "$probe" >/dev/null 2>&1 && continue; fi
+  missing+=("$pkg")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  echo "Installing Debian packages: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  # The Debian package starts a system-wide Redis; we run our own instances, leave it be.
+else
+  echo "Missing system packages: ${missing[*]}"
+  echo "Install them (e.g. sudo apt-get install ${missing[*]}) and run make again."
+  exit 1
+fi
