@@ -1,0 +1,361 @@
+"""Lim system: one test per rule of LIM.md, and the handbook examples of lim/examples.md.
+
+Scores are in platform units (win 2, draw 1): the examples' "2 points" (1/0.5/0) become 4.
+"""
+
+import pytest
+
+from tournaments.engine.checks import hard_rule_violations, legal_pairing_exists
+from tournaments.engine.lim import (
+    DOWN,
+    UP,
+    NoLegalPairing,
+    assign_colours,
+    compatible,
+    pair_round,
+    score_group_order,
+)
+from tournaments.engine.model import BLACK, WHITE, Game, RoundSpec
+
+from .helpers import pairs, player, symmetric, unordered
+
+ROUND_2 = RoundSpec(number=2, total_rounds=9)  # median score 2
+ROUND_3 = RoundSpec(number=3, total_rounds=9)  # median score 4
+
+
+def pair(players, spec):
+    players = symmetric(players)
+    result = pair_round(players, spec)
+    assert hard_rule_violations(players, spec, result) == []
+    return result
+
+
+def partners_outside(result, group: set[int]) -> set[int]:
+    """Members of `group` paired with somebody outside it: the group's floaters."""
+    out = set()
+    for g in result.games:
+        if (g.white in group) != (g.black in group):
+            out.add(g.white if g.white in group else g.black)
+    return out
+
+
+# -- Rule 1: the bye ------------------------------------------------------------------------------
+
+
+def test_rule_1_bye_goes_to_lowest_ranked_of_lowest_group_without_a_bye():
+    players = [player(1, 4), player(2, 2), player(3, 0), player(4, 0, bye=True), player(5, 2)]
+    result = pair(players, ROUND_3)
+    assert result.bye == 3  # #4 ranks lower but already rested
+
+
+def test_rule_1_bye_skips_a_player_who_cannot_be_left_out():
+    # Lowest group {3, 4, 5}: #5, the lowest-ranked, can rest (1-2 and 3-4 still pair).
+    players = [
+        player(1, 2, "W", met=(4,)),
+        player(2, 2, "B", met=(4,)),
+        player(3, 0),
+        player(4, 0, met=(1, 2), bye=True),
+        player(5, 0, met=()),
+    ]
+    result = pair(players, ROUND_2)
+    assert result.bye == 5
+    players_blocking = [
+        player(1, 2, met=(2, 3)),
+        player(2, 2, met=(1, 3)),
+        player(3, 0, met=(1, 2)),
+        player(4, 0, met=(5,)),
+        player(5, 0, met=(4,)),
+    ]
+    # #5 cannot rest (4 would be left with 1-2-3, and 1, 2, 3 have all met): #4 cannot either.
+    result = pair(players_blocking, ROUND_3)
+    assert result.bye == 3
+
+
+def test_rule_1_round_one_bye_to_lowest_rated_fixture_f10():
+    players = [player(n, rating=2600 - n) for n in range(1, 40)]
+    players[10] = player(11, rating=1000)
+    result = pair(players, RoundSpec(1, 9))
+    assert result.bye == 11
+
+
+def test_rule_1_round_one_unrated_counts_lowest_fixture_f11():
+    players = [player(n, rating=2600 - n) for n in range(1, 6)]
+    players[1] = player(2, rating=None)
+    assert pair(players, RoundSpec(1, 9)).bye == 2
+
+
+# -- Rule 2: compatibility ------------------------------------------------------------------------
+
+
+def test_rule_2_no_rematch_ever():
+    a, b = player(1, 4, "WB", met=(2,)), player(2, 4, "BW", met=(1,))
+    assert not compatible(a, b, RoundSpec(3, 3))  # not even in the last round
+
+
+def test_rule_2_colour_limits_and_last_round_relaxation_fixture_f9():
+    a, b = player(1, 4, "BWW"), player(2, 4, "WBWW")
+    assert not compatible(a, b, RoundSpec(5, 9))
+    assert compatible(a, b, RoundSpec(9, 9))
+    # Unequal scores keep the limits even in the last round.
+    assert not compatible(player(1, 6, "BWW"), b, RoundSpec(9, 9))
+
+
+def test_rule_2_three_more_of_one_colour_is_forbidden():
+    # a has three Whites and one Black: White again would make it four against one.
+    a, b = player(1, 4, "WBWW"), player(2, 4, "BWWB")
+    assert not compatible(player(1, 4, "WWBW"), player(2, 4, "WBWW"), ROUND_3)
+    assert compatible(a, b, ROUND_3)  # b can take White
+
+
+def test_rule_2_double_games_lift_colour_limits():
+    spec = RoundSpec(3, 9, double_games=True)
+    assert compatible(player(1, 4, "WW"), player(2, 4, "WW"), spec)
+
+
+# -- Rule 3: order of groups ---------------------------------------------------------------------
+
+
+def test_rule_3_group_order_handbook_8_3_case_a():
+    # One round played: median 2 (0.5 in 1/0.5/0 points).
+    assert score_group_order([4, 2, 0], 2) == [(4, DOWN), (0, UP), (2, DOWN)]
+
+
+def test_rule_3_group_order_case_b_and_virtual_median():
+    scores = range(0, 17)
+    assert score_group_order(scores, 8) == (
+        [(s, DOWN) for s in (16, 15, 14, 13, 12, 11, 10, 9)]
+        + [(s, UP) for s in (0, 1, 2, 3, 4, 5, 6, 7)]
+        + [(8, DOWN)]
+    )
+    assert score_group_order([4, 0], 2)[-1] == (2, DOWN)  # nobody on the median: virtual
+
+
+# -- Rules 4 and 5: transfers and the choice of floaters -----------------------------------------
+
+
+def test_rule_4a_and_8_5_handbook_4_4_2_even_group_two_without_opponent():
+    players = [
+        player(1, 4, met=(2, 3, 4, 5)),
+        player(2, 4, met=(1, 3, 4, 5)),
+        player(3, 4),
+        player(4, 4),
+        player(5, 4),
+        player(6, 4),
+        player(7, 2),
+        player(8, 2),
+    ]
+    result = pair(players, ROUND_2)
+    assert pairs("1-6", "3-4") <= unordered(result)
+    assert partners_outside(result, {1, 2, 3, 4, 5, 6}) == {2, 5}
+
+
+def test_rule_4a_handbook_4_4_1_odd_group_unpairable_replaces_even_maker():
+    players = [player(1, 4, met=(2, 3, 4, 5)), player(2, 4, met=(1, 3, 4, 5, 6, 7))]
+    players += [player(n, 4) for n in range(3, 8)]
+    players += [player(8, 2), player(9, 2), player(10, 0)]
+    result = pair(players, ROUND_2)
+    assert partners_outside(result, set(range(1, 8))) == {2}
+    assert pairs("1-6", "3-5", "4-7") <= unordered(result)
+
+
+def test_rule_4c_same_colour_twice_with_no_partner_allowing_the_other_floats():
+    # #1, #2, #3 had Black twice: only White allowed for each; #4 had White twice. In the top
+    # group {1, 2, 3} only... nobody can give them Black-White, so two of them must float.
+    players = [
+        player(1, 8, "WBB"),
+        player(2, 8, "WBB"),
+        player(3, 8, "WBB"),
+        player(4, 6, "BWW"),
+        player(5, 6, "BWW"),
+        player(6, 6, "BWW"),
+    ]
+    result = pair(players, RoundSpec(4, 9))
+    assert all(frozenset(p) not in unordered(result) for p in ((1, 2), (1, 3), (2, 3)))
+    assert all(g.white in (1, 2, 3) for g in result.games)
+
+
+def test_rule_5_3_type_d_preferred_over_c_fixture_f4():
+    players = [player(1, 4), player(2, 4), player(3, 4, met=(6, 7)), player(6, 2), player(7, 2)]
+    players.append(player(8, 0))
+    result = pair(players, ROUND_2)
+    assert partners_outside(result, {1, 2, 3}) == {2}
+
+
+def test_rule_5_4_avoid_who_floated_last_round_fixture_f5():
+    players = [player(n, 4) for n in range(1, 5)] + [player(5, 4, floated=True)]
+    players += [player(6, 2), player(7, 2), player(8, 0)]
+    result = pair(players, ROUND_3)
+    assert partners_outside(result, {1, 2, 3, 4, 5}) == {4}
+
+
+def test_rule_5_5_floater_balances_due_colours_downwards_fixture_f2():
+    colours = {1: "B", 2: "W", 3: "B", 4: "B", 5: "W"}
+    players = [player(n, 4, c) for n, c in colours.items()]
+    players += [player(6, 2, "W"), player(7, 2, "B"), player(8, 0, "B")]
+    result = pair(players, ROUND_2)
+    assert partners_outside(result, {1, 2, 3, 4, 5}) == {4}
+
+
+def test_rule_5_5_floater_balances_due_colours_upwards_fixture_f2():
+    colours = {1: "B", 2: "W", 3: "B", 4: "B", 5: "W"}
+    players = [player(n, 0, c) for n, c in colours.items()]
+    players += [player(6, 2, "W"), player(7, 2, "B"), player(8, 4, "W")]
+    result = pair(players, ROUND_2)
+    assert partners_outside(result, {1, 2, 3, 4, 5}) == {1}
+
+
+def test_rule_5_6_default_floater_is_lowest_ranked_down_highest_up():
+    down = [player(n, 4) for n in (1, 2, 3)] + [player(4, 2), player(5, 2), player(6, 2)]
+    assert partners_outside(pair(down, ROUND_2), {1, 2, 3}) == {3}
+    up = [player(n, 0) for n in (4, 5, 6)] + [player(1, 2), player(2, 2), player(3, 2)]
+    assert partners_outside(pair(up, ROUND_2), {4, 5, 6}) == {4}
+
+
+# -- Rules 6 and 9: incoming floaters first, a blocked median --------------------------------------
+
+
+def test_rules_6_and_9_fixture_f1_blocked_median_resolved():
+    # F1: the median {4} + downfloater #3 would be blocked (3 and 4 met). The Java reading
+    # cracks 5-6; our rule 8.3 (whole-round feasibility) never pairs 5-6 in the first place.
+    # Same final pairing: 1-2, 3-6 (3 due White takes 6 due Black, rule 6), 4-5.
+    players = [
+        player(1, 4, "WB", met=(4,)),
+        player(2, 4, "BW", met=(4,)),
+        player(3, 4, "WB", met=(4,)),
+        player(4, 2, "BW", met=(1, 2, 3)),
+        player(5, 0, "WB"),
+        player(6, 0, "BW"),
+    ]
+    result = pair(players, RoundSpec(3, 5))
+    assert unordered(result) == pairs("1-2", "3-6", "4-5")
+    assert set(result.games) == {Game(1, 2), Game(3, 6), Game(5, 4)}
+
+
+def test_rule_6_downfloater_takes_highest_ranked_due_the_other_colour():
+    players = [
+        player(1, 6, "WB"),  # due White, floats down alone
+        player(4, 4, "WB"),
+        player(5, 4, "BW"),
+        player(6, 4, "BW"),
+        player(7, 4, "WB"),
+        player(8, 4, "BW"),
+    ]
+    result = pair(players, RoundSpec(3, 9))
+    assert Game(1, 5) in result.games
+
+
+# -- Rules 7 and 8: proposed pairing and exchanges (handbook 4.2 and 4.3) -------------------------
+
+TABLE_4_2 = [
+    ((), ("1-4", "2-5", "3-6")),
+    ((4,), ("1-5", "2-4", "3-6")),
+    ((4, 5), ("1-6", "2-4", "3-5")),
+    ((4, 5, 6), ("1-3", "2-5", "4-6")),
+    ((4, 5, 6, 3), ("1-2", "3-5", "4-6")),
+]
+
+
+@pytest.mark.parametrize(("met_by_1", "expected"), TABLE_4_2)
+def test_rules_7_8_handbook_table_4_2(met_by_1, expected):
+    players = [player(1, 2, met=met_by_1)] + [player(n, 2) for n in range(2, 7)]
+    assert unordered(pair(players, ROUND_2)) == pairs(*expected)
+
+
+TABLE_4_3 = [
+    ((), ("1-6", "2-4", "3-5")),
+    ((4,), ("1-6", "2-5", "3-4")),
+    ((4, 5), ("1-6", "2-3", "4-5")),
+    ((4, 5, 3), ("1-3", "2-6", "4-5")),
+    ((4, 5, 3, 6), ("1-2", "3-5", "4-6")),
+]
+
+
+@pytest.mark.parametrize(("met_by_2", "expected"), TABLE_4_3)
+def test_rules_7_8_handbook_table_4_3(met_by_2, expected):
+    players = [player(1, 2, met=(4, 5)), player(2, 2, met=met_by_2)]
+    players += [player(n, 2) for n in range(3, 7)]
+    assert unordered(pair(players, ROUND_2)) == pairs(*expected)
+
+
+def test_rule_8_4_colour_exchange_fixture_f6():
+    players = [player(1, 2, "B"), player(2, 2, "B"), player(3, 2, "B"), player(4, 2, "W")]
+    assert unordered(pair(players, ROUND_2)) == pairs("1-4", "2-3")
+
+
+def test_rule_8_upward_scrutiny_starts_from_the_bottom():
+    # Below the median, [4, 5, 6, 7] are paired upwards: #7 is scrutinised first, its proposed
+    # partner #5 was met, so it tries #4 next; then 5-6.
+    players = [player(n, 4) for n in (1, 2)] + [player(n, 0) for n in (4, 5, 6)]
+    players += [player(7, 0, met=(5,))]
+    result = pair(players, ROUND_3)
+    assert pairs("4-7", "5-6") <= unordered(result)
+
+
+# -- Rule 10: colours -----------------------------------------------------------------------------
+
+
+def test_rule_10_4_identical_histories_fixture_f8():
+    a, b = player(3, 2, "WB"), player(7, 2, "WB")
+    assert assign_colours(a, b, ROUND_3, at_or_above_median=True) == Game(3, 7)
+    assert assign_colours(a, b, ROUND_3, at_or_above_median=False) == Game(7, 3)
+
+
+def test_rule_10_4_latest_difference_decides():
+    # Both due White (balanced, last Black): latest difference is round 2 (a W, b B).
+    a, b = player(1, 4, "BWWB"), player(2, 4, "WBWB")
+    assert assign_colours(a, b, RoundSpec(5, 9), True) == Game(2, 1)
+    assert assign_colours(player(4, 2, "BWB"), player(8, 2, "WBB"), ROUND_3, True) == Game(8, 4)
+
+
+def test_rule_10_1_absolute_limit_beats_preference():
+    a, b = player(1, 4, "BWW"), player(2, 4, "WBW")  # a must have Black
+    assert assign_colours(a, b, RoundSpec(4, 9), True) == Game(2, 1)
+
+
+def test_rule_10_2_due_colours_granted_when_different():
+    assert assign_colours(player(1, 2, "W"), player(2, 2, "B"), ROUND_2, True) == Game(2, 1)
+
+
+@pytest.mark.parametrize("lot", [WHITE, BLACK])
+def test_rule_10_5_handbook_7_2_round_one_forty_players(lot):
+    players = [player(n, rating=2600 - n) for n in range(1, 41)]
+    result = pair(players, RoundSpec(1, 9, first_colour=lot))
+    expected = []
+    for k in range(1, 21):
+        top_white = (k % 2 == 1) == (lot == WHITE)
+        expected.append(Game(k, k + 20) if top_white else Game(k + 20, k))
+    assert list(result.games) == expected
+
+
+def test_round_one_small_field_fixture_f12():
+    players = [player(n, rating=2600 - n) for n in range(1, 6)]
+    result = pair(players, RoundSpec(1, 5))
+    assert result.bye == 5
+    assert set(result.games) == {Game(1, 3), Game(4, 2)}
+
+
+# -- Rule 11: never stuck, and honest when stuck ----------------------------------------------------
+
+
+def test_rule_11_no_legal_pairing_is_reported():
+    everyone_met = [player(n, 4, met=tuple(m for m in range(1, 5) if m != n)) for n in range(1, 5)]
+    assert not legal_pairing_exists(symmetric(everyone_met), RoundSpec(4, 5))
+    with pytest.raises(NoLegalPairing):
+        pair_round(symmetric(everyone_met), RoundSpec(4, 5))
+
+
+def test_rule_11_finds_the_single_legal_pairing():
+    # Six players; almost everything has been played: only 1-6, 2-5, 3-4 remain legal, and the
+    # score groups would suggest 1-2 first.
+    allowed = {frozenset(p) for p in ((1, 6), (2, 5), (3, 4))}
+    players = []
+    for n in range(1, 7):
+        met = tuple(m for m in range(1, 7) if m != n and frozenset((n, m)) not in allowed)
+        players.append(player(n, 10 - n, met=met))
+    assert unordered(pair(players, RoundSpec(6, 9))) == allowed
+
+
+def test_deterministic():
+    players = [player(n, (n * 7) % 5, "WB"[n % 2]) for n in range(1, 30)]
+    first = pair_round(players, ROUND_2)
+    assert all(pair_round(players, ROUND_2) == first for _ in range(3))
