@@ -1,0 +1,151 @@
+"""Reading ratings: what pages, pairings and floors need (RULES 5.2, 7.1, 7.2)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import F, Prefetch, QuerySet, Window
+from django.db.models.functions import RowNumber
+
+from ratings.chart import Chart, rating_chart
+from ratings.models import CadenceChoice, Rating, RatingChange, Variant, initial_rating
+
+LEADERBOARD_PREVIEW = 5
+
+
+def rating_value(*, player_id: int, variant: str, cadence: str) -> int:
+    """A player's rating in one pool; the initial rating if they have none yet (RULES 7.1).
+
+    This is the number rating floors (RULES 7.2) and Swiss pairing numbers (RULES 5.2) use.
+    """
+    return ratings_snapshot(player_ids=[player_id], variant=variant, cadence=cadence)[player_id]
+
+
+def ratings_snapshot(*, player_ids: Iterable[int], variant: str, cadence: str) -> dict[int, int]:
+    """Current ratings of many players in one pool, in one query (initial rating if none).
+
+    A tournament takes this at its start and hands it back to services.tournament_rate.
+    """
+    ids = set(player_ids)
+    found = dict(
+        Rating.objects.filter(player_id__in=ids, variant=variant, cadence=cadence).values_list(
+            "player_id", "value"
+        )
+    )
+    start = initial_rating()
+    return {pid: found.get(pid, start) for pid in ids}
+
+
+def ratings_at(
+    *, player_ids: Iterable[int], variant: str, cadence: str, at: datetime
+) -> dict[int, int]:
+    """The ratings players held at a past instant, read back from the history ledger.
+
+    The rating at `at` is the `before` of the first change made after it, or the current
+    rating when nothing changed since. Lets a tournament that kept no snapshot rate itself with
+    the ratings of its start (RULES 7.1).
+    """
+    ratings = ratings_snapshot(player_ids=player_ids, variant=variant, cadence=cadence)
+    later = (
+        RatingChange.objects.filter(
+            rating__player_id__in=ratings.keys(),
+            rating__variant=variant,
+            rating__cadence=cadence,
+            created_at__gt=at,
+        )
+        .order_by("-created_at", "-id")
+        .values_list("rating__player_id", "before")
+    )
+    for player_id, before in later:  # newest first: the earliest change after `at` wins
+        ratings[player_id] = before
+    return ratings
+
+
+@dataclass(frozen=True)
+class PlayerRatingRow:
+    rating: Rating
+    chart: Chart
+    history: list[RatingChange]
+
+
+def player_rating_rows(*, player_id: int) -> list[PlayerRatingRow]:
+    """The player page's table: every pool the player has rated games in, with its chart.
+
+    Two queries whatever the number of pools (ratings, then their history).
+    """
+    ratings = (
+        Rating.objects.filter(player_id=player_id, games__gt=0)
+        .prefetch_related(
+            Prefetch("history", queryset=RatingChange.objects.order_by("created_at", "id"))
+        )
+        .order_by("variant", "cadence")
+    )
+    variant_order = {code: i for i, code in enumerate(Variant.values)}
+    cadence_order = {code: i for i, code in enumerate(CadenceChoice.values)}
+    rows = []
+    for rating in ratings:
+        history = list(rating.history.all())
+        values = [history[0].before] + [c.after for c in history] if history else [rating.value]
+        rows.append(PlayerRatingRow(rating=rating, chart=rating_chart(values), history=history))
+    rows.sort(key=lambda r: (variant_order[r.rating.variant], cadence_order[r.rating.cadence]))
+    return rows
+
+
+def leaderboard(*, variant: str, cadence: str) -> QuerySet[Rating]:
+    """Best first; only active human players with at least one rated game (RULES 7.1).
+
+    Bots are left out: they cannot enter events (RULES 1) and the board ranks club members.
+    """
+    return (
+        Rating.objects.filter(
+            variant=variant,
+            cadence=cadence,
+            games__gt=0,
+            player__is_active=True,
+            player__is_bot=False,
+        )
+        .select_related("player")
+        .order_by("-value", "player__username")
+    )
+
+
+@dataclass(frozen=True)
+class Pool:
+    variant: str
+    variant_label: str
+    cadence: str
+    cadence_label: str
+    top: list[Rating]
+
+
+def leaderboard_pools() -> list[Pool]:
+    """Every (variant, cadence) pool with its top players, in one query (window function)."""
+    ranked = (
+        Rating.objects.filter(games__gt=0, player__is_active=True, player__is_bot=False)
+        .select_related("player")
+        .annotate(
+            place=Window(
+                RowNumber(),
+                partition_by=[F("variant"), F("cadence")],
+                order_by=[F("value").desc(), F("player__username").asc()],
+            )
+        )
+        .filter(place__lte=LEADERBOARD_PREVIEW)
+        .order_by("variant", "cadence", "place")
+    )
+    top: dict[tuple[str, str], list[Rating]] = {}
+    for rating in ranked:
+        top.setdefault((rating.variant, rating.cadence), []).append(rating)
+    return [
+        Pool(
+            variant=variant,
+            variant_label=str(variant_label),
+            cadence=cadence,
+            cadence_label=str(cadence_label),
+            top=top.get((variant, cadence), []),
+        )
+        for variant, variant_label in Variant.choices
+        for cadence, cadence_label in CadenceChoice.choices
+    ]
