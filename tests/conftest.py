@@ -1,0 +1,81 @@
+"""Fixtures shared by the cross-app and end-to-end tests."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from config import heartbeat
+from tests.processes import Processes, free_port, http_status, process_env, wait_until
+
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+# Flags for a sandboxed machine with no network but loopback (see README "Tests").
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+
+
+@pytest.fixture(scope="session")
+def background(django_db_setup, django_db_blocker, tmp_path_factory):
+    """A real Celery worker and beat on the test database and Redis (session-wide)."""
+    procs = Processes(tmp_path_factory.mktemp("processes"), process_env())
+    procs.start_worker()
+    procs.start_beat()
+    try:
+        wait_until(
+            lambda: (
+                (heartbeat.age(heartbeat.WORKER) or 99) < 3
+                and (heartbeat.age(heartbeat.BEAT) or 99) < 3
+            ),
+            timeout=60,
+            what="worker and beat heartbeats",
+        )
+    except TimeoutError:
+        procs.stop_all()
+        raise AssertionError(
+            "worker/beat did not start:\n" + procs.log("worker") + "\n" + procs.log("beat")
+        ) from None
+    yield procs
+    procs.stop_all()
+
+
+@pytest.fixture(scope="session")
+def site(background, tmp_path_factory):
+    """The whole site served by daphne on a free port, with worker and beat: base URL."""
+    port = free_port()
+    procs = Processes(tmp_path_factory.mktemp("site"), background.env)
+    procs.start_daphne(port)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until(lambda: http_status(url + "/healthz") == 200, timeout=60, what="daphne")
+    except TimeoutError:
+        procs.stop_all()
+        raise AssertionError("daphne did not start:\n" + procs.log("daphne")) from None
+    yield url
+    procs.stop_all()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(locale="en-US")
+    context.set_default_timeout(15_000)
+    yield context.new_page()
+    context.close()
