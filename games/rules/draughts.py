@@ -454,19 +454,27 @@ class DraughtsVariant(Variant):
         return [move_text(m) for m in moves]
 
     def find_move(self, pos: Position, text: str) -> Move:
-        """The legal move written ``text``; a capture may also be given as ``from x to`` when
-        that is unambiguous (PDN short form)."""
+        """The legal move written ``text``.
+
+        Besides the machine form, accepts the square path with any of the separators ``-``,
+        ``x`` or ``:`` (tables often write a capture ``17-10``), and the short form
+        ``from x to`` of a capture when exactly one legal move goes from ``from`` to ``to``.
+        """
         moves = self.board.legal_moves(pos)
         wanted = text.strip()
         for move in moves:
             if move_text(move) == wanted:
                 return move
-        parts = re.split(r"[x:]", wanted)
-        if len(parts) == 2 and all(p.isdigit() for p in parts):
-            src, dst = int(parts[0]) - 1, int(parts[1]) - 1
-            short = [m for m in moves if m[1] and m[0][0] == src and m[0][-1] == dst]
-            if len(short) == 1:
-                return short[0]
+        parts = re.split(r"[-x:]", wanted)
+        if len(parts) >= 2 and all(p.isdigit() for p in parts):
+            squares = tuple(int(p) - 1 for p in parts)
+            exact = [m for m in moves if m[0] == squares]
+            if len(exact) == 1:
+                return exact[0]
+            if len(squares) == 2:
+                ends = [m for m in moves if (m[0][0], m[0][-1]) == squares]
+                if len(ends) == 1:
+                    return ends[0]
         raise IllegalMove(f"illegal move {text!r} in {format_fen(pos)!r}")
 
     def apply(self, fen: str, move: str) -> str:
@@ -595,6 +603,19 @@ class DraughtsVariant(Variant):
                 line = f"{line} {token}" if line else token
         body.append(line)
         return "\n".join(lines) + "\n\n" + "\n".join(body) + "\n"
+
+    def perft(self, depth: int, fen: str | None = None) -> int:
+        """Leaf count ``depth`` plies deep, on the fast object API."""
+        board = self.board
+
+        def count(pos: Position, depth: int) -> int:
+            moves = board.legal_moves(pos)
+            if depth == 1:
+                return len(moves)
+            return sum(count(board.apply(pos, move), depth - 1) for move in moves)
+
+        start = self.position(fen) if fen else self.position(self._start)
+        return count(start, depth) if depth > 0 else 1
 
     def random_playout_position(self, rng: random.Random, plies: int) -> Position:
         """A position reached by ``plies`` random legal moves from the start (or earlier, if
