@@ -19,9 +19,10 @@ MIN_SPAN = 40  # a flat history still gets a readable vertical scale
 class Chart:
     width: int
     height: int
+    # Pre-formatted with a dot: the page is localized, and Italian would write "514,0".
     points: str  # "x,y x,y …" for <polyline points>
-    last_x: float
-    last_y: float
+    last_x: str
+    last_y: str
     low: int
     high: int
 
@@ -46,8 +47,8 @@ def rating_chart(values: Sequence[int], *, width: int = WIDTH, height: int = HEI
         width=width,
         height=height,
         points=" ".join(f"{x:.1f},{y:.1f}" for x, y in coords),
-        last_x=round(coords[-1][0], 1),
-        last_y=round(coords[-1][1], 1),
+        last_x=f"{coords[-1][0]:.1f}",
+        last_y=f"{coords[-1][1]:.1f}",
         low=low,
         high=high,
     )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.template import Context, Template
 from django.urls import reverse
@@ -36,6 +38,8 @@ def test_player_page_shows_ratings_and_a_chart_after_rated_games(client) -> None
     assert "Terza Nazionale" in html  # RULES 7.1: 1500-1599
     assert 'data-testid="chart-chess-blitz"' in html
     assert "<polyline" in html
+    # The Italian locale must not turn SVG coordinates into "514,0".
+    assert re.search(r'<circle cx="\d+\.\d" cy="\d+\.\d"', html)
     assert "/static/ratings/ratings.css" in html  # our own static file, no CDN
     assert "cdn" not in html.lower()
 
