@@ -2,4 +2,7 @@
 
 from __future__ import annotations
 
-websocket_urlpatterns: list = []
+from games.routing import websocket_urlpatterns as games_routes
+from tournaments.routing import websocket_urlpatterns as tournaments_routes
+
+websocket_urlpatterns: list = [*games_routes, *tournaments_routes]

@@ -7,8 +7,8 @@ from config import health, views
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("play/", views.play, name="play"),
-    path("tournaments/", views.tournaments, name="tournaments"),
+    path("", include("games.urls")),
+    path("tournaments/", include("tournaments.urls")),
     path("arenas/", views.arenas, name="arenas"),
     path("players/", account_views.player_list, name="players"),
     path("@/<str:username>/", account_views.player_detail, name="player"),
