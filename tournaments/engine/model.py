@@ -139,6 +139,7 @@ class Tournament:
     double_games: bool = False
     # Players announced absent for the next round (TRF "0000 - Z/H/F" after the last round).
     absent_next: frozenset[int] = field(default_factory=frozenset)
+    name: str = ""
 
     @property
     def rounds_played(self) -> int:
@@ -224,4 +225,5 @@ class Tournament:
             byes=tuple(byes),
             first_colour=self.first_colour,
             double_games=self.double_games,
+            name=self.name,
         )

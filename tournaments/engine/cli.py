@@ -1,0 +1,171 @@
+"""`python -m tournaments.engine …`: the engine's command line (a stable interface).
+
+- `berger N`: the round-robin schedule as JSON.
+- `rounds N --threshold T [--extra] [--double]`: format and number of rounds as JSON.
+- `pair FILE.trf`: the next round in JaVaFo/bbpPairings output form. Exit 0 on success, 1 when
+  no legal pairing exists, 3 on a malformed or unreadable file (message names the line).
+- `standings FILE.trf [--format swiss|round_robin]`: the standings as JSON, in rank order.
+- `simulate --players N --rounds R --seed S [--draws PCT]`: a whole random Swiss.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from .berger import berger_schedule
+from .lim import NoLegalPairing, pair_round
+from .model import Pairing, PlayerState
+from .rounds import plan_tournament
+from .simulate import format_report, simulate
+from .standings import round_robin_standings, swiss_standings
+from .trf import TrfError, read_trf
+
+EXIT_OK = 0
+EXIT_NO_PAIRING = 1
+EXIT_USAGE = 2
+EXIT_BAD_FILE = 3
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.handler(args)
+    except TrfError as exc:
+        print(f"{args.file}: {exc}", file=sys.stderr)
+        return EXIT_BAD_FILE
+    except BrokenPipeError:  # output piped into `head`: not an error of ours
+        sys.stderr.close()
+        return EXIT_OK
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m tournaments.engine",
+        description="Pairing engine: Berger round robin, Lim Swiss, round counts, standings.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    berger = commands.add_parser("berger", help="round-robin schedule (RULES 5.1) as JSON")
+    berger.add_argument("players", type=_positive, help="number of players (2 or more)")
+    berger.set_defaults(handler=_berger)
+
+    rounds = commands.add_parser("rounds", help="format and number of rounds (RULES 4.4)")
+    rounds.add_argument("players", type=int, help="players present at the start (4-200)")
+    rounds.add_argument("--threshold", type=int, default=7, help="threshold 7-20 (default 7)")
+    rounds.add_argument("--extra", action="store_true", help="the organiser asked an extra round")
+    rounds.add_argument("--double", action="store_true", help="double games (andata e ritorno)")
+    rounds.set_defaults(handler=_rounds)
+
+    pair = commands.add_parser(
+        "pair",
+        help="pair the next round of a TRF-16 file (Lim system)",
+        description="Print the number of pairs, then 'white black' per pair (start ranks); "
+        "the bye as 'player 0'. Exit 0 ok, 1 no legal pairing, 3 malformed file.",
+    )
+    pair.add_argument("file", help="TRF-16 file (XXR, XXC, BBW/BBD understood)")
+    pair.set_defaults(handler=_pair)
+
+    standings = commands.add_parser("standings", help="standings of a TRF-16 file as JSON")
+    standings.add_argument("file", help="TRF-16 file")
+    standings.add_argument(
+        "--format", choices=("swiss", "round_robin"), default="swiss", help="tiebreak order"
+    )
+    standings.set_defaults(handler=_standings)
+
+    sim = commands.add_parser("simulate", help="play a random Swiss through our own pairing")
+    sim.add_argument("--players", type=_positive, required=True)
+    sim.add_argument("--rounds", type=_positive, required=True)
+    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--draws", type=float, default=20.0, help="percentage of draws (20)")
+    sim.set_defaults(handler=_simulate)
+    return parser
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be a positive number")
+    return value
+
+
+def _berger(args: argparse.Namespace) -> int:
+    try:
+        schedule = berger_schedule(args.players)
+    except ValueError as exc:
+        print(f"berger: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    payload = {
+        "players": args.players,
+        "rounds": [
+            {"round": r.number, "pairs": [list(p) for p in r.pairs], "bye": r.bye} for r in schedule
+        ],
+    }
+    print(json.dumps(payload))
+    return EXIT_OK
+
+
+def _rounds(args: argparse.Namespace) -> int:
+    try:
+        plan = plan_tournament(args.players, args.threshold, args.extra, args.double)
+    except ValueError as exc:
+        print(f"rounds: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    print(json.dumps({"format": plan.format, "rounds": plan.rounds, "double": plan.double}))
+    return EXIT_OK
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return handle.read()
+    except OSError as exc:
+        raise TrfError(0, f"cannot read the file ({exc.strerror})") from None
+
+
+def _pair(args: argparse.Namespace) -> int:
+    tournament = read_trf(_read(args.file))
+    states = tournament.player_states()
+    try:
+        pairing = pair_round(states, tournament.next_round_spec())
+    except NoLegalPairing as exc:
+        print(f"no legal pairing: {exc}", file=sys.stderr)
+        return EXIT_NO_PAIRING
+    print(format_pairing(pairing, states))
+    return EXIT_OK
+
+
+def format_pairing(pairing: Pairing, states: Sequence[PlayerState]) -> str:
+    """JaVaFo's output: number of pairs, then 'white black' per board, the bye as 'n 0'."""
+    score = {p.number: p.score for p in states}
+    boards = sorted(
+        pairing.games,
+        key=lambda g: (
+            -max(score[g.white], score[g.black]),
+            -min(score[g.white], score[g.black]),
+            min(g.white, g.black),
+        ),
+    )
+    lines = [f"{g.white} {g.black}" for g in boards]
+    if pairing.bye is not None:
+        lines.append(f"{pairing.bye} 0")
+    return "\n".join([str(len(lines)), *lines])
+
+
+def _standings(args: argparse.Namespace) -> int:
+    tournament = read_trf(_read(args.file))
+    if args.format == "swiss":
+        table = swiss_standings(tournament)
+    else:
+        table = round_robin_standings(tournament)
+    print(json.dumps([s.as_dict() for s in table], indent=1))
+    return EXIT_OK
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    report = simulate(args.players, args.rounds, args.seed, args.draws)
+    print(format_report(report))
+    return EXIT_OK if report.violations == 0 else EXIT_NO_PAIRING

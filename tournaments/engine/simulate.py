@@ -1,0 +1,117 @@
+"""Play whole Swiss tournaments with random results through our own pairing.
+
+Used by `python -m tournaments.engine simulate`, the benchmark and the soak test. Every round is
+checked by `checks` (independent of the pairing code) and timed.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+from .checks import Quality, hard_rule_violations, legal_pairing_exists, quality
+from .lim import NoLegalPairing, pair_round
+from .model import DRAW_POINTS, WIN_POINTS, Entrant, Game, Tournament
+
+
+@dataclass(frozen=True)
+class RoundReport:
+    round: int
+    seconds: float
+    violations: tuple[str, ...]
+    quality: Quality
+
+
+@dataclass(frozen=True)
+class SimulationReport:
+    players: int
+    rounds_planned: int
+    rounds: tuple[RoundReport, ...]
+    stopped: str | None = None  # why the tournament ended early (Lim 11), if it did
+    stop_confirmed: bool = True  # the independent check agrees no legal pairing existed
+
+    @property
+    def violations(self) -> int:
+        return sum(len(r.violations) for r in self.rounds) + (0 if self.stop_confirmed else 1)
+
+
+def random_result(
+    rng: random.Random, white_rating: int, black_rating: int, draw_rate: float
+) -> tuple[int, int]:
+    """The stronger player is more likely to win (Elo expectation); draws at draw_rate."""
+    expected_white = 1 / (1 + 10 ** ((black_rating - white_rating) / 400))
+    x = rng.random()
+    if x < draw_rate:
+        return (DRAW_POINTS, DRAW_POINTS)
+    if rng.random() < expected_white:
+        return (WIN_POINTS, 0)
+    return (0, WIN_POINTS)
+
+
+def simulate(
+    players: int,
+    rounds: int,
+    seed: int,
+    draw_percent: float = 20.0,
+) -> SimulationReport:
+    rng = random.Random(seed)
+    ratings = sorted((rng.randint(1000, 2500) for _ in range(players)), reverse=True)
+    entrants = tuple(Entrant(i + 1, f"p{i + 1}", r) for i, r in enumerate(ratings))
+    rating = {e.number: e.rating or 0 for e in entrants}
+    first_colour = "W" if rng.random() < 0.5 else "B"
+    tournament = Tournament(entrants=entrants, total_rounds=rounds, first_colour=first_colour)
+    reports: list[RoundReport] = []
+    for number in range(1, rounds + 1):
+        states = tournament.player_states()
+        spec = tournament.next_round_spec()
+        started = time.perf_counter()
+        try:
+            pairing = pair_round(states, spec)
+        except NoLegalPairing as exc:
+            confirmed = not legal_pairing_exists(states, spec)
+            return SimulationReport(players, rounds, tuple(reports), str(exc), confirmed)
+        seconds = time.perf_counter() - started
+        violations = hard_rule_violations(states, spec, pairing)
+        reports.append(RoundReport(number, seconds, tuple(violations), quality(states, pairing)))
+        results: dict[Game, tuple[int, int]] = {
+            g: random_result(rng, rating[g.white], rating[g.black], draw_percent / 100)
+            for g in pairing.games
+        }
+        tournament = tournament.with_round(pairing, results, number)
+    return SimulationReport(players, rounds, tuple(reports))
+
+
+def format_report(report: SimulationReport) -> str:
+    lines = [
+        f"{'round':>5} {'ms':>8} {'viol':>4} {'floaters':>8} {'diff_sum':>8} "
+        f"{'diff_max':>8} {'col_not':>7}"
+    ]
+    for r in report.rounds:
+        q = r.quality
+        lines.append(
+            f"{r.round:5d} {r.seconds * 1000:8.1f} {len(r.violations):4d} {q.floaters:8d} "
+            f"{q.score_difference_sum:8d} {q.score_difference_max:8d} "
+            f"{q.due_colours_not_granted:7d}"
+        )
+        lines.extend(f"      violation: {v}" for v in r.violations)
+    total_ms = sum(r.seconds for r in report.rounds) * 1000
+    lines.append(
+        f"total {total_ms:8.1f} {report.violations:4d} "
+        f"{sum(r.quality.floaters for r in report.rounds):8d} "
+        f"{sum(r.quality.score_difference_sum for r in report.rounds):8d} "
+        f"{max((r.quality.score_difference_max for r in report.rounds), default=0):8d} "
+        f"{sum(r.quality.due_colours_not_granted for r in report.rounds):7d}"
+    )
+    if report.stopped:
+        verdict = "confirmed" if report.stop_confirmed else "NOT confirmed: a legal pairing existed"
+        lines.append(
+            f"stopped after round {len(report.rounds)}: {report.stopped} "
+            f"(independent check: {verdict})"
+        )
+    lines.append(
+        "columns: pairing time, hard-rule violations (must be 0), floaters (pairs of unequal "
+        "score), sum and maximum score difference of the pairs (points, win = 2), due colours "
+        "not granted"
+    )
+    return "\n".join(lines)

@@ -1,0 +1,135 @@
+"""Standings and tiebreaks (RULES 4.6, 4.10) for both formats.
+
+- Points: win 2, draw 1, loss 0 per game; a forfeit win scores its points; a 0-0 double
+  absence scores nothing; the bye is worth a win (4 with double games).
+- Buchholz cut 1: final points of every opponent met (forfeits included, the bye is not an
+  opponent), minus the lowest. An opponent met in a double-games round counts once.
+- Sonneborn-Berger: per game, the final points of an opponent beaten, half those of an opponent
+  drawn. A forfeit win counts as beating that opponent (RULES 4.10: they remain opponents).
+- Wins: games won over the board; forfeit wins and byes are not games won.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from .model import DRAW_POINTS, WIN_POINTS, Tournament
+
+
+@dataclass(frozen=True)
+class Standing:
+    rank: int
+    player: int
+    name: str
+    points: int
+    buchholz_cut1: int
+    sonneborn_berger: float
+    wins: int
+    head_to_head: int = 0  # round robin only: points against the players tied with them
+
+    def as_dict(self) -> dict:
+        return {
+            "rank": self.rank,
+            "player": self.player,
+            "name": self.name,
+            "points": self.points,
+            "buchholz_cut1": self.buchholz_cut1,
+            "sonneborn_berger": self.sonneborn_berger,
+            "wins": self.wins,
+        }
+
+
+@dataclass(frozen=True)
+class _Figures:
+    points: int
+    buchholz_cut1: int
+    sonneborn_berger: float
+    wins: int
+
+
+def _figures(tournament: Tournament) -> dict[int, _Figures]:
+    last = max(tournament.rounds_played, max((g.round for g in tournament.games), default=0))
+    points = tournament.scores_after(last)
+    met: dict[int, set[tuple[int, int]]] = defaultdict(set)
+    sonneborn: dict[int, float] = defaultdict(float)
+    wins: dict[int, int] = defaultdict(int)
+    for g in tournament.games:
+        for me, opponent, mine in (
+            (g.white, g.black, g.white_points),
+            (g.black, g.white, g.black_points),
+        ):
+            met[me].add((g.round, opponent))
+            if mine == WIN_POINTS:
+                sonneborn[me] += points[opponent]
+                if g.played:
+                    wins[me] += 1
+            elif mine == DRAW_POINTS and g.played:
+                sonneborn[me] += points[opponent] / 2
+    figures = {}
+    for e in tournament.entrants:
+        opponent_points = [points[opponent] for _, opponent in met[e.number]]
+        cut = sum(opponent_points) - min(opponent_points) if opponent_points else 0
+        figures[e.number] = _Figures(points[e.number], cut, sonneborn[e.number], wins[e.number])
+    return figures
+
+
+def swiss_standings(tournament: Tournament) -> list[Standing]:
+    """RULES 4.10 Swiss: points, Buchholz cut 1, Sonneborn-Berger, wins."""
+    figures = _figures(tournament)
+    names = {e.number: e.name for e in tournament.entrants}
+
+    def key(number: int) -> tuple:
+        f = figures[number]
+        return (-f.points, -f.buchholz_cut1, -f.sonneborn_berger, -f.wins)
+
+    order = sorted(figures, key=lambda n: (key(n), n))
+    return _ranked(order, key, figures, names, {})
+
+
+def round_robin_standings(tournament: Tournament) -> list[Standing]:
+    """RULES 4.10 round robin: points, wins, head-to-head among the tied, Berger number."""
+    figures = _figures(tournament)
+    names = {e.number: e.name for e in tournament.entrants}
+    tied: dict[tuple[int, int], list[int]] = defaultdict(list)
+    for number, f in figures.items():
+        tied[(f.points, f.wins)].append(number)
+    head_to_head: dict[int, int] = defaultdict(int)
+    for group in tied.values():
+        if len(group) < 2:
+            continue
+        members = set(group)
+        for g in tournament.games:
+            if g.white in members and g.black in members:
+                head_to_head[g.white] += g.white_points
+                head_to_head[g.black] += g.black_points
+
+    def key(number: int) -> tuple:
+        f = figures[number]
+        # The Berger number is the last criterion, so no two players ever tie.
+        return (-f.points, -f.wins, -head_to_head[number], number)
+
+    order = sorted(figures, key=key)
+    return _ranked(order, key, figures, names, head_to_head)
+
+
+def _ranked(order, key, figures, names, head_to_head) -> list[Standing]:
+    standings: list[Standing] = []
+    for position, number in enumerate(order, start=1):
+        f = figures[number]
+        rank = position
+        if standings and key(standings[-1].player) == key(number):
+            rank = standings[-1].rank  # fully tied: same place
+        standings.append(
+            Standing(
+                rank=rank,
+                player=number,
+                name=names.get(number, ""),
+                points=f.points,
+                buchholz_cut1=f.buchholz_cut1,
+                sonneborn_berger=f.sonneborn_berger,
+                wins=f.wins,
+                head_to_head=head_to_head.get(number, 0),
+            )
+        )
+    return standings

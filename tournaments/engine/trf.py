@@ -1,0 +1,279 @@
+"""FIDE TRF-16 (Tournament Report File) reading and writing.
+
+What we read and write:
+- `012` tournament name; `001` player lines (start rank, name, rating, points, rank and one
+  10-column block per round: opponent, colour, result);
+- `XXR` total rounds and `XXC white1|black1` (colour of #1 in round 1), the JaVaFo/bbpPairings
+  extensions;
+- the point system: `BBW`/`BBD` (points for a win and a draw, JaVaFo's extension). We write
+  `BBW  2.0` and `BBD  1.0` for the platform's 2/1/0 scoring (RULES 4.6). A `162` line with
+  `W`/`D` values (e.g. `162 W 2.0 D 1.0`) is read the same way.
+
+Internally every score is in platform units (win 2, draw 1), whatever the file's system: the
+pairing only needs the order of scores, and 1/0.5/0 and 2/1/0 order them alike.
+
+Start ranks are the pairing numbers, as in JaVaFo and bbpPairings. Double games (RULES 4.5)
+have no TRF form; such a tournament cannot be exported.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .model import (
+    BYE_FULL,
+    BYE_HALF,
+    BYE_PAIRING_ALLOCATED,
+    BYE_ZERO,
+    DRAW_POINTS,
+    WHITE,
+    WIN_POINTS,
+    Bye,
+    Entrant,
+    GameResult,
+    Tournament,
+)
+
+BLACK_LOT = "B"
+ROUND_COLUMN = 91  # 0-based start of round 1's block (column 92 in the spec)
+BLOCK = 10
+
+# TRF-16 result codes -> (points for this player, game actually played)
+GAME_CODES = {
+    "1": (WIN_POINTS, True),
+    "=": (DRAW_POINTS, True),
+    "0": (0, True),
+    "W": (WIN_POINTS, True),  # played, not rated
+    "D": (DRAW_POINTS, True),
+    "L": (0, True),
+    "+": (WIN_POINTS, False),  # forfeit win
+    "-": (0, False),  # forfeit loss
+}
+BYE_CODES = {
+    "U": BYE_PAIRING_ALLOCATED,
+    "+": BYE_PAIRING_ALLOCATED,  # some programs write a pairing-allocated bye as "0000 - +"
+    "F": BYE_FULL,
+    "H": BYE_HALF,
+    "Z": BYE_ZERO,
+    "-": BYE_ZERO,
+    " ": BYE_ZERO,
+}
+BYE_POINTS = {BYE_PAIRING_ALLOCATED: WIN_POINTS, BYE_FULL: WIN_POINTS, BYE_HALF: 1, BYE_ZERO: 0}
+
+
+class TrfError(ValueError):
+    """A malformed TRF file; the message names the line."""
+
+    def __init__(self, line_number: int, message: str) -> None:
+        super().__init__(f"line {line_number}: {message}")
+        self.line_number = line_number
+
+
+@dataclass(frozen=True)
+class _Entry:
+    line_number: int
+    player: int
+    round: int
+    opponent: int  # 0 for none
+    colour: str  # "w", "b" or "-"
+    result: str
+
+
+def read_trf(text: str) -> Tournament:
+    """Parse a TRF-16 file. Raises TrfError naming the offending line."""
+    name = ""
+    total_rounds: int | None = None
+    first_colour = WHITE
+    entrants: dict[int, Entrant] = {}
+    entry_lines: dict[int, int] = {}
+    entries: list[_Entry] = []
+    for line_number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.rstrip("\r\n")
+        if not line.strip():
+            continue
+        code = line[:3]
+        if code == "012":
+            name = line[4:].strip()
+        elif code == "001":
+            entrant, round_entries = _read_player(line, line_number)
+            if entrant.number in entrants:
+                raise TrfError(line_number, f"start rank {entrant.number} appears twice")
+            entrants[entrant.number] = entrant
+            entry_lines[entrant.number] = line_number
+            entries.extend(round_entries)
+        elif code == "XXR":
+            total_rounds = _integer(line[3:].strip(), line_number, "XXR needs a number of rounds")
+            if total_rounds < 1:
+                raise TrfError(line_number, "XXR must be at least 1")
+        elif code == "XXC":
+            words = line[3:].split()
+            if "black1" in words:
+                first_colour = BLACK_LOT
+            elif "white1" in words:
+                first_colour = WHITE
+        elif code in ("BBW", "BBD", "162"):
+            _check_point_system(code, line, line_number)
+        # Other lines (022 city, 042 dates, 102 arbiter, 013 teams, ...) are not needed.
+
+    if not entrants:
+        raise TrfError(1, "no player lines (001)")
+    games, byes, absent = _build_rounds(entries, entrants)
+    played = max(
+        [g.round for g in games] + [b.round for b in byes if b.kind == BYE_PAIRING_ALLOCATED],
+        default=0,
+    )
+    # Byes after the last played round announce absences for the round to pair (TRF(x)).
+    absent_next = frozenset(b.player for b in byes if b.round == played + 1) | absent
+    byes = [b for b in byes if b.round <= played]
+    if total_rounds is None:
+        total_rounds = max(played + 1, 1)
+    if total_rounds < played:
+        raise TrfError(1, f"XXR says {total_rounds} rounds but {played} were played")
+    return Tournament(
+        entrants=tuple(entrants[n] for n in sorted(entrants)),
+        total_rounds=total_rounds,
+        games=tuple(sorted(games, key=lambda g: (g.round, g.white))),
+        byes=tuple(sorted(byes, key=lambda b: (b.round, b.player))),
+        first_colour=first_colour,
+        absent_next=absent_next,
+        name=name,
+    )
+
+
+def _integer(text: str, line_number: int, message: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise TrfError(line_number, f"{message} (found {text!r})") from None
+
+
+def _check_point_system(code: str, line: str, line_number: int) -> None:
+    words = line[3:].replace("=", " ").split()
+    values = [w for w in words if w not in ("W", "D", "L")]
+    for value in values:
+        try:
+            float(value)
+        except ValueError:
+            raise TrfError(line_number, f"{code}: {value!r} is not a number of points") from None
+
+
+def _read_player(line: str, line_number: int) -> tuple[Entrant, list[_Entry]]:
+    if len(line) < 84:
+        raise TrfError(line_number, "player line (001) shorter than the 84 columns it needs")
+    number = _integer(line[4:8].strip(), line_number, "start rank (columns 5-8) is not a number")
+    if number < 1:
+        raise TrfError(line_number, "start rank must be at least 1")
+    rating_text = line[48:52].strip()
+    rating = None
+    if rating_text:
+        rating = _integer(rating_text, line_number, "rating (columns 49-52) is not a number")
+        rating = rating or None
+    entrant = Entrant(number=number, name=line[14:47].strip(), rating=rating)
+    entries = []
+    round_number = 0
+    for start in range(ROUND_COLUMN, len(line), BLOCK):
+        round_number += 1
+        block = line[start : start + 8].ljust(8)
+        if not block.strip():
+            continue
+        opponent_text, colour, result = block[0:4].strip(), block[5], block[7]
+        where = f"round {round_number} (column {start + 1})"
+        opponent = 0
+        if opponent_text:
+            opponent = _integer(opponent_text, line_number, f"{where}: opponent is not a number")
+        if colour.lower() not in ("w", "b", "-", " "):
+            raise TrfError(line_number, f"{where}: colour {colour!r} is not w, b or -")
+        if opponent and result not in GAME_CODES:
+            raise TrfError(line_number, f"{where}: result {result!r} is not a game result")
+        if not opponent and result not in BYE_CODES:
+            raise TrfError(line_number, f"{where}: result {result!r} is not valid without opponent")
+        if opponent == number:
+            raise TrfError(line_number, f"{where}: a player cannot meet themselves")
+        entries.append(_Entry(line_number, number, round_number, opponent, colour.lower(), result))
+    return entrant, entries
+
+
+def _build_rounds(
+    entries: list[_Entry], entrants: dict[int, Entrant]
+) -> tuple[list[GameResult], list[Bye], frozenset[int]]:
+    by_key = {(e.player, e.round): e for e in entries}
+    games: list[GameResult] = []
+    byes: list[Bye] = []
+    for e in entries:
+        if not e.opponent:
+            kind = BYE_CODES[e.result]
+            byes.append(Bye(e.round, e.player, kind, BYE_POINTS[kind]))
+            continue
+        if e.opponent not in entrants:
+            raise TrfError(e.line_number, f"round {e.round}: opponent {e.opponent} has no 001 line")
+        other = by_key.get((e.opponent, e.round))
+        if other is None or other.opponent != e.player:
+            raise TrfError(
+                e.line_number,
+                f"round {e.round}: {e.player} meets {e.opponent}, but {e.opponent}'s line disagrees",
+            )
+        if e.player > e.opponent:
+            continue  # the pair is built once, from its lower start rank
+        if {e.colour, other.colour} == {"w", "b"}:
+            white, black = (e, other) if e.colour == "w" else (other, e)
+        elif e.colour == other.colour == "-" and e.result in "+-" and other.result in "+-":
+            white, black = e, other  # unplayed, colours never given
+        else:
+            raise TrfError(
+                e.line_number, f"round {e.round}: {e.player} and {e.opponent} colours clash"
+            )
+        white_points, white_played = GAME_CODES[white.result]
+        black_points, black_played = GAME_CODES[black.result]
+        games.append(
+            GameResult(
+                round=e.round,
+                white=white.player,
+                black=black.player,
+                white_points=white_points,
+                black_points=black_points,
+                played=white_played and black_played,
+            )
+        )
+    return games, byes, frozenset()
+
+
+def write_trf(tournament: Tournament) -> str:
+    """Write the tournament as TRF-16 with 2/1/0 scoring (BBW/BBD)."""
+    if tournament.double_games:
+        raise ValueError("double games have no TRF-16 form")
+    scores = tournament.scores_after(tournament.rounds_played)
+    order = sorted(tournament.entrants, key=lambda e: (-scores[e.number], e.number))
+    rank = {e.number: i for i, e in enumerate(order, start=1)}
+    blocks: dict[tuple[int, int], str] = {}
+    for g in tournament.games:
+        codes = _game_codes(g)
+        blocks[(g.white, g.round)] = f"{g.black:4d} w {codes[0]}"
+        blocks[(g.black, g.round)] = f"{g.white:4d} b {codes[1]}"
+    bye_code = {BYE_PAIRING_ALLOCATED: "U", BYE_FULL: "F", BYE_HALF: "H", BYE_ZERO: "Z"}
+    for b in tournament.byes:
+        blocks[(b.player, b.round)] = f"0000 - {bye_code[b.kind]}"
+    next_round = tournament.rounds_played + 1
+    for number in tournament.absent_next:
+        blocks[(number, next_round)] = "0000 - Z"
+    last = max([r for _, r in blocks], default=0)
+    lines = [f"012 {tournament.name}".rstrip()]
+    for e in sorted(tournament.entrants, key=lambda e: e.number):
+        head = (
+            f"001 {e.number:4d}      {e.name[:33]:<33} {e.rating or 0:4d}"
+            f"{'':28}{scores[e.number]:4.1f} {rank[e.number]:4d}"
+        )
+        assert len(head) == 89
+        rounds = "".join(f"  {blocks.get((e.number, r), ''):<8}" for r in range(1, last + 1))
+        lines.append((head + rounds).rstrip())
+    lines.append(f"XXR {tournament.total_rounds}")
+    lines.append("XXC white1" if tournament.first_colour == WHITE else "XXC black1")
+    lines.append(f"BBW {WIN_POINTS:4.1f}")
+    lines.append(f"BBD {DRAW_POINTS:4.1f}")
+    return "\n".join(lines) + "\n"
+
+
+def _game_codes(g: GameResult) -> tuple[str, str]:
+    if not g.played:
+        return ("+" if g.white_points else "-", "+" if g.black_points else "-")
+    points_code = {WIN_POINTS: "1", DRAW_POINTS: "=", 0: "0"}
+    return (points_code[g.white_points], points_code[g.black_points])

@@ -1,0 +1,129 @@
+"""The command line is a stable interface: formats and exit codes."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tournaments.engine.berger import berger_schedule
+from tournaments.engine.cli import main
+
+DATA = Path(__file__).parent / "data"
+C5 = DATA / "bbppairings_dutch_2025_C5.trf"
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_berger_json(capsys):
+    code, out, _ = run(capsys, "berger", "5")
+    data = json.loads(out)
+    assert code == 0 and data["players"] == 5 and len(data["rounds"]) == 5
+    assert data["rounds"][0] == {"round": 1, "pairs": [[2, 5], [3, 4]], "bye": 1}
+    assert data["rounds"][1]["pairs"] == [list(p) for p in berger_schedule(5)[1].pairs]
+    assert json.loads(run(capsys, "berger", "6")[1])["rounds"][0]["bye"] is None
+
+
+def test_rounds_json(capsys):
+    code, out, _ = run(capsys, "rounds", "200", "--threshold", "7", "--extra")
+    assert code == 0
+    assert json.loads(out) == {"format": "swiss", "rounds": 11, "double": False}
+    out = run(capsys, "rounds", "4", "--threshold", "7")[1]
+    assert json.loads(out) == {"format": "round_robin", "rounds": 3, "double": True}
+    code, _, err = run(capsys, "rounds", "300", "--threshold", "7")
+    assert code == 2 and "between 4 and 200" in err
+
+
+def test_pair_prints_the_javafo_format(capsys):
+    code, out, _ = run(capsys, "pair", str(C5))
+    lines = out.split()
+    assert code == 0
+    count = int(lines[0])
+    pairs = [tuple(map(int, line.split())) for line in out.strip().splitlines()[1:]]
+    assert count == len(pairs) == 3
+    # Five present players (4 is absent): two games and the bye as "player 0".
+    assert sorted(n for p in pairs for n in p if n) == [1, 2, 3, 5, 6]
+    assert sum(1 for p in pairs if p[1] == 0) == 1
+
+
+def test_pair_exit_1_when_no_legal_pairing(tmp_path, capsys):
+    # Four players who have all met: round 4 cannot be paired (Lim 11).
+    rounds = {
+        1: "     2 w 1     3 b 0     4 w =",
+        2: "     1 b 0     4 w 1     3 w =",
+        3: "     4 w =     1 w 1     2 b =",
+        4: "     3 b =     2 b 0     1 b =",
+    }
+    lines = ["012 stuck"]
+    for n, blocks in rounds.items():
+        lines.append(f"001 {n:4d}      Player{n:<27} {2000:4d}{'':28}{0.0:4.1f} {n:4d}" + blocks)
+    lines.append("XXR 5")
+    path = tmp_path / "stuck.trf"
+    path.write_text("\n".join(lines) + "\n")
+    code, out, err = run(capsys, "pair", str(path))
+    assert code == 1 and out == "" and "no legal pairing" in err
+
+
+def test_pair_exit_3_names_the_line(tmp_path, capsys):
+    lines = C5.read_text().splitlines()
+    lines[3] = lines[3].replace("6 w 1", "6 w ?")
+    path = tmp_path / "bad.trf"
+    path.write_text("\n".join(lines))
+    code, out, err = run(capsys, "pair", str(path))
+    assert code == 3 and out == ""
+    assert "line 4" in err and "Traceback" not in err
+    code, _, err = run(capsys, "pair", str(tmp_path / "missing.trf"))
+    assert code == 3 and "cannot read" in err
+
+
+def test_malformed_file_end_to_end_has_no_traceback(tmp_path):
+    path = tmp_path / "bad.trf"
+    path.write_bytes(b"012 x\n001    1      A\xff\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "tournaments.engine", "pair", str(path)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert result.returncode == 3
+    assert "line 2" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_standings_json(capsys):
+    code, out, _ = run(capsys, "standings", str(C5))
+    table = json.loads(out)
+    assert code == 0
+    assert [row["player"] for row in table][:2] == [1, 3]  # 4 points each, 1 has more BH
+    assert set(table[0]) == {
+        "rank",
+        "player",
+        "name",
+        "points",
+        "buchholz_cut1",
+        "sonneborn_berger",
+        "wins",
+    }
+    code, out, _ = run(capsys, "standings", str(C5), "--format", "round_robin")
+    assert code == 0 and len(json.loads(out)) == 6
+
+
+def test_simulate_reports_no_violations(capsys):
+    code, out, _ = run(capsys, "simulate", "--players", "25", "--rounds", "7", "--seed", "4")
+    assert code == 0
+    total = next(line for line in out.splitlines() if line.startswith("total"))
+    assert int(total.split()[2]) == 0
+
+
+@pytest.mark.parametrize("command", ["berger", "rounds", "pair", "standings", "simulate"])
+def test_every_subcommand_has_help(command, capsys):
+    with pytest.raises(SystemExit) as done:
+        main([command, "--help"])
+    assert done.value.code == 0
+    assert "usage" in capsys.readouterr().out

@@ -1,0 +1,103 @@
+"""Tiebreaks (RULES 4.6, 4.10) on hand-computed tournaments."""
+
+from tournaments.engine.model import (
+    BYE_PAIRING_ALLOCATED,
+    Bye,
+    Entrant,
+    GameResult,
+    Tournament,
+)
+from tournaments.engine.standings import round_robin_standings, swiss_standings
+
+
+def entrants(n):
+    return tuple(Entrant(i, f"p{i}") for i in range(1, n + 1))
+
+
+def swiss_example() -> Tournament:
+    # R1: 1 beats 2, 3-4 drawn, 5 bye. R2: 1 wins by forfeit against 5, 2 beats 3, 4 bye.
+    # R3: 5 beats 3, 4-1 drawn, 2 bye.
+    games = (
+        GameResult(1, 1, 2, 2, 0),
+        GameResult(1, 3, 4, 1, 1),
+        GameResult(2, 5, 1, 0, 2, played=False),
+        GameResult(2, 2, 3, 2, 0),
+        GameResult(3, 3, 5, 0, 2),
+        GameResult(3, 4, 1, 1, 1),
+    )
+    byes = (Bye(1, 5), Bye(2, 4), Bye(3, 2))
+    return Tournament(entrants(5), 3, games, byes)
+
+
+def test_swiss_points_buchholz_cut1_sonneborn_berger_and_wins_by_hand():
+    table = {s.player: s for s in swiss_standings(swiss_example())}
+    # Points: byes worth a win, the forfeit win scores.
+    assert {n: s.points for n, s in table.items()} == {1: 5, 2: 4, 3: 1, 4: 4, 5: 4}
+    # BH cut 1: the bye is no opponent; the forfeit opponent is one.
+    # 1: 2(4) + 5(4) + 4(4) - 4 = 8; 2: 1(5) + 3(1) - 1 = 5; 3: 4 + 4 + 4 - 4 = 8;
+    # 4: 3(1) + 1(5) - 1 = 5; 5: 1(5) + 3(1) - 1 = 5.
+    assert {n: s.buchholz_cut1 for n, s in table.items()} == {1: 8, 2: 5, 3: 8, 4: 5, 5: 5}
+    # SB: 1 beat 2 (4), beat 5 by forfeit (4), drew 4 (4/2): 10. 4 drew 3 (0.5) and 1 (2.5).
+    assert {n: s.sonneborn_berger for n, s in table.items()} == {
+        1: 10,
+        2: 1,
+        3: 2,
+        4: 3,
+        5: 1,
+    }
+    # Wins: the forfeit win and the byes are not games won.
+    assert {n: s.wins for n, s in table.items()} == {1: 1, 2: 1, 3: 0, 4: 0, 5: 1}
+
+
+def test_swiss_rank_order_and_shared_places():
+    table = swiss_standings(swiss_example())
+    assert [(s.rank, s.player) for s in table] == [(1, 1), (2, 4), (3, 2), (3, 5), (5, 3)]
+
+
+def test_round_robin_order_uses_wins_then_head_to_head_then_berger_number():
+    # Berger 4: R1 1-4, 2-3; R2 4-3, 1-2; R3 2-4, 3-1.
+    games = (
+        GameResult(1, 1, 4, 2, 0),
+        GameResult(1, 2, 3, 0, 2),
+        GameResult(2, 4, 3, 2, 0),
+        GameResult(2, 1, 2, 0, 2),
+        GameResult(3, 2, 4, 2, 0),
+        GameResult(3, 3, 1, 2, 0),
+    )
+    table = round_robin_standings(Tournament(entrants(4), 3, games))
+    # 2 and 3 both 4 points, 2 wins: 3 beat 2. 1 and 4 both 2 points, 1 win: 1 beat 4.
+    assert [s.player for s in table] == [3, 2, 1, 4]
+    assert [s.rank for s in table] == [1, 2, 3, 4]
+    assert {s.player: s.head_to_head for s in table} == {3: 2, 2: 0, 1: 2, 4: 0}
+
+
+def test_round_robin_berger_number_breaks_a_complete_tie():
+    games = (GameResult(1, 1, 2, 1, 1), GameResult(1, 3, 4, 1, 1))
+    table = round_robin_standings(Tournament(entrants(4), 3, games))
+    assert [s.player for s in table] == [1, 2, 3, 4]
+
+
+def test_double_games_count_per_game_and_the_opponent_once():
+    # Round 1, double games: 1 beats 4 then draws; 2 beats 3 twice. Round 2: 5 rests (4 pts).
+    games = (
+        GameResult(1, 1, 4, 2, 0, leg=1),
+        GameResult(1, 4, 1, 1, 1, leg=2),
+        GameResult(1, 2, 3, 2, 0, leg=1),
+        GameResult(1, 3, 2, 0, 2, leg=2),
+    )
+    byes = (Bye(1, 5, BYE_PAIRING_ALLOCATED, 4),)
+    t = Tournament(entrants(5), 3, games, byes, double_games=True)
+    table = {s.player: s for s in swiss_standings(t)}
+    assert {n: s.points for n, s in table.items()} == {1: 3, 2: 4, 3: 0, 4: 1, 5: 4}
+    assert table[1].buchholz_cut1 == 0  # one opponent, met twice in one round, counted once
+    assert table[1].sonneborn_berger == 1.5  # beat 4 (1) and drew with 4 (0.5)
+    assert table[2].wins == 2
+    assert table[5].wins == 0 and table[5].buchholz_cut1 == 0
+
+
+def test_both_absent_scores_nothing_but_they_remain_opponents():
+    games = (GameResult(1, 1, 2, 0, 0, played=False), GameResult(1, 3, 4, 2, 0))
+    table = {s.player: s for s in swiss_standings(Tournament(entrants(4), 3, games))}
+    assert table[1].points == table[2].points == 0
+    assert table[1].wins == 0 and table[1].sonneborn_berger == 0
+    assert table[3].points == 2 and table[3].wins == 1
