@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from django.template import Context, Template
 from django.urls import reverse
+from django.utils import translation
 
 from ratings.models import Rating
 from ratings.services import GameResult, game_rate
@@ -191,3 +193,22 @@ def test_admin_history_is_read_only(staff_client) -> None:
     rating_page = staff_client.get(reverse("admin:ratings_rating_change", args=[change.rating_id]))
     assert rating_page.status_code == 200
     assert staff_client.get(reverse("admin:ratings_ratingperiod_changelist")).status_code == 200
+
+
+RATINGS_CATALOGUE = Path(__file__).resolve().parents[1] / "locale/en/LC_MESSAGES/django.mo"
+
+
+@pytest.mark.skipif(
+    not RATINGS_CATALOGUE.exists(), reason="compile messages first (make test does)"
+)
+def test_pages_in_english(client) -> None:
+    player, rival = PlayerFactory(username="rossi"), PlayerFactory()
+    play(player, rival)
+    with translation.override("en"):
+        html = Template("{% load ratings_tags %}{% player_ratings player %}").render(
+            Context({"player": player})
+        )
+    assert "Elo Italia ratings" in html and "Third National" in html and "Blitz" in html
+    client.post(reverse("set_language"), {"language": "en"})
+    board = client.get(reverse("ratings:leaderboard", args=["chess", "blitz"]))
+    assert "Leaderboard Chess · Blitz" in board.content.decode()
