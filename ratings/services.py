@@ -70,6 +70,8 @@ class FinishedGame:
     white_sat: bool
     black_sat: bool
     forfeit: bool = False
+    # Set for a round-tournament game: it is rated with its tournament, never on its own.
+    tournament_id: int | None = None
 
     def halves_of(self, player_id: int) -> int:
         white, black = RESULT_HALVES[self.result]
@@ -100,6 +102,7 @@ class NotRatedReason(StrEnum):
     FORFEIT = "forfeit"  # RULES 4.7, REI art. 7: forfeits are never rated
     NEVER_SAT = "never_sat"  # RULES 3: a game one player never sat at is never rated
     NO_RATED_GAMES = "no_rated_games"  # a tournament with nothing left to rate
+    WITH_TOURNAMENT = "with_tournament"  # RULES 7.1: a tournament is rated as one period
 
 
 class Status(StrEnum):
@@ -194,6 +197,8 @@ def game_rate(*, game: FinishedGame) -> RatingOutcome:
     computed from the ratings read under lock, before either is written.
     """
     reason = game_not_rated_reason(game)
+    if reason is None and game.tournament_id is not None:
+        reason = NotRatedReason.WITH_TOURNAMENT  # counted once, by tournament_rate
     if reason is not None:
         return RatingOutcome(Status.NOT_RATED, reason)
     cadence = game.time_control.cadence.value

@@ -145,6 +145,21 @@ def test_never_rated_games(overrides: dict, reason: NotRatedReason) -> None:
     assert not RatingPeriod.objects.exists()
 
 
+def test_a_tournament_game_is_not_rated_on_its_own() -> None:
+    game = FinishedGameFactory(tournament_id=42)
+    outcome = game_rate(game=game)
+    assert (outcome.status, outcome.reason) == (Status.NOT_RATED, NotRatedReason.WITH_TOURNAMENT)
+    assert not Rating.objects.exists()
+    # ... and it still counts, once, when its tournament is rated.
+    tournament = FinishedTournamentFactory(
+        tournament_id=42,
+        games=[game],
+        start_ratings={game.white_id: 1500, game.black_id: 1500},
+    )
+    assert tournament_rate(tournament=tournament).status is Status.RATED
+    assert rating_of(game.white_id).games == 1
+
+
 def test_a_game_against_oneself_is_refused() -> None:
     player = PlayerFactory()
     with pytest.raises(ValueError):
