@@ -291,3 +291,15 @@ def test_cli_refuses_an_impossible_score() -> None:
     completed = run_cli(*EXAMPLE_ARGS, "--score", "9")
     assert completed.returncode == 2
     assert "impossible" in completed.stderr
+
+
+@pytest.mark.parametrize(
+    "module", ["ratings.elo_italia", "ratings.chart", "games.rules.timecontrol"]
+)
+def test_pure_modules_import_nothing_from_django(module: str) -> None:
+    # STYLE 1: the rules are plain Python; checked in a fresh interpreter.
+    code = f"import sys, {module}; sys.exit(any(m.split('.')[0] == 'django' for m in sys.modules))"
+    completed = subprocess.run(
+        [sys.executable, "-c", code], cwd=PROJECT_ROOT, capture_output=True, timeout=60
+    )
+    assert completed.returncode == 0, completed.stderr
