@@ -2,9 +2,19 @@ from __future__ import annotations
 
 from django.urls import path
 
-from config.views import tournaments
+from tournaments import views
 
 app_name = "tournaments"
 urlpatterns = [
-    path("", tournaments, name="list"),
+    path("", views.tournament_list, name="list"),
+    path("new/", views.tournament_new, name="new"),
+    path("<int:pk>/", views.tournament_detail, name="detail"),
+    path("<int:pk>/edit/", views.tournament_edit, name="edit"),
+    path("<int:pk>/join/", views.tournament_join, name="join"),
+    path("<int:pk>/withdraw/", views.tournament_withdraw, name="withdraw"),
+    path("<int:pk>/cancel/", views.tournament_cancel, name="cancel"),
+    path(
+        "<int:pk>/invite/regenerate/", views.tournament_invite_regenerate, name="invite_regenerate"
+    ),
+    path("<int:pk>/invite/<str:token>/", views.tournament_invite, name="invite"),
 ]

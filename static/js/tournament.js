@@ -1,0 +1,83 @@
+// Tournament pages: live refresh over the socket, countdowns, the browser's time zone in the
+// form, and the thematic opening search. The socket only says "changed"; htmx re-fetches.
+(function () {
+  "use strict";
+
+  function connect(root) {
+    const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    let delay = 1000;
+    function open() {
+      const socket = new WebSocket(scheme + location.host + root.dataset.tournamentSocket);
+      socket.onopen = function () { delay = 1000; };
+      socket.onmessage = function () { document.body.dispatchEvent(new Event("tournament-changed")); };
+      socket.onclose = function () {
+        setTimeout(function () {
+          // Whatever was missed while away: fetch the fragment once, then listen again.
+          document.body.dispatchEvent(new Event("tournament-changed"));
+          open();
+        }, delay);
+        delay = Math.min(delay * 2, 30000);
+      };
+    }
+    open();
+  }
+
+  function pad(n) { return String(n).padStart(2, "0"); }
+
+  function tick() {
+    const now = Date.now();
+    for (const el of document.querySelectorAll("[data-countdown-to]")) {
+      const left = Math.max(0, Math.floor((Date.parse(el.dataset.countdownTo) - now) / 1000));
+      const d = Math.floor(left / 86400), h = Math.floor(left % 86400 / 3600);
+      const m = Math.floor(left % 3600 / 60), s = left % 60;
+      el.textContent = (d ? d + "d " : "") + pad(h) + ":" + pad(m) + ":" + pad(s);
+    }
+    for (const el of document.querySelectorAll("time[data-countdown]")) {
+      const left = Math.floor((Date.parse(el.getAttribute("datetime")) - now) / 1000);
+      if (left > 0 && left < 3600) el.textContent = Math.floor(left / 60) + ":" + pad(left % 60);
+    }
+  }
+
+  function localTimes() {
+    for (const el of document.querySelectorAll("time[data-local-time]")) {
+      const date = new Date(el.getAttribute("datetime"));
+      el.textContent = date.toLocaleString(document.documentElement.lang, {
+        dateStyle: "full", timeStyle: "short",
+      });
+    }
+  }
+
+  function zoneField() {
+    const field = document.querySelector("#tournament-form input[name=timezone]");
+    if (!field || field.dataset.set) return;
+    try {
+      const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+      if (zone && !field.form.dataset.bound) {
+        field.value = zone;
+        const note = document.querySelector("[data-zone-name]");
+        if (note) note.textContent = zone;
+      }
+    } catch (e) { /* keep the server's default */ }
+    field.dataset.set = "1";
+  }
+
+  document.addEventListener("input", function (event) {
+    const search = event.target.closest("[data-filters]");
+    if (!search) return;
+    const select = document.getElementById(search.dataset.filters);
+    const words = search.value.toLowerCase().split(/\s+/).filter(Boolean);
+    for (const option of select.options) {
+      const text = option.textContent.toLowerCase();
+      option.hidden = option.value !== "" && !words.every(function (w) { return text.includes(w); });
+    }
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    const root = document.querySelector("[data-tournament-socket]");
+    if (root) connect(root);
+    localTimes();
+    zoneField();
+    tick();
+    setInterval(tick, 1000);
+  });
+})();

@@ -1,0 +1,169 @@
+"""Round tournaments before their start (RULES 4.1, 4.2): the options and the registrations."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games.rules.timecontrol import TimeControl
+from ratings.models import CadenceChoice, Variant
+from tournaments import options
+from tournaments.options import OpeningMode
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class OpeningModeChoice(models.TextChoices):
+    """RULES 6, with the names the interface uses."""
+
+    FREE = OpeningMode.FREE.value, _("Mossa libera")
+    RANDOM_1 = OpeningMode.RANDOM_1.value, _("1 mossa a caso")
+    RANDOM_2 = OpeningMode.RANDOM_2.value, _("2 mosse a caso")
+    RANDOM_3 = OpeningMode.RANDOM_3.value, _("3 mosse a caso")
+    TABLE_1 = OpeningMode.TABLE_1.value, _("Sorteggio dalla tabella F.I.D., fino alla classe 1")
+    TABLE_2 = OpeningMode.TABLE_2.value, _("Sorteggio dalla tabella F.I.D., fino alla classe 2")
+    TABLE_3 = OpeningMode.TABLE_3.value, _("Sorteggio dalla tabella F.I.D., fino alla classe 3")
+    TABLE_ALL = OpeningMode.TABLE_ALL.value, _("Sorteggio dalla tabella F.I.D., tutte le 174")
+    THEMATIC = OpeningMode.THEMATIC.value, _("Tematico (un'apertura scelta)")
+
+
+class TournamentQuerySet(models.QuerySet):
+    def live(self) -> TournamentQuerySet:
+        """RULES 1: not finished and not cancelled."""
+        return self.exclude(status__in=[Tournament.Status.FINISHED, Tournament.Status.CANCELLED])
+
+    def listed(self) -> TournamentQuerySet:
+        return self.exclude(status=Tournament.Status.CANCELLED)
+
+
+class Tournament(models.Model):
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled", _("In programma")
+        RUNNING = "running", _("In corso")  # set by the start (next issue, RULES 4.3)
+        FINISHED = "finished", _("Concluso")
+        CANCELLED = "cancelled", _("Annullato")
+
+    name = models.CharField(_("nome"), max_length=80)
+    description = models.TextField(_("descrizione"), blank=True)
+    opened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="tournaments_opened",
+        verbose_name=_("aperto da"),
+    )
+    variant = models.CharField(_("variante"), max_length=20, choices=Variant.choices)
+    base_seconds = models.PositiveIntegerField(_("tempo base (secondi)"))
+    increment_seconds = models.PositiveIntegerField(_("incremento (secondi)"))
+    # Derived from the time control when saved; stored so lists filter on it (RULES 2).
+    cadence = models.CharField(_("cadenza"), max_length=20, choices=CadenceChoice.choices)
+    starts_at = models.DateTimeField(_("inizio"))  # UTC in the database (USE_TZ)
+    seats = models.PositiveSmallIntegerField(_("posti"), default=16)
+    minimum = models.PositiveSmallIntegerField(_("minimo per iniziare"), default=4)
+    threshold = models.PositiveSmallIntegerField(_("soglia"), default=7)
+    extra_round = models.BooleanField(_("turno extra"), default=False)
+    double_games = models.BooleanField(_("andata e ritorno"), default=False)
+    opening_mode = models.CharField(
+        _("aperture"), max_length=20, choices=OpeningModeChoice.choices, default="free"
+    )
+    thematic_opening = models.PositiveSmallIntegerField(
+        _("apertura tematica"), null=True, blank=True
+    )
+    rated = models.BooleanField(_("valutato"), default=True)
+    # RULES 7.3: the opener asked for rated, the openings made it casual; the page says so.
+    rated_switched_off = models.BooleanField(_("valutazione tolta dalle aperture"), default=False)
+    floor = models.PositiveSmallIntegerField(_("sbarramento"), null=True, blank=True)
+    password_hash = models.CharField(_("password (cifrata)"), max_length=200, blank=True)
+    invite_token = models.CharField(
+        _("codice d'invito"), max_length=64, unique=True, default=new_invite_token
+    )
+    status = models.CharField(
+        _("stato"), max_length=20, choices=Status.choices, default=Status.SCHEDULED
+    )
+    created_at = models.DateTimeField(_("creato il"), auto_now_add=True)
+    cancelled_at = models.DateTimeField(_("annullato il"), null=True, blank=True)
+
+    objects = TournamentQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("torneo")
+        verbose_name_plural = _("tornei")
+        ordering = ["starts_at", "id"]
+        indexes = [models.Index(fields=["status", "starts_at"], name="tournaments_status_start")]
+        constraints = [
+            # RULES 4.1 limits, kept by the database too.
+            models.CheckConstraint(
+                condition=Q(seats__gte=options.SEATS_MIN, seats__lte=options.SEATS_MAX),
+                name="tournaments_seats_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(minimum__gte=options.MINIMUM_MIN, minimum__lte=models.F("seats")),
+                name="tournaments_minimum_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(
+                    threshold__gte=options.THRESHOLD_MIN, threshold__lte=options.THRESHOLD_MAX
+                ),
+                name="tournaments_threshold_range",
+            ),
+            # RULES 7.2: a floor only on rated tournaments.
+            models.CheckConstraint(
+                condition=Q(floor__isnull=True) | Q(rated=True), name="tournaments_floor_rated"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def time_control(self) -> TimeControl:
+        return TimeControl(self.base_seconds, self.increment_seconds)
+
+    @property
+    def is_private(self) -> bool:
+        return bool(self.password_hash)
+
+    @property
+    def opening(self):
+        from games.rules import openings
+
+        return openings.by_number(self.thematic_opening) if self.thematic_opening else None
+
+    def has_started(self, now=None) -> bool:
+        """RULES 4.2: from the start on the door is shut both ways."""
+        now = now or timezone.now()
+        return self.status != self.Status.SCHEDULED or now >= self.starts_at
+
+
+class Registration(models.Model):
+    """A player registered and not withdrawn (RULES 4.2: withdrawing deletes the row)."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="registrations"
+    )
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="tournament_registrations",
+        verbose_name=_("giocatore"),
+    )
+    joined_at = models.DateTimeField(_("iscritto il"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("iscrizione")
+        verbose_name_plural = _("iscrizioni")
+        ordering = ["joined_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "player"], name="tournaments_registration_once"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} · {self.tournament}"

@@ -1,0 +1,247 @@
+"""Writing tournaments before their start (RULES 4.1, 4.2, 7.2, 7.3).
+
+Every function is keyword-only and runs in one transaction. Locking contract: anything that
+changes who is registered, or the tournament's options, first locks the tournament row
+(`select_for_update`), so two joins for the last seat are serialized and the second sees the
+tournament full. Opening a tournament locks the opener's user row, so two forms submitted at
+once cannot both pass the one-live-event check (RULES 1).
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import check_password, make_password
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ratings.selectors import rating_value
+from tournaments import options
+from tournaments.broadcast import changed_on_commit
+from tournaments.live_events import open_live_event
+from tournaments.models import Registration, Tournament, new_invite_token
+
+
+class TournamentError(Exception):
+    """A refusal with its reason, ready to show (RULES 4.2: each refusal says why)."""
+
+    def __init__(self, code: str, message: str, *, event=None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.event = event  # the live event that blocks a new one (RULES 1), for a link
+
+
+@dataclass(frozen=True)
+class TournamentOptions:
+    """What the opener chose (RULES 4.1), already checked field by field by the form."""
+
+    name: str
+    description: str
+    variant: str
+    base_seconds: int
+    increment_seconds: int
+    starts_at: datetime
+    seats: int
+    minimum: int
+    threshold: int
+    extra_round: bool
+    double_games: bool
+    opening_mode: str
+    thematic_opening: int | None
+    rated: bool
+    floor: int | None
+    password: str | None  # None: keep the current one (edit); "": public
+
+
+def _check_opener(user) -> None:
+    if not user.is_authenticated:
+        raise TournamentError("guest", _("Accedi per aprire un torneo."))
+    if user.is_bot:  # RULES 1
+        raise TournamentError("bot", _("I bot non possono aprire tornei."))
+
+
+def _apply(tournament: Tournament, data: TournamentOptions) -> None:
+    if not options.mode_allowed(data.opening_mode, data.variant):  # RULES 6
+        raise TournamentError(
+            "opening_mode",
+            _(
+                "Il sorteggio dalla tabella e l'apertura tematica valgono solo per la dama "
+                "italiana e la dama inglese."
+            ),
+        )
+    thematic = data.thematic_opening if data.opening_mode == options.OpeningMode.THEMATIC else None
+    outcome = options.rated_outcome(  # RULES 7.3
+        rated=data.rated,
+        floor=data.floor,
+        double_games=data.double_games,
+        mode=data.opening_mode,
+        thematic_number=thematic,
+    )
+    tournament.name = data.name
+    tournament.description = data.description
+    tournament.variant = data.variant
+    tournament.base_seconds = data.base_seconds
+    tournament.increment_seconds = data.increment_seconds
+    tournament.cadence = tournament.time_control.cadence.value
+    tournament.starts_at = data.starts_at
+    tournament.seats = data.seats
+    tournament.minimum = data.minimum
+    tournament.threshold = data.threshold
+    tournament.extra_round = data.extra_round
+    tournament.double_games = data.double_games
+    tournament.opening_mode = data.opening_mode
+    tournament.thematic_opening = thematic
+    tournament.rated = outcome.rated
+    tournament.floor = outcome.floor
+    tournament.rated_switched_off = outcome.switched_off
+    if data.password is not None:
+        tournament.password_hash = make_password(data.password) if data.password else ""
+
+
+@transaction.atomic
+def tournament_create(*, opener, data: TournamentOptions) -> Tournament:
+    _check_opener(opener)
+    get_user_model().objects.select_for_update().get(pk=opener.pk)  # RULES 1, see docstring
+    live = open_live_event(opener.pk)
+    if live is not None:
+        raise TournamentError(
+            "live_event",
+            _("Hai già un evento aperto non ancora concluso: «%(name)s».") % {"name": live},
+            event=live,
+        )
+    tournament = Tournament(opened_by=opener)
+    _apply(tournament, data)
+    tournament.full_clean(exclude=["invite_token"])
+    tournament.save()
+    return tournament
+
+
+def _locked(tournament_id: int) -> Tournament:
+    try:
+        return Tournament.objects.select_for_update().get(pk=tournament_id)
+    except Tournament.DoesNotExist:
+        raise TournamentError("missing", _("Questo torneo non esiste.")) from None
+
+
+def _check_organizer(tournament: Tournament, user, *, now: datetime | None = None) -> None:
+    """RULES 4.1: the opener, until the start (staff use the admin)."""
+    if tournament.opened_by_id != getattr(user, "pk", None):
+        raise TournamentError("not_opener", _("Solo chi ha aperto il torneo può modificarlo."))
+    if tournament.has_started(now):
+        raise TournamentError(
+            "started", _("Il torneo è già iniziato o chiuso: non si può più modificare.")
+        )
+
+
+@transaction.atomic
+def tournament_update(*, tournament_id: int, by, data: TournamentOptions) -> Tournament:
+    tournament = _locked(tournament_id)
+    _check_organizer(tournament, by)
+    registered = tournament.registrations.count()
+    if data.seats < registered:
+        raise TournamentError(
+            "seats",
+            _("Ci sono già %(n)d iscritti: i posti non possono essere meno.") % {"n": registered},
+        )
+    _apply(tournament, data)
+    tournament.full_clean(exclude=["invite_token"])
+    tournament.save()
+    changed_on_commit(tournament.pk)
+    return tournament
+
+
+@transaction.atomic
+def tournament_cancel(*, tournament_id: int, by, staff: bool = False) -> Tournament:
+    """RULES 4.1: the opener until the start; staff (the admin action) whenever it is live."""
+    tournament = _locked(tournament_id)
+    if staff:
+        if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
+            raise TournamentError("closed", _("Il torneo è già concluso o annullato."))
+    else:
+        _check_organizer(tournament, by)
+    tournament.status = Tournament.Status.CANCELLED
+    tournament.cancelled_at = timezone.now()
+    tournament.save(update_fields=["status", "cancelled_at"])
+    changed_on_commit(tournament.pk)
+    return tournament
+
+
+@transaction.atomic
+def invite_regenerate(*, tournament_id: int, by) -> Tournament:
+    """A new secret invite link; the old one stops working (issue 7)."""
+    tournament = _locked(tournament_id)
+    _check_organizer(tournament, by)
+    tournament.invite_token = new_invite_token()
+    tournament.save(update_fields=["invite_token"])
+    return tournament
+
+
+def _may_enter_private(tournament: Tournament, password: str, invite_token: str) -> bool:
+    if invite_token and secrets.compare_digest(invite_token, tournament.invite_token):
+        return True
+    return bool(password) and check_password(password, tournament.password_hash)
+
+
+@transaction.atomic
+def registration_join(
+    *,
+    tournament_id: int,
+    player,
+    password: str = "",
+    invite_token: str = "",
+    now: datetime | None = None,
+) -> Registration:
+    """RULES 4.2. The tournament row is locked before counting seats (module docstring)."""
+    if not player.is_authenticated:
+        raise TournamentError("guest", _("Accedi per iscriverti."))
+    if player.is_bot:  # RULES 1
+        raise TournamentError("bot", _("I bot non possono iscriversi ai tornei."))
+    tournament = _locked(tournament_id)
+    if tournament.has_started(now):
+        raise TournamentError(
+            "started", _("Il torneo è già iniziato: non ci si può più iscrivere.")
+        )
+    existing = tournament.registrations.filter(player=player).first()
+    if existing is not None:
+        return existing
+    if tournament.is_private and not _may_enter_private(tournament, password, invite_token):
+        raise TournamentError(
+            "private",
+            _("Torneo privato: serve la password giusta o il link d'invito.")
+            if not password
+            else _("Password sbagliata."),
+        )
+    if tournament.registrations.count() >= tournament.seats:
+        raise TournamentError("full", _("Il torneo è al completo."))
+    if tournament.rated and tournament.floor is not None:  # RULES 7.2
+        rating = rating_value(
+            player_id=player.pk, variant=tournament.variant, cadence=tournament.cadence
+        )
+        if rating < tournament.floor:
+            raise TournamentError(
+                "floor",
+                _("Il tuo punteggio (%(rating)d) è sotto lo sbarramento del torneo (%(floor)d).")
+                % {"rating": rating, "floor": tournament.floor},
+            )
+    registration = Registration.objects.create(tournament=tournament, player=player)
+    changed_on_commit(tournament.pk)
+    return registration
+
+
+@transaction.atomic
+def registration_withdraw(*, tournament_id: int, player, now: datetime | None = None) -> None:
+    """RULES 4.2: before the start only; the player disappears from the list at once."""
+    tournament = _locked(tournament_id)
+    if tournament.has_started(now):
+        raise TournamentError(
+            "started", _("Il torneo è già iniziato: chi è iscritto resta fino alla fine.")
+        )
+    deleted, _rows = tournament.registrations.filter(player=player).delete()
+    if not deleted:
+        raise TournamentError("not_registered", _("Non sei iscritto a questo torneo."))
+    changed_on_commit(tournament.pk)

@@ -1,0 +1,223 @@
+"""Tournament pages before the start (issue 7). Thin: forms check, services write, selectors
+read; each view renders the whole page or, for htmx, the named partial (STYLE 7)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from ratings.models import CadenceChoice, Variant
+from tournaments import selectors, services
+from tournaments.describe import describe
+from tournaments.forms import JoinForm, TournamentForm, zone_or_default
+from tournaments.live_events import open_live_event
+from tournaments.models import Tournament
+
+ZONE_SESSION_KEY = "tournaments_tz"
+
+
+def _invite_key(pk: int) -> str:
+    return f"tournament_invite_{pk}"
+
+
+def _use_zone(request: HttpRequest) -> None:
+    """Show times in the zone the browser last reported (Europe/Rome until then)."""
+    timezone.activate(zone_or_default(request.session.get(ZONE_SESSION_KEY)))
+
+
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    _use_zone(request)
+    variant = request.GET.get("variant", "")
+    cadence = request.GET.get("cadence", "")
+    variant = variant if variant in Variant.values else ""
+    cadence = cadence if cadence in CadenceChoice.values else ""
+    context = {
+        "sections": selectors.tournament_list(variant=variant, cadence=cadence),
+        "variants": Variant.choices,
+        "cadences": CadenceChoice.choices,
+        "variant": variant,
+        "cadence": cadence,
+        "now": timezone.now(),
+    }
+    template = "tournaments/list.html"
+    if request.htmx:
+        template += "#rows"
+    return render(request, template, context)
+
+
+def _refuse_opener(request: HttpRequest) -> HttpResponse | None:
+    if request.user.is_bot:  # RULES 1
+        messages.error(request, _("I bot non possono aprire tornei."))
+        return redirect("tournaments:list")
+    return None
+
+
+def _is_hint(request: HttpRequest) -> bool:
+    return bool(request.htmx) and request.headers.get("HX-Target") == "opening-section"
+
+
+def _form_page(request, form, *, tournament=None, live=None) -> HttpResponse:
+    template = "tournaments/form.html"
+    if _is_hint(request):
+        template += "#opening-section"
+    hint = TournamentForm.rated_hint(request.POST if request.method == "POST" else None)
+    return render(
+        request,
+        template,
+        {"form": form, "tournament": tournament, "live_event": live, "hint": hint},
+    )
+
+
+@login_required
+def tournament_new(request: HttpRequest) -> HttpResponse:
+    _use_zone(request)
+    refused = _refuse_opener(request)
+    if refused:
+        return refused
+    live = open_live_event(request.user.pk)
+    if request.method != "POST":
+        return _form_page(request, TournamentForm(), live=live)
+    if _is_hint(request):  # RULES 7.3 live hint: nothing validated, nothing saved
+        return _form_page(request, TournamentForm.echo(request.POST))
+    form = TournamentForm(request.POST)
+    if form.is_valid():
+        request.session[ZONE_SESSION_KEY] = form.zone().key
+        try:
+            tournament = services.tournament_create(opener=request.user, data=form.to_options())
+        except services.TournamentError as error:
+            form.add_error(None, error.message)
+            return _form_page(request, form, live=error.event)
+        messages.success(request, _("Torneo aperto. Per giocare, iscriviti anche tu."))
+        return redirect("tournaments:detail", pk=tournament.pk)
+    return _form_page(request, form, live=live)
+
+
+@login_required
+def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    _use_zone(request)
+    tournament = get_object_or_404(Tournament, pk=pk)
+    if tournament.opened_by_id != request.user.pk or tournament.has_started():
+        messages.error(request, _("Solo chi ha aperto il torneo può modificarlo, fino all'inizio."))
+        return redirect("tournaments:detail", pk=pk)
+    if request.method != "POST":
+        return _form_page(request, TournamentForm(instance=tournament), tournament=tournament)
+    if _is_hint(request):
+        form = TournamentForm.echo(request.POST, instance=tournament)
+        return _form_page(request, form, tournament=tournament)
+    form = TournamentForm(request.POST, instance=tournament)
+    if form.is_valid():
+        request.session[ZONE_SESSION_KEY] = form.zone().key
+        try:
+            services.tournament_update(tournament_id=pk, by=request.user, data=form.to_options())
+        except services.TournamentError as error:
+            form.add_error(None, error.message)
+            return _form_page(request, form, tournament=tournament)
+        messages.success(request, _("Torneo aggiornato."))
+        return redirect("tournaments:detail", pk=pk)
+    return _form_page(request, form, tournament=tournament)
+
+
+def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    _use_zone(request)
+    tournament = get_object_or_404(Tournament.objects.select_related("opened_by"), pk=pk)
+    invite = request.session.get(_invite_key(pk), "")
+    context = {
+        "tournament": tournament,
+        "players": selectors.registered_players(tournament),
+        "registered": selectors.is_registered(tournament, request.user),
+        "is_opener": request.user.is_authenticated and tournament.opened_by_id == request.user.pk,
+        "started": tournament.has_started(),
+        "has_invite": bool(invite) and invite == tournament.invite_token,
+        "join_form": JoinForm(),
+        "description": describe(tournament),
+        "invite_url": request.build_absolute_uri(
+            reverse("tournaments:invite", args=[pk, tournament.invite_token])
+        ),
+        "login_url": reverse("accounts:login") + "?next=" + request.path,
+    }
+    template = "tournaments/detail.html"
+    if request.htmx:
+        template += "#live"
+    return render(request, template, context)
+
+
+def tournament_invite(request: HttpRequest, pk: int, token: str) -> HttpResponse:
+    """The secret link: remembered in the session, it lets the holder join without the
+    password (issue 7). A wrong or old token is simply not remembered."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    if token == tournament.invite_token:
+        request.session[_invite_key(pk)] = token
+        messages.info(request, _("Sei stato invitato a questo torneo privato."))
+    else:
+        messages.error(request, _("Questo link d'invito non è più valido."))
+    return redirect("tournaments:detail", pk=pk)
+
+
+def _back(request: HttpRequest, pk: int) -> HttpResponse:
+    if request.htmx:
+        return tournament_detail(request, pk)
+    return redirect("tournaments:detail", pk=pk)
+
+
+@require_POST
+def tournament_join(request: HttpRequest, pk: int) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return redirect(
+            reverse("accounts:login") + "?next=" + reverse("tournaments:detail", args=[pk])
+        )
+    form = JoinForm(request.POST)
+    form.is_valid()
+    try:
+        services.registration_join(
+            tournament_id=pk,
+            player=request.user,
+            password=form.cleaned_data.get("password", ""),
+            invite_token=request.session.get(_invite_key(pk), ""),
+        )
+    except services.TournamentError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("Sei iscritto."))
+    return _back(request, pk)
+
+
+@require_POST
+@login_required
+def tournament_withdraw(request: HttpRequest, pk: int) -> HttpResponse:
+    try:
+        services.registration_withdraw(tournament_id=pk, player=request.user)
+    except services.TournamentError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("Ti sei ritirato."))
+    return _back(request, pk)
+
+
+@require_POST
+@login_required
+def tournament_cancel(request: HttpRequest, pk: int) -> HttpResponse:
+    try:
+        services.tournament_cancel(tournament_id=pk, by=request.user)
+    except services.TournamentError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("Torneo annullato."))
+    return redirect("tournaments:detail", pk=pk)
+
+
+@require_POST
+@login_required
+def tournament_invite_regenerate(request: HttpRequest, pk: int) -> HttpResponse:
+    try:
+        services.invite_regenerate(tournament_id=pk, by=request.user)
+    except services.TournamentError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("Nuovo link d'invito creato; il vecchio non vale più."))
+    return redirect("tournaments:detail", pk=pk)
