@@ -15,3 +15,6 @@ def tick() -> None:
     here. Each check reads its state from the database and is safe to run twice.
     """
     heartbeat.record(heartbeat.WORKER)
+    from games.services import games_due_process  # flags, abandonment, never-sat
+
+    games_due_process()

@@ -1,3 +1,9 @@
 from __future__ import annotations
 
-websocket_urlpatterns: list = []
+from django.urls import path
+
+from games.consumers import GameConsumer
+
+websocket_urlpatterns: list = [
+    path("ws/game/<int:game_id>/", GameConsumer.as_asgi()),
+]

@@ -1,0 +1,191 @@
+"""Live games (RULES 3). Only `games.services` writes these rows.
+
+Clocks are stored as a snapshot, exactly as `games.rules.clock.Clock` holds them: the time each
+side had left at the instant `clock_since_ms` (epoch milliseconds) and which side's clock has
+been running since then. `flag_at_ms` is the instant the running side's flag falls if nobody
+moves (indexed: the tick finds due flags with one range query).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.contenttypes.fields import GenericForeignKey
+from django.contrib.contenttypes.models import ContentType
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from games.rules import Color, Reason
+from games.rules.clock import Clock
+from games.rules.timecontrol import TimeControl
+
+
+class Variant(models.TextChoices):
+    CHESS = "chess", _("Scacchi")
+    ITALIAN = "italian", _("Dama italiana")
+    ENGLISH = "english", _("Dama inglese")
+    INTERNATIONAL = "international", _("Dama internazionale")
+
+
+class Status(models.TextChoices):
+    LIVE = "live", _("In corso")
+    FINISHED = "finished", _("Finita")
+
+
+class GameResult(models.TextChoices):
+    NONE = "", _("—")
+    WHITE_WINS = "1-0", "1-0"
+    BLACK_WINS = "0-1", "0-1"
+    DRAW = "1/2-1/2", "½-½"
+    NOBODY_SCORES = "0-0", "0-0"  # RULES 3: neither player sat
+
+
+class EndReason(models.TextChoices):
+    """Why a game ended: the rules' own reasons plus those the live layer decides."""
+
+    NONE = "", _("—")
+    CHECKMATE = Reason.CHECKMATE.value, _("scacco matto")
+    STALEMATE = Reason.STALEMATE.value, _("stallo")
+    INSUFFICIENT_MATERIAL = Reason.INSUFFICIENT_MATERIAL.value, _("materiale insufficiente")
+    FIVEFOLD_REPETITION = Reason.FIVEFOLD_REPETITION.value, _("quintupla ripetizione")
+    SEVENTY_FIVE_MOVES = Reason.SEVENTY_FIVE_MOVES.value, _("regola delle 75 mosse")
+    THREEFOLD_REPETITION = Reason.THREEFOLD_REPETITION.value, _("triplice ripetizione")
+    FIFTY_MOVES = Reason.FIFTY_MOVES.value, _("regola delle 50 mosse")
+    NO_LEGAL_MOVE = Reason.NO_LEGAL_MOVE.value, _("nessuna mossa possibile")
+    KING_MOVES = Reason.KING_MOVES.value, _("mosse di sole dame")
+    ENDGAME_MOVES = Reason.ENDGAME_MOVES.value, _("regola del finale")
+    TIMEOUT = Reason.TIMEOUT.value, _("tempo scaduto")
+    TIMEOUT_VS_INSUFFICIENT_MATERIAL = (
+        Reason.TIMEOUT_VS_INSUFFICIENT_MATERIAL.value,
+        _("tempo scaduto, ma l'avversario non può vincere"),
+    )
+    RESIGNATION = "resignation", _("abbandono per resa")
+    AGREED_DRAW = "agreed_draw", _("patta d'accordo")
+    ABANDONMENT = "abandonment", _("abbandono della partita")
+    BOTH_ABSENT = "both_absent", _("entrambi assenti")
+    FORFEIT = "forfeit", _("forfait")
+    EVENT_END = "event_end", _("fine dell'evento")
+
+
+class Game(models.Model):
+    white = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="games_as_white",
+        verbose_name=_("bianco"),
+    )
+    black = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="games_as_black",
+        verbose_name=_("nero"),
+    )
+    variant = models.CharField(_("variante"), max_length=16, choices=Variant.choices)
+    base_seconds = models.PositiveIntegerField(_("tempo base (s)"))
+    increment_seconds = models.PositiveIntegerField(_("incremento (s)"))
+    rated = models.BooleanField(_("valida per il punteggio"), default=True)
+
+    start_fen = models.TextField(_("posizione iniziale"))
+    fen = models.TextField(_("posizione attuale"))
+    moves = models.JSONField(_("mosse"), default=list)  # machine form (UCI / square paths)
+    positions = models.JSONField(default=list)  # canonical FENs before the current one
+    ply = models.PositiveIntegerField(_("semimosse"), default=0)
+
+    # Clock snapshot (games.rules.clock.Clock): time left at clock_since_ms, running side.
+    white_ms = models.BigIntegerField()
+    black_ms = models.BigIntegerField()
+    white_increment_ms = models.BigIntegerField()
+    black_increment_ms = models.BigIntegerField()
+    clock_running = models.CharField(max_length=5, blank=True, default="")
+    clock_since_ms = models.BigIntegerField()
+    flag_at_ms = models.BigIntegerField(null=True, blank=True, db_index=True)
+
+    status = models.CharField(
+        _("stato"), max_length=10, choices=Status.choices, default=Status.LIVE, db_index=True
+    )
+    result = models.CharField(
+        _("risultato"), max_length=7, choices=GameResult.choices, blank=True, default=""
+    )
+    reason = models.CharField(
+        _("motivo"), max_length=40, choices=EndReason.choices, blank=True, default=""
+    )
+    draw_offer = models.CharField(max_length=5, blank=True, default="")  # colour offering
+
+    # Presence (RULES 3): sat = connected once while live; connections counted per colour;
+    # away_since = when the last connection of that colour closed (abandonment after 30 s).
+    white_sat = models.BooleanField(_("il bianco si è seduto"), default=False)
+    black_sat = models.BooleanField(_("il nero si è seduto"), default=False)
+    white_connections = models.PositiveIntegerField(default=0)
+    black_connections = models.PositiveIntegerField(default=0)
+    white_away_since_ms = models.BigIntegerField(null=True, blank=True)
+    black_away_since_ms = models.BigIntegerField(null=True, blank=True)
+
+    # The event the game belongs to (a tournament pairing, an arena), filled by those apps.
+    event_type = models.ForeignKey(
+        ContentType, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    event_id = models.PositiveBigIntegerField(null=True, blank=True)
+    event = GenericForeignKey("event_type", "event_id")
+
+    created_at = models.DateTimeField(_("creata il"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finita il"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("partita")
+        verbose_name_plural = _("partite")
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["event_type", "event_id"]),
+            models.Index(fields=["status", "white_away_since_ms"]),
+            models.Index(fields=["status", "black_away_since_ms"]),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(white=models.F("black")), name="games_game_two_players"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.white} – {self.black} ({self.variant})"
+
+    @property
+    def is_live(self) -> bool:
+        return self.status == Status.LIVE
+
+    @property
+    def time_control(self) -> TimeControl:
+        return TimeControl(self.base_seconds, self.increment_seconds)
+
+    def player_color(self, user_id: int | None) -> Color | None:
+        if user_id is None:
+            return None
+        if user_id == self.white_id:
+            return Color.WHITE
+        if user_id == self.black_id:
+            return Color.BLACK
+        return None
+
+    def player_id(self, color: Color) -> int:
+        return self.white_id if color is Color.WHITE else self.black_id
+
+    @property
+    def clock(self) -> Clock:
+        return Clock(
+            base_ms=self.base_seconds * 1000,
+            white_increment_ms=self.white_increment_ms,
+            black_increment_ms=self.black_increment_ms,
+            white_ms=self.white_ms,
+            black_ms=self.black_ms,
+            running=Color(self.clock_running) if self.clock_running else None,
+            since_ms=self.clock_since_ms,
+        )
+
+    def set_clock(self, clock: Clock) -> None:
+        from games.rules.clock import flag_instant
+
+        self.white_ms = clock.white_ms
+        self.black_ms = clock.black_ms
+        self.white_increment_ms = clock.white_increment_ms
+        self.black_increment_ms = clock.black_increment_ms
+        self.clock_running = clock.running.value if clock.running else ""
+        self.clock_since_ms = clock.since_ms
+        self.flag_at_ms = flag_instant(clock)

@@ -1,0 +1,591 @@
+"""Writing games (RULES 1, 3). The only module that changes `Game` rows.
+
+Locking contract
+----------------
+One writer per game (STYLE 3): every service that changes a live game runs in one transaction
+and first locks the game row with `SELECT … FOR UPDATE`; everything it decides is decided from
+that locked row. Services that act on behalf of a client take the ply the client saw
+(`expected_ply`) and refuse with `StalePly` when the game has moved on, so a double-submitted
+or stale message fails cleanly and changes nothing. `game_open` locks both players' user rows in
+ascending id order before checking that neither is in a live game (RULES 1, one board at a
+time), so two games for the same player cannot open concurrently.
+
+Broadcast after commit (STYLE 4): each service registers, with `transaction.on_commit`, a send
+of the new state (carrying its ply as the version) to the game's channel group; a game that
+ends also sends `game_finished` once, after commit.
+
+Time: every service takes `now_ms` (epoch milliseconds) so tests drive a controlled clock; the
+default is the wall clock.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from games.models import EndReason, Game, GameResult, Status
+from games.rules import Color, IllegalMove, Outcome, RulesError, variant
+from games.rules import clock as clocks
+from games.rules.clock import ClockError
+from games.signals import game_finished
+
+logger = logging.getLogger(__name__)
+
+# RULES 3: after one's first move, 30 s away loses the game by abandonment.
+ABANDON_AFTER_MS = int(getattr(settings, "GAME_ABANDON_SECONDS", 30) * 1000)
+MAX_MOVE_LENGTH = 200
+
+
+class GameError(Exception):
+    """A refused action. `code` is stable and goes to clients (docs/protocol.md)."""
+
+    code = "error"
+
+    def __init__(self, message: str = "") -> None:
+        super().__init__(message or self.code)
+        self.message = message or self.code
+
+
+class GameNotFound(GameError):
+    code = "not_found"
+
+
+class GameOver(GameError):
+    code = "game_over"
+
+
+class NotAPlayer(GameError):
+    code = "not_a_player"
+
+
+class NotYourTurn(GameError):
+    code = "not_your_turn"
+
+
+class StalePly(GameError):
+    code = "stale_ply"
+
+
+class IllegalMoveError(GameError):
+    code = "illegal_move"
+
+
+class Malformed(GameError):
+    code = "malformed"
+
+
+class NoDrawOffer(GameError):
+    code = "no_draw_offer"
+
+
+class NoDrawToClaim(GameError):
+    code = "no_draw_to_claim"
+
+
+class PlayerBusy(GameError):
+    code = "player_busy"
+
+
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def group_name(game_id: int) -> str:
+    return f"game-{game_id}"
+
+
+def clock_figures(clock: clocks.Clock, at_ms: int) -> dict[str, Any]:
+    """Both clocks as the server computes them at `at_ms` (what clients display)."""
+    return {
+        "white_ms": clocks.remaining_ms(clock, Color.WHITE, at_ms),
+        "black_ms": clocks.remaining_ms(clock, Color.BLACK, at_ms),
+        "running": clock.running.value if clock.running else None,
+        "at_ms": at_ms,
+    }
+
+
+# --- state sent to clients -------------------------------------------------------------------
+
+
+def game_state(game: Game, *, at_ms: int | None = None) -> dict[str, Any]:
+    """The full state of a game as clients receive it (docs/protocol.md, "state").
+
+    Clocks are the server's figures at `at_ms`: each side's time left then, and which one runs.
+    """
+    at = now_ms() if at_ms is None else at_ms
+    clock = game.clock
+    return {
+        "type": "state",
+        "game": game.pk,
+        "ply": game.ply,
+        "variant": game.variant,
+        "fen": game.fen,
+        "start_fen": game.start_fen,
+        "moves": list(game.moves),
+        "last_move": game.moves[-1] if game.moves else None,
+        "turn": variant(game.variant).side_to_move(game.fen).value,
+        "legal_moves": variant(game.variant).legal_moves(game.fen) if game.is_live else [],
+        "clock": clock_figures(clock, at),
+        "status": game.status,
+        "result": game.result,
+        "reason": game.reason,
+        "draw_offer": game.draw_offer or None,
+        "white": {
+            "id": game.white_id,
+            "name": game.white.username,
+            "connected": game.white_connections > 0,
+            "away_since_ms": game.white_away_since_ms,
+        },
+        "black": {
+            "id": game.black_id,
+            "name": game.black.username,
+            "connected": game.black_connections > 0,
+            "away_since_ms": game.black_away_since_ms,
+        },
+        "rated": game.rated,
+        "time_control": str(game.time_control),
+    }
+
+
+def _broadcast_on_commit(game: Game, at_ms: int) -> None:
+    state = game_state(game, at_ms=at_ms)
+
+    def send() -> None:
+        layer = get_channel_layer()
+        if layer is None:
+            return
+        async_to_sync(layer.group_send)(group_name(game.pk), {"type": "game.state", "state": state})
+
+    transaction.on_commit(send)
+
+
+def _finish_on_commit(game: Game) -> None:
+    game_id = game.pk
+
+    def send() -> None:
+        finished = Game.objects.select_related("white", "black").get(pk=game_id)
+        for _receiver, response in game_finished.send_robust(sender=Game, game=finished):
+            if isinstance(response, Exception):
+                logger.error(
+                    "game_finished receiver failed for game %s", game_id, exc_info=response
+                )
+
+    transaction.on_commit(send)
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def _locked(game_id: int) -> Game:
+    try:
+        return Game.objects.select_for_update().select_related("white", "black").get(pk=game_id)
+    except (Game.DoesNotExist, ValueError, TypeError):
+        raise GameNotFound(f"no game {game_id!r}") from None
+
+
+def _check_ply(game: Game, expected_ply: Any) -> None:
+    if isinstance(expected_ply, bool) or not isinstance(expected_ply, int):
+        raise Malformed("ply must be an integer")
+    if expected_ply != game.ply:
+        raise StalePly(f"the game is at ply {game.ply}, not {expected_ply}")
+
+
+def _player_color(game: Game, user_id: int | None) -> Color:
+    color = game.player_color(user_id)
+    if color is None:
+        raise NotAPlayer("only the two players may act on this game")
+    return color
+
+
+def _end(game: Game, *, result: str, reason: str, at_ms: int) -> None:
+    """Stop the clocks and record the result (the caller saves and broadcasts)."""
+    try:
+        game.set_clock(clocks.stop(game.clock, at_ms))
+    except ClockError:
+        pass
+    game.status = Status.FINISHED
+    game.result = result
+    game.reason = reason
+    game.draw_offer = ""
+    game.finished_at = timezone.now()
+    _finish_on_commit(game)
+
+
+def _outcome_result(outcome: Outcome) -> str:
+    return outcome.result.value
+
+
+def _flag_if_due(game: Game, at_ms: int) -> bool:
+    """End the game on time if the running side's flag has fallen by `at_ms` (locked row).
+
+    RULES 3: the flagged player loses, or draws when the opponent cannot possibly win; when
+    neither player ever sat, the game ends 0–0.
+    """
+    flagged = clocks.flagged(game.clock, at_ms)
+    if flagged is None or not game.is_live:
+        return False
+    fall = game.flag_at_ms if game.flag_at_ms is not None else at_ms
+    if not game.white_sat and not game.black_sat:
+        _end(game, result=GameResult.NOBODY_SCORES, reason=EndReason.BOTH_ABSENT, at_ms=fall)
+    else:
+        outcome = variant(game.variant).timeout_outcome(game.fen, flagged)
+        _end(game, result=_outcome_result(outcome), reason=outcome.reason.value, at_ms=fall)
+    return True
+
+
+def _save_and_broadcast(game: Game, at_ms: int) -> Game:
+    game.save()
+    _broadcast_on_commit(game, at_ms)
+    return game
+
+
+def _has_moved(game: Game, color: Color) -> bool:
+    """Whether `color` has made at least one move in this game."""
+    first = variant(game.variant).side_to_move(game.start_fen)
+    if color is first:
+        return game.ply >= 1
+    return game.ply >= 2
+
+
+# --- opening ---------------------------------------------------------------------------------
+
+
+def live_game_of(user_id: int) -> Game | None:
+    return (
+        Game.objects.filter(Q(white_id=user_id) | Q(black_id=user_id), status=Status.LIVE)
+        .order_by("-id")
+        .first()
+    )
+
+
+def game_open(
+    *,
+    white_id: int,
+    black_id: int,
+    variant_code: str,
+    base_seconds: int,
+    increment_seconds: int,
+    rated: bool,
+    start_fen: str | None = None,
+    event: Any = None,
+    at_ms: int | None = None,
+) -> Game:
+    """Open a game: the clock of the side to move starts at once (RULES 3).
+
+    Raises PlayerBusy if either player is already in a live game (RULES 1). Locks both user
+    rows, in ascending id order, for the duration of the check and the insert.
+    """
+    at = now_ms() if at_ms is None else at_ms
+    if white_id == black_id:
+        raise Malformed("a game needs two different players")
+    rules = variant(variant_code)
+    fen = rules.normalize_fen(start_fen) if start_fen else rules.start_fen()
+    with transaction.atomic():
+        user_model = get_user_model()
+        list(
+            user_model.objects.select_for_update()
+            .filter(pk__in=[white_id, black_id])
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
+        if Game.objects.filter(
+            Q(white_id__in=[white_id, black_id]) | Q(black_id__in=[white_id, black_id]),
+            status=Status.LIVE,
+        ).exists():
+            raise PlayerBusy("a player is already in a live game")
+        clock = clocks.start(
+            base_ms=base_seconds * 1000,
+            increment_ms=increment_seconds * 1000,
+            to_move=rules.side_to_move(fen),
+            now_ms=at,
+        )
+        game = Game(
+            white_id=white_id,
+            black_id=black_id,
+            variant=variant_code,
+            base_seconds=base_seconds,
+            increment_seconds=increment_seconds,
+            rated=rated,
+            start_fen=fen,
+            fen=fen,
+            event=event,
+        )
+        game.set_clock(clock)
+        game.save()
+    return Game.objects.select_related("white", "black").get(pk=game.pk)
+
+
+# --- players' actions ------------------------------------------------------------------------
+
+
+def game_move(
+    *, game_id: int, user_id: int | None, expected_ply: Any, move: Any, at_ms: int | None = None
+) -> Game:
+    """Play `move` (machine form) for `user_id` at `expected_ply`.
+
+    Checks, in order, under the row lock: the game exists and is live (a fallen flag ends it
+    first and the move is refused), the user is a player, the ply is the one the client saw, it
+    is their turn, the move is legal. Then the clock gets the increment, the opponent's starts,
+    a pending draw offer by the opponent lapses, and an automatic end (mate, draw rules) is
+    recorded.
+    """
+    at = now_ms() if at_ms is None else at_ms
+    if not isinstance(move, str) or not move or len(move) > MAX_MOVE_LENGTH:
+        raise Malformed("move must be a non-empty string")
+    with transaction.atomic():
+        game = _locked(game_id)
+        if _flag_if_due(game, at):
+            _save_and_broadcast(game, at)
+            return game
+        if not game.is_live:
+            raise GameOver("the game is over")
+        color = _player_color(game, user_id)
+        _check_ply(game, expected_ply)
+        rules = variant(game.variant)
+        if rules.side_to_move(game.fen) is not color:
+            raise NotYourTurn("it is not your turn")
+        try:
+            new_fen = rules.apply(game.fen, move.strip())
+        except (IllegalMove, RulesError) as error:
+            raise IllegalMoveError(f"illegal move {move!r}") from error
+        game.set_clock(clocks.after_move(game.clock, at))
+        game.positions = [*game.positions, game.fen]
+        game.moves = [*game.moves, move.strip()]
+        game.fen = new_fen
+        game.ply += 1
+        if game.draw_offer and game.draw_offer != color.value:
+            game.draw_offer = ""  # declined by playing on
+        outcome = rules.outcome(new_fen, game.positions)
+        if outcome is not None:
+            _end(game, result=_outcome_result(outcome), reason=outcome.reason.value, at_ms=at)
+        return _save_and_broadcast(game, at)
+
+
+def game_resign(
+    *, game_id: int, user_id: int | None, expected_ply: Any = None, at_ms: int | None = None
+) -> Game:
+    """The user resigns; the opponent wins. `expected_ply` is checked when given."""
+    at = now_ms() if at_ms is None else at_ms
+    with transaction.atomic():
+        game = _locked(game_id)
+        if _flag_if_due(game, at):
+            return _save_and_broadcast(game, at)
+        if not game.is_live:
+            raise GameOver("the game is over")
+        color = _player_color(game, user_id)
+        if expected_ply is not None:
+            _check_ply(game, expected_ply)
+        _end(
+            game,
+            result="1-0" if color.opponent is Color.WHITE else "0-1",
+            reason=EndReason.RESIGNATION,
+            at_ms=at,
+        )
+        return _save_and_broadcast(game, at)
+
+
+def game_draw_offer(
+    *, game_id: int, user_id: int | None, expected_ply: Any = None, at_ms: int | None = None
+) -> Game:
+    """Offer a draw; if the opponent had already offered one, the draw is agreed."""
+    at = now_ms() if at_ms is None else at_ms
+    with transaction.atomic():
+        game = _locked(game_id)
+        if _flag_if_due(game, at):
+            return _save_and_broadcast(game, at)
+        if not game.is_live:
+            raise GameOver("the game is over")
+        color = _player_color(game, user_id)
+        if expected_ply is not None:
+            _check_ply(game, expected_ply)
+        if game.draw_offer == color.opponent.value:
+            _end(game, result=GameResult.DRAW, reason=EndReason.AGREED_DRAW, at_ms=at)
+        else:
+            game.draw_offer = color.value
+        return _save_and_broadcast(game, at)
+
+
+def game_draw_accept(
+    *, game_id: int, user_id: int | None, expected_ply: Any = None, at_ms: int | None = None
+) -> Game:
+    """Accept the opponent's pending draw offer."""
+    at = now_ms() if at_ms is None else at_ms
+    with transaction.atomic():
+        game = _locked(game_id)
+        if _flag_if_due(game, at):
+            return _save_and_broadcast(game, at)
+        if not game.is_live:
+            raise GameOver("the game is over")
+        color = _player_color(game, user_id)
+        if expected_ply is not None:
+            _check_ply(game, expected_ply)
+        if game.draw_offer != color.opponent.value:
+            raise NoDrawOffer("your opponent has not offered a draw")
+        _end(game, result=GameResult.DRAW, reason=EndReason.AGREED_DRAW, at_ms=at)
+        return _save_and_broadcast(game, at)
+
+
+def game_draw_decline(
+    *, game_id: int, user_id: int | None, expected_ply: Any = None, at_ms: int | None = None
+) -> Game:
+    """Decline the opponent's pending draw offer."""
+    at = now_ms() if at_ms is None else at_ms
+    with transaction.atomic():
+        game = _locked(game_id)
+        if _flag_if_due(game, at):
+            return _save_and_broadcast(game, at)
+        if not game.is_live:
+            raise GameOver("the game is over")
+        color = _player_color(game, user_id)
+        if expected_ply is not None:
+            _check_ply(game, expected_ply)
+        if game.draw_offer != color.opponent.value:
+            raise NoDrawOffer("your opponent has not offered a draw")
+        game.draw_offer = ""
+        return _save_and_broadcast(game, at)
+
+
+def game_draw_claim(
+    *, game_id: int, user_id: int | None, expected_ply: Any, at_ms: int | None = None
+) -> Game:
+    """Claim a draw the rules allow now (chess: threefold repetition, fifty moves).
+
+    FIDE 9.2/9.3: only the player to move may claim, in the current position.
+    """
+    at = now_ms() if at_ms is None else at_ms
+    with transaction.atomic():
+        game = _locked(game_id)
+        if _flag_if_due(game, at):
+            return _save_and_broadcast(game, at)
+        if not game.is_live:
+            raise GameOver("the game is over")
+        color = _player_color(game, user_id)
+        _check_ply(game, expected_ply)
+        rules = variant(game.variant)
+        if rules.side_to_move(game.fen) is not color:
+            raise NotYourTurn("only the player to move may claim a draw")
+        claim = rules.claimable_draw(game.fen, game.positions)
+        if claim is None:
+            raise NoDrawToClaim("no draw can be claimed in this position")
+        _end(game, result=claim.result.value, reason=claim.reason.value, at_ms=at)
+        return _save_and_broadcast(game, at)
+
+
+# --- presence --------------------------------------------------------------------------------
+
+
+def game_presence(
+    *, game_id: int, user_id: int | None, connected: bool, at_ms: int | None = None
+) -> Game | None:
+    """Record one connection of a player opening or closing (RULES 3 "sitting down").
+
+    A connection while the game is live makes the player *sat*. When the last connection of a
+    player closes, `away_since` is set (abandonment counts from it); a new one clears it.
+    Spectators are not recorded (returns None).
+    """
+    at = now_ms() if at_ms is None else at_ms
+    with transaction.atomic():
+        game = _locked(game_id)
+        color = game.player_color(user_id)
+        if color is None:
+            return None
+        prefix = color.value
+        count = getattr(game, f"{prefix}_connections")
+        if connected:
+            setattr(game, f"{prefix}_connections", count + 1)
+            setattr(game, f"{prefix}_away_since_ms", None)
+            if game.is_live:
+                setattr(game, f"{prefix}_sat", True)
+        else:
+            count = max(0, count - 1)
+            setattr(game, f"{prefix}_connections", count)
+            if count == 0:
+                setattr(game, f"{prefix}_away_since_ms", at)
+        if game.is_live:
+            _flag_if_due(game, at)
+        return _save_and_broadcast(game, at)
+
+
+# --- due checks (the periodic tick) ----------------------------------------------------------
+
+
+def game_flag(*, game_id: int, at_ms: int | None = None) -> bool:
+    """End the game on time if a flag has fallen. Safe to run twice: the second run finds the
+    game finished and does nothing. Returns whether this call ended the game."""
+    at = now_ms() if at_ms is None else at_ms
+    with transaction.atomic():
+        game = _locked(game_id)
+        if not game.is_live or not _flag_if_due(game, at):
+            return False
+        _save_and_broadcast(game, at)
+        return True
+
+
+def game_abandon(*, game_id: int, at_ms: int | None = None) -> bool:
+    """End the game by abandonment if a player who has moved is away for 30 s (RULES 3).
+
+    A fallen flag is judged first (it came earlier or at the same time). Safe to run twice.
+    """
+    at = now_ms() if at_ms is None else at_ms
+    with transaction.atomic():
+        game = _locked(game_id)
+        if not game.is_live:
+            return False
+        if _flag_if_due(game, at):
+            _save_and_broadcast(game, at)
+            return True
+        for color in (Color.WHITE, Color.BLACK):
+            away = getattr(game, f"{color.value}_away_since_ms")
+            if away is None or getattr(game, f"{color.value}_connections") > 0:
+                continue
+            if not _has_moved(game, color) or at - away < ABANDON_AFTER_MS:
+                continue
+            winner = color.opponent
+            _end(
+                game,
+                result="1-0" if winner is Color.WHITE else "0-1",
+                reason=EndReason.ABANDONMENT,
+                at_ms=away + ABANDON_AFTER_MS,
+            )
+            _save_and_broadcast(game, at)
+            return True
+        return False
+
+
+def games_due_process(*, at_ms: int | None = None) -> list[int]:
+    """Run every due check (flags, abandonment; never-sat is a flag with nobody sat) from the
+    database state. Called by the periodic tick; each game is checked in its own transaction,
+    so one failure does not stop the others. Returns the ids of the games it ended."""
+    at = now_ms() if at_ms is None else at_ms
+    ended: list[int] = []
+    flag_ids = Game.objects.filter(status=Status.LIVE, flag_at_ms__lte=at).values_list(
+        "pk", flat=True
+    )
+    for game_id in list(flag_ids):
+        try:
+            if game_flag(game_id=game_id, at_ms=at):
+                ended.append(game_id)
+        except Exception:
+            logger.exception("flag check failed for game %s", game_id)
+    threshold = at - ABANDON_AFTER_MS
+    away_ids = Game.objects.filter(
+        Q(white_away_since_ms__lte=threshold, white_connections=0)
+        | Q(black_away_since_ms__lte=threshold, black_connections=0),
+        status=Status.LIVE,
+    ).values_list("pk", flat=True)
+    for game_id in list(away_ids):
+        try:
+            if game_abandon(game_id=game_id, at_ms=at):
+                ended.append(game_id)
+        except Exception:
+            logger.exception("abandonment check failed for game %s", game_id)
+    return ended

@@ -1,0 +1,110 @@
+"""`/ws/game/<id>/` with WebsocketCommunicator on the real Redis channel layer."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import AnonymousUser
+
+from games.models import Game
+from games.routing import websocket_urlpatterns
+from games.services import now_ms
+from games.tests.factories import UserFactory, open_game
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+application = URLRouter(websocket_urlpatterns)
+
+
+async def connect(game_id: int, user) -> WebsocketCommunicator:
+    communicator = WebsocketCommunicator(application, f"/ws/game/{game_id}/")
+    communicator.scope["user"] = user
+    connected, _ = await communicator.connect()
+    assert connected
+    return communicator
+
+
+async def receive_until(communicator, predicate, timeout: float = 5.0) -> dict:
+    """The first message matching `predicate` (earlier ones, e.g. presence, are skipped)."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        left = deadline - asyncio.get_running_loop().time()
+        message = await communicator.receive_json_from(timeout=max(left, 0.01))
+        if predicate(message):
+            return message
+
+
+def at_ply(ply: int):
+    return lambda m: m["type"] == "state" and m["ply"] == ply
+
+
+@database_sync_to_async
+def new_game(**kwargs):
+    game = open_game(at_ms=now_ms(), base_seconds=300, **kwargs)
+    return game, game.white, game.black
+
+
+async def test_state_moves_broadcast_errors_and_reconnect():
+    game, white, black = await new_game()
+    w = await connect(game.pk, white)
+    state = await receive_until(w, at_ply(0))
+    assert state["fen"] == game.start_fen and state["turn"] == "white"
+    assert "e2e4" in state["legal_moves"] and state["clock"]["running"] == "white"
+    b = await connect(game.pk, black)
+    watcher = await connect(game.pk, AnonymousUser())
+    seen = await receive_until(watcher, at_ply(0))
+    assert seen["white"]["connected"] and seen["black"]["connected"]
+
+    await w.send_json_to({"type": "move", "ply": 0, "move": "e2e4"})
+    for communicator in (b, watcher, w):
+        moved = await receive_until(communicator, at_ply(1))
+        assert moved["last_move"] == "e2e4" and moved["moves"] == ["e2e4"]
+        assert moved["clock"]["running"] == "black"
+
+    # Errors: a reply to the sender, nothing changes, the connection stays up.
+    await watcher.send_json_to({"type": "move", "ply": 1, "move": "e7e5", "id": 7})
+    error = await receive_until(watcher, lambda m: m["type"] == "error")
+    assert (error["code"], error["id"], error["ply"]) == ("not_a_player", 7, 1)
+    await w.send_json_to({"type": "move", "ply": 1, "move": "d2d4"})
+    assert (await receive_until(w, lambda m: m["type"] == "error"))["code"] == "not_your_turn"
+    await b.send_json_to({"type": "move", "ply": 0, "move": "e7e5"})
+    assert (await receive_until(b, lambda m: m["type"] == "error"))["code"] == "stale_ply"
+    await b.send_json_to({"type": "move", "ply": 1, "move": "e7e4"})
+    assert (await receive_until(b, lambda m: m["type"] == "error"))["code"] == "illegal_move"
+    await b.send_to(text_data="{not json")
+    assert (await receive_until(b, lambda m: m["type"] == "error"))["code"] == "malformed"
+    await b.send_json_to(["move"])
+    assert (await receive_until(b, lambda m: m["type"] == "error"))["code"] == "malformed"
+    await b.send_json_to({"type": "move", "ply": "1", "move": "e7e5"})
+    assert (await receive_until(b, lambda m: m["type"] == "error"))["code"] == "malformed"
+    await b.send_json_to({"type": "ping", "id": 1})
+    assert await receive_until(b, lambda m: m["type"] == "pong") == {"type": "pong", "id": 1}
+
+    # Black loses the connection and comes back: the state resumes where the game is.
+    await b.disconnect()
+    away = await receive_until(w, lambda m: m["type"] == "state" and not m["black"]["connected"])
+    assert away["black"]["away_since_ms"] is not None
+    b = await connect(game.pk, black)
+    resumed = await receive_until(b, at_ply(1))
+    assert resumed["moves"] == ["e2e4"] and resumed["black"]["connected"]
+    await b.send_json_to({"type": "resign"})
+    over = await receive_until(watcher, lambda m: m["type"] == "state" and m["status"] != "live")
+    assert (over["result"], over["reason"]) == ("1-0", "resignation")
+    for communicator in (w, b, watcher):
+        await communicator.disconnect()
+
+    stored = await database_sync_to_async(Game.objects.get)(pk=game.pk)
+    assert stored.white_sat and stored.black_sat
+    assert stored.white_connections == stored.black_connections == 0
+
+
+async def test_unknown_game_is_refused():
+    user = await database_sync_to_async(UserFactory)()
+    communicator = WebsocketCommunicator(application, "/ws/game/999999999/")
+    communicator.scope["user"] = user
+    connected, code = await communicator.connect()
+    assert not connected and code == 4404
