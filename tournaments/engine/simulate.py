@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .checks import Quality, hard_rule_violations, legal_pairing_exists, quality
 from .lim import NoLegalPairing, pair_round
-from .model import DRAW_POINTS, WIN_POINTS, Entrant, Game, Tournament
+from .model import DRAW_POINTS, WIN_POINTS, Entrant, Game, GameResult, Tournament
 
 
 @dataclass(frozen=True)
@@ -54,15 +54,30 @@ def simulate(
     rounds: int,
     seed: int,
     draw_percent: float = 20.0,
+    absence_percent: float = 0.0,
+    double_games: bool = False,
 ) -> SimulationReport:
+    """Play `rounds` rounds (or until Lim 11 ends the tournament) with random results.
+
+    `absence_percent`: chance that a player is announced absent for a round (not paired).
+    `double_games`: two games per pairing, colours reversed (RULES 4.5).
+    """
     rng = random.Random(seed)
     ratings = sorted((rng.randint(1000, 2500) for _ in range(players)), reverse=True)
     entrants = tuple(Entrant(i + 1, f"p{i + 1}", r) for i, r in enumerate(ratings))
     rating = {e.number: e.rating or 0 for e in entrants}
     first_colour = "W" if rng.random() < 0.5 else "B"
-    tournament = Tournament(entrants=entrants, total_rounds=rounds, first_colour=first_colour)
+    tournament = Tournament(
+        entrants=entrants,
+        total_rounds=rounds,
+        first_colour=first_colour,
+        double_games=double_games,
+    )
     reports: list[RoundReport] = []
     for number in range(1, rounds + 1):
+        if absence_percent:
+            absent = frozenset(e.number for e in entrants if rng.random() * 100 < absence_percent)
+            tournament = replace(tournament, absent_next=absent)
         states = tournament.player_states()
         spec = tournament.next_round_spec()
         started = time.perf_counter()
@@ -79,6 +94,19 @@ def simulate(
             for g in pairing.games
         }
         tournament = tournament.with_round(pairing, results, number)
+        if double_games:
+            # RULES 4.5: the return game, colours reversed, in the same round.
+            return_games = tuple(
+                GameResult(
+                    number,
+                    g.black,
+                    g.white,
+                    *random_result(rng, rating[g.black], rating[g.white], draw_percent / 100),
+                    leg=2,
+                )
+                for g in pairing.games
+            )
+            tournament = replace(tournament, games=tournament.games + return_games)
     return SimulationReport(players, rounds, tuple(reports))
 
 
