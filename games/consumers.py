@@ -117,3 +117,20 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
 
     async def game_state(self, event: dict[str, Any]) -> None:
         await self.send_json(event["state"])
+
+
+class LobbyConsumer(AsyncJsonWebsocketConsumer):
+    """`/ws/lobby/`: a short "changed" push when challenges change; pages re-fetch their list."""
+
+    async def connect(self) -> None:
+        await self.channel_layer.group_add(services.LOBBY_GROUP, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(services.LOBBY_GROUP, self.channel_name)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        return None
+
+    async def lobby_changed(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "changed"})

@@ -88,6 +88,7 @@ class Game(models.Model):
     fen = models.TextField(_("posizione attuale"))
     moves = models.JSONField(_("mosse"), default=list)  # machine form (UCI / square paths)
     positions = models.JSONField(default=list)  # canonical FENs before the current one
+    notation = models.JSONField(default=list)  # [Italian, English] notation of each move
     ply = models.PositiveIntegerField(_("semimosse"), default=0)
 
     # Clock snapshot (games.rules.clock.Clock): time left at clock_since_ms, running side.
@@ -189,3 +190,65 @@ class Game(models.Model):
         self.clock_running = clock.running.value if clock.running else ""
         self.clock_since_ms = clock.since_ms
         self.flag_at_ms = flag_instant(clock)
+
+
+class ColorChoice(models.TextChoices):
+    WHITE = "white", _("Bianco")
+    BLACK = "black", _("Nero")
+    RANDOM = "random", _("A caso")
+
+
+class ChallengeStatus(models.TextChoices):
+    OPEN = "open", _("Aperta")
+    ACCEPTED = "accepted", _("Accettata")
+    CANCELLED = "cancelled", _("Annullata")
+    DECLINED = "declined", _("Rifiutata")
+
+
+class Challenge(models.Model):
+    """A challenge ("sfida", RULES 3): open to anyone, or addressed to one player."""
+
+    challenger = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="challenges_sent",
+        verbose_name=_("sfidante"),
+    )
+    opponent = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="challenges_received",
+        verbose_name=_("avversario"),
+    )
+    variant = models.CharField(_("variante"), max_length=16, choices=Variant.choices)
+    base_seconds = models.PositiveIntegerField(_("tempo base (s)"))
+    increment_seconds = models.PositiveIntegerField(_("incremento (s)"))
+    color = models.CharField(
+        _("colore"), max_length=6, choices=ColorChoice.choices, default=ColorChoice.RANDOM
+    )
+    rated = models.BooleanField(_("valida per il punteggio"), default=True)
+    status = models.CharField(
+        _("stato"),
+        max_length=10,
+        choices=ChallengeStatus.choices,
+        default=ChallengeStatus.OPEN,
+        db_index=True,
+    )
+    game = models.OneToOneField(
+        Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="challenge"
+    )
+    created_at = models.DateTimeField(_("creata il"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("sfida")
+        verbose_name_plural = _("sfide")
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.challenger} → {self.opponent or '*'} ({self.variant} {self.time_control})"
+
+    @property
+    def time_control(self) -> TimeControl:
+        return TimeControl(self.base_seconds, self.increment_seconds)

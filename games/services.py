@@ -32,8 +32,16 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games.models import EndReason, Game, GameResult, Status
-from games.rules import Color, IllegalMove, Outcome, RulesError, variant
+from games.models import (
+    Challenge,
+    ChallengeStatus,
+    ColorChoice,
+    EndReason,
+    Game,
+    GameResult,
+    Status,
+)
+from games.rules import VARIANT_CODES, Color, IllegalMove, Outcome, RulesError, variant
 from games.rules import clock as clocks
 from games.rules.clock import ClockError
 from games.signals import game_finished
@@ -131,6 +139,7 @@ def game_state(game: Game, *, at_ms: int | None = None) -> dict[str, Any]:
         "fen": game.fen,
         "start_fen": game.start_fen,
         "moves": list(game.moves),
+        "notation": list(game.notation),
         "last_move": game.moves[-1] if game.moves else None,
         "turn": variant(game.variant).side_to_move(game.fen).value,
         "legal_moves": variant(game.variant).legal_moves(game.fen) if game.is_live else [],
@@ -358,6 +367,8 @@ def game_move(
         except (IllegalMove, RulesError) as error:
             raise IllegalMoveError(f"illegal move {move!r}") from error
         game.set_clock(clocks.after_move(game.clock, at))
+        written = [rules.notation(game.fen, move.strip(), lang) for lang in ("it", "en")]
+        game.notation = [*game.notation, written]
         game.positions = [*game.positions, game.fen]
         game.moves = [*game.moves, move.strip()]
         game.fen = new_fen
@@ -589,3 +600,132 @@ def games_due_process(*, at_ms: int | None = None) -> list[int]:
         except Exception:
             logger.exception("abandonment check failed for game %s", game_id)
     return ended
+
+
+# --- challenges (RULES 3 "sfide") ------------------------------------------------------------
+
+MAX_BASE_SECONDS = 180 * 60
+MAX_INCREMENT_SECONDS = 60
+
+
+def challenge_create(
+    *,
+    challenger_id: int,
+    variant_code: str,
+    base_seconds: int,
+    increment_seconds: int,
+    color: str,
+    rated: bool,
+    opponent_id: int | None = None,
+) -> Challenge:
+    """Post a challenge, open or addressed to one player."""
+    if variant_code not in VARIANT_CODES:
+        raise Malformed("unknown variant")
+    if not 0 <= base_seconds <= MAX_BASE_SECONDS or not (
+        0 <= increment_seconds <= MAX_INCREMENT_SECONDS
+    ):
+        raise Malformed("time control out of range")
+    if base_seconds == 0 and increment_seconds == 0:
+        raise Malformed("a time control needs a base time or an increment")
+    if color not in ColorChoice.values:
+        raise Malformed("unknown colour")
+    if opponent_id == challenger_id:
+        raise Malformed("you cannot challenge yourself")
+    with transaction.atomic():
+        challenge = Challenge.objects.create(
+            challenger_id=challenger_id,
+            opponent_id=opponent_id,
+            variant=variant_code,
+            base_seconds=base_seconds,
+            increment_seconds=increment_seconds,
+            color=color,
+            rated=rated,
+        )
+        _lobby_changed_on_commit()
+    return challenge
+
+
+def _locked_open_challenge(challenge_id: int) -> Challenge:
+    try:
+        challenge = Challenge.objects.select_for_update().get(pk=challenge_id)
+    except Challenge.DoesNotExist:
+        raise ChallengeGone("no such challenge") from None
+    if challenge.status != ChallengeStatus.OPEN:
+        raise ChallengeGone("the challenge is no longer open")
+    return challenge
+
+
+class ChallengeGone(GameError):
+    code = "challenge_gone"
+
+
+def challenge_accept(*, challenge_id: int, user_id: int, choose_white: Any = None) -> Game:
+    """Accept a challenge: the game opens at once (RULES 3). Locks the challenge row, then the
+    players' rows (game_open). Raises PlayerBusy when either player is in a live game (RULES 1)
+    and ChallengeGone when someone else got there first."""
+    import secrets
+
+    with transaction.atomic():
+        challenge = _locked_open_challenge(challenge_id)
+        if user_id == challenge.challenger_id:
+            raise NotAPlayer("you cannot accept your own challenge")
+        if challenge.opponent_id is not None and challenge.opponent_id != user_id:
+            raise NotAPlayer("this challenge is addressed to another player")
+        if challenge.color == ColorChoice.WHITE:
+            challenger_white = True
+        elif challenge.color == ColorChoice.BLACK:
+            challenger_white = False
+        else:
+            challenger_white = (
+                bool(secrets.randbelow(2)) if choose_white is None else bool(choose_white)
+            )
+        white, black = (
+            (challenge.challenger_id, user_id)
+            if challenger_white
+            else (user_id, challenge.challenger_id)
+        )
+        game = game_open(
+            white_id=white,
+            black_id=black,
+            variant_code=challenge.variant,
+            base_seconds=challenge.base_seconds,
+            increment_seconds=challenge.increment_seconds,
+            rated=challenge.rated,
+        )
+        challenge.status = ChallengeStatus.ACCEPTED
+        challenge.game = game
+        challenge.opponent_id = user_id
+        challenge.save(update_fields=["status", "game", "opponent"])
+        # Other open challenges of the two players can no longer start (one board at a time),
+        # but they stay posted: they can be accepted after this game.
+        _lobby_changed_on_commit()
+    return game
+
+
+def challenge_cancel(*, challenge_id: int, user_id: int) -> Challenge:
+    """The challenger withdraws the challenge, or its addressee declines it."""
+    with transaction.atomic():
+        challenge = _locked_open_challenge(challenge_id)
+        if user_id == challenge.challenger_id:
+            challenge.status = ChallengeStatus.CANCELLED
+        elif user_id == challenge.opponent_id:
+            challenge.status = ChallengeStatus.DECLINED
+        else:
+            raise NotAPlayer("not your challenge")
+        challenge.save(update_fields=["status"])
+        _lobby_changed_on_commit()
+    return challenge
+
+
+LOBBY_GROUP = "lobby"
+
+
+def _lobby_changed_on_commit() -> None:
+    """Tell lobby pages to re-fetch their list (STYLE 7: a short "changed" push)."""
+
+    def send() -> None:
+        layer = get_channel_layer()
+        if layer is not None:
+            async_to_sync(layer.group_send)(LOBBY_GROUP, {"type": "lobby.changed"})
+
+    transaction.on_commit(send)

@@ -1,0 +1,131 @@
+"""Challenges, lobby, game page, export, notices, player page, admin."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games.models import Challenge, ChallengeStatus, Game
+from games.services import (
+    ChallengeGone,
+    Malformed,
+    NotAPlayer,
+    PlayerBusy,
+    challenge_accept,
+    challenge_cancel,
+    challenge_create,
+    game_move,
+)
+from games.tests.factories import PASSWORD, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def post_challenge(user, **overrides):
+    data = dict(
+        challenger_id=user.pk,
+        variant_code="chess",
+        base_seconds=180,
+        increment_seconds=2,
+        color="white",
+        rated=True,
+    )
+    data.update(overrides)
+    return challenge_create(**data)
+
+
+def test_challenge_accept_opens_game_with_colours():
+    anna, bruno = UserFactory(), UserFactory()
+    challenge = post_challenge(anna, color="black")
+    game = challenge_accept(challenge_id=challenge.pk, user_id=bruno.pk)
+    assert (game.white_id, game.black_id, game.base_seconds) == (bruno.pk, anna.pk, 180)
+    challenge.refresh_from_db()
+    assert (challenge.status, challenge.game_id) == (ChallengeStatus.ACCEPTED, game.pk)
+    with pytest.raises(ChallengeGone):
+        challenge_accept(challenge_id=challenge.pk, user_id=UserFactory().pk)
+
+
+def test_challenge_rules():
+    anna, bruno, carla = UserFactory(), UserFactory(), UserFactory()
+    with pytest.raises(Malformed):
+        post_challenge(anna, base_seconds=181 * 60)
+    with pytest.raises(Malformed):
+        post_challenge(anna, base_seconds=0, increment_seconds=0)
+    with pytest.raises(Malformed):
+        post_challenge(anna, opponent_id=anna.pk)
+    addressed = post_challenge(anna, opponent_id=bruno.pk)
+    with pytest.raises(NotAPlayer):
+        challenge_accept(challenge_id=addressed.pk, user_id=carla.pk)
+    with pytest.raises(NotAPlayer):
+        challenge_accept(challenge_id=addressed.pk, user_id=anna.pk)
+    assert challenge_cancel(challenge_id=addressed.pk, user_id=bruno.pk).status == "declined"
+    # One board at a time: a challenge cannot start while a player is in a live game.
+    challenge_accept(challenge_id=post_challenge(anna).pk, user_id=bruno.pk)
+    with pytest.raises(PlayerBusy):
+        challenge_accept(challenge_id=post_challenge(carla).pk, user_id=bruno.pk)
+
+
+def test_lobby_create_accept_and_game_page(client):
+    anna, bruno = UserFactory(), UserFactory()
+    assert client.get(reverse("games:lobby")).status_code == 200
+    client.login(username=anna.username, password=PASSWORD)
+    response = client.post(
+        reverse("games:lobby"),
+        {
+            "variant": "italian",
+            "preset": "custom",
+            "base_minutes": "7",
+            "increment_seconds": "3",
+            "color": "white",
+            "rated": "on",
+            "opponent": "",
+        },
+    )
+    assert response.status_code == 302
+    challenge = Challenge.objects.get()
+    assert (challenge.variant, challenge.base_seconds, challenge.increment_seconds) == (
+        "italian",
+        420,
+        3,
+    )
+    client.logout()
+    client.login(username=bruno.username, password=PASSWORD)
+    page = client.get(reverse("games:lobby"))
+    assert f"accept-{challenge.pk}" in page.content.decode()
+    response = client.post(reverse("games:challenge_accept", args=[challenge.pk]))
+    game = Game.objects.get()
+    assert response.url == reverse("games:game", args=[game.pk])
+    page = client.get(response.url).content.decode()
+    assert 'id="game-state"' in page and 'data-my-color="black"' in page
+    # htmx poll of the waiting challenger follows to the board.
+    client.logout()
+    client.login(username=anna.username, password=PASSWORD)
+    poll = client.get(reverse("games:lobby") + "?follow=1", HTTP_HX_REQUEST="true")
+    assert poll["HX-Redirect"] == reverse("games:game", args=[game.pk])
+    game_move(game_id=game.pk, user_id=anna.pk, expected_ply=0, move="22-18")
+    export = client.get(reverse("games:export", args=[game.pk]))
+    assert "22-18" in export.content.decode()
+    player = client.get(reverse("player", args=[anna.username])).content.decode()
+    assert 'data-testid="recent-games"' in player and f"/games/{game.pk}/" in player
+
+
+def test_notices_show_challenges_addressed_to_you(client):
+    anna, bruno = UserFactory(), UserFactory()
+    post_challenge(anna, opponent_id=bruno.pk)
+    client.login(username=bruno.username, password=PASSWORD)
+    assert "challenge-notice" in client.get(reverse("games:notices")).content.decode()
+    assert "challenge-notices" in client.get(reverse("home")).content.decode()
+
+
+def test_admin_lists_and_shows_games(admin_client):
+    anna, bruno = UserFactory(), UserFactory()
+    game = challenge_accept(challenge_id=post_challenge(anna).pk, user_id=bruno.pk)
+    game_move(game_id=game.pk, user_id=anna.pk, expected_ply=0, move="e2e4")
+    listing = admin_client.get(reverse("admin:games_game_changelist") + f"?q={anna.username}")
+    assert listing.status_code == 200 and str(game.pk) in listing.content.decode()
+    detail = admin_client.get(reverse("admin:games_game_change", args=[game.pk])).content.decode()
+    assert "1. e4" in detail
+
+
+def test_missing_game_is_404(client):
+    assert client.get(reverse("games:game", args=[999999])).status_code == 404

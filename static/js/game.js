@@ -1,0 +1,263 @@
+// The live game page: one websocket (docs/protocol.md), the server's state drawn as it comes.
+// Chess on chessground (vendored); draughts on our own SVG board. Clocks tick locally from the
+// server's last figures; the server alone decides.
+const root = document.getElementById("game");
+const gameId = root.dataset.game;
+const variant = root.dataset.variant;
+const myColor = root.dataset.myColor || null;
+const lang = root.dataset.lang;
+const geometry = JSON.parse(document.getElementById("board-geometry").textContent);
+const t = (key) => root.dataset[key] || "";
+const SVGNS = "http://www.w3.org/2000/svg";
+
+let state = JSON.parse(document.getElementById("game-state").textContent);
+let receivedAt = performance.now();
+let orientation = myColor || (variant === "english" ? "black" : "white");
+let socket = null;
+let retry = 0;
+let board = null; // chess: chessground api; draughts: {render}
+
+function send(message) {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+}
+
+// --- clocks ------------------------------------------------------------------------------
+function timeLeft(color) {
+  const c = state.clock;
+  let ms = c[color + "_ms"];
+  if (c.running === color && state.status === "live") ms -= performance.now() - receivedAt;
+  return Math.max(0, ms);
+}
+function formatMs(ms) {
+  const total = Math.ceil(ms / 100) / 10;
+  const m = Math.floor(total / 60), s = total - 60 * m;
+  if (total < 10) return `${m}:${s.toFixed(1).padStart(4, "0")}`;
+  return `${m}:${String(Math.floor(s)).padStart(2, "0")}`;
+}
+function sideColor(side) {
+  const top = orientation === "white" ? "black" : "white";
+  return side === "top" ? top : orientation;
+}
+function drawClocks() {
+  for (const el of root.querySelectorAll(".clock")) {
+    const color = sideColor(el.dataset.side);
+    el.textContent = formatMs(timeLeft(color));
+    el.classList.toggle("running", state.clock.running === color && state.status === "live");
+  }
+  for (const el of root.querySelectorAll(".presence")) {
+    const p = state[sideColor(el.dataset.side)];
+    if (p.connected) { el.textContent = "● " + t("tOnline"); el.className = "presence on"; continue; }
+    el.className = "presence off";
+    if (p.away_since_ms && state.status === "live") {
+      const serverNow = state.clock.at_ms + (performance.now() - receivedAt);
+      const left = Math.max(0, Math.ceil(30 - (serverNow - p.away_since_ms) / 1000));
+      el.textContent = "○ " + t("tAway").replace("%s", left);
+    } else el.textContent = "○ " + t("tOffline");
+  }
+}
+setInterval(drawClocks, 100);
+
+// --- draughts board ----------------------------------------------------------------------
+function parseDraughtsFen(fen) {
+  const pieces = {};
+  for (const part of fen.split(":").slice(1)) {
+    const color = part[0] === "W" ? "white" : "black";
+    for (const item of part.slice(1).split(",")) {
+      if (!item) continue;
+      const king = item.startsWith("K");
+      pieces[parseInt(king ? item.slice(1) : item, 10)] = { color, king };
+    }
+  }
+  return pieces;
+}
+function draughtsBoard(el) {
+  const size = geometry.size, cell = 100;
+  let selected = null;
+  const svg = document.createElementNS(SVGNS, "svg");
+  svg.setAttribute("viewBox", `0 0 ${size * cell} ${size * cell}`);
+  svg.setAttribute("class", "draughts-svg");
+  el.appendChild(svg);
+  const xy = (sq) => {
+    let [r, c] = geometry.squares[sq - 1];
+    if (orientation !== "white") { r = size - 1 - r; c = size - 1 - c; }
+    return [c * cell, r * cell];
+  };
+  const movesFrom = (sq) => state.legal_moves.filter((m) => parseInt(m, 10) === sq);
+  const dest = (m) => parseInt(m.split(/[-x]/).pop(), 10);
+  function render() {
+    svg.replaceChildren();
+    for (let r = 0; r < size; r++) for (let c = 0; c < size; c++) {
+      const rect = document.createElementNS(SVGNS, "rect");
+      rect.setAttribute("x", c * cell); rect.setAttribute("y", r * cell);
+      rect.setAttribute("width", cell); rect.setAttribute("height", cell);
+      rect.setAttribute("class", "sq light");
+      svg.appendChild(rect);
+    }
+    const pieces = parseDraughtsFen(state.fen);
+    const last = state.last_move ? state.last_move.split(/[-x]/).map((n) => parseInt(n, 10)) : [];
+    const mine = myColor && state.status === "live" && state.turn === myColor;
+    const targets = selected ? movesFrom(selected).map(dest) : [];
+    geometry.squares.forEach((_, i) => {
+      const sq = i + 1, [x, y] = xy(sq);
+      const g = document.createElementNS(SVGNS, "g");
+      g.setAttribute("data-square", sq);
+      const rect = document.createElementNS(SVGNS, "rect");
+      rect.setAttribute("x", x); rect.setAttribute("y", y);
+      rect.setAttribute("width", cell); rect.setAttribute("height", cell);
+      let cls = "sq dark";
+      if (last.includes(sq)) cls += " last";
+      if (sq === selected) cls += " selected";
+      rect.setAttribute("class", cls);
+      g.appendChild(rect);
+      const label = document.createElementNS(SVGNS, "text");
+      label.setAttribute("x", x + 4); label.setAttribute("y", y + 18);
+      label.setAttribute("class", "sqnum"); label.textContent = sq;
+      g.appendChild(label);
+      const p = pieces[sq];
+      if (p) {
+        const circle = document.createElementNS(SVGNS, "circle");
+        circle.setAttribute("cx", x + cell / 2); circle.setAttribute("cy", y + cell / 2);
+        circle.setAttribute("r", cell * 0.38);
+        circle.setAttribute("class", `piece ${p.color}${p.king ? " king" : ""}`);
+        g.appendChild(circle);
+        if (p.king) {
+          const k = document.createElementNS(SVGNS, "text");
+          k.setAttribute("x", x + cell / 2); k.setAttribute("y", y + cell / 2 + 14);
+          k.setAttribute("class", `crown ${p.color}`); k.textContent = "♛";
+          g.appendChild(k);
+        }
+      }
+      if (targets.includes(sq)) {
+        const dot = document.createElementNS(SVGNS, "circle");
+        dot.setAttribute("cx", x + cell / 2); dot.setAttribute("cy", y + cell / 2);
+        dot.setAttribute("r", cell * 0.14); dot.setAttribute("class", "dest");
+        g.appendChild(dot);
+      }
+      if (mine) g.addEventListener("click", () => clickSquare(sq));
+      svg.appendChild(g);
+    });
+  }
+  function clickSquare(sq) {
+    if (selected) {
+      const chosen = movesFrom(selected).filter((m) => dest(m) === sq);
+      if (chosen.length) { send({ type: "move", ply: state.ply, move: chosen[0] }); selected = null; return render(); }
+    }
+    selected = movesFrom(sq).length ? sq : null;
+    render();
+  }
+  return { render, reset() { selected = null; } };
+}
+
+// --- chess board -------------------------------------------------------------------------
+function chessDests() {
+  const dests = new Map();
+  for (const m of state.legal_moves) {
+    const from = m.slice(0, 2), to = m.slice(2, 4);
+    if (!dests.has(from)) dests.set(from, []);
+    if (!dests.get(from).includes(to)) dests.get(from).push(to);
+  }
+  return dests;
+}
+function chessConfig() {
+  const mine = myColor && state.status === "live" && state.turn === myColor;
+  const last = state.last_move ? [state.last_move.slice(0, 2), state.last_move.slice(2, 4)] : undefined;
+  return {
+    fen: state.fen.split(" ")[0],
+    orientation,
+    turnColor: state.turn,
+    lastMove: last,
+    check: false,
+    movable: { free: false, color: mine ? myColor : undefined, dests: mine ? chessDests() : new Map(), showDests: true },
+  };
+}
+async function chessBoard(el) {
+  const { Chessground } = await import(root.dataset.chessground);
+  const api = Chessground(el, {
+    ...chessConfig(),
+    movable: {
+      ...chessConfig().movable,
+      events: {
+        after(orig, dest) {
+          const base = orig + dest;
+          // Promotion: a queen by default (an under-promotion chooser is still to come).
+          const move = state.legal_moves.includes(base) ? base : base + "q";
+          send({ type: "move", ply: state.ply, move });
+        },
+      },
+    },
+  });
+  return { render() { api.set(chessConfig()); }, reset() {}, api };
+}
+
+// --- the rest of the page ----------------------------------------------------------------
+function renderSide() {
+  for (const el of root.querySelectorAll(".pname")) el.textContent = state[sideColor(el.dataset.side)].name;
+  const list = document.getElementById("moves");
+  list.replaceChildren();
+  const written = state.notation.map((pair) => (lang === "en" ? pair[1] : pair[0]));
+  for (let i = 0; i < written.length; i += 2) {
+    const li = document.createElement("li");
+    li.textContent = written[i] + (written[i + 1] ? "  " + written[i + 1] : "");
+    list.appendChild(li);
+  }
+  list.scrollTop = list.scrollHeight;
+  const banner = document.getElementById("result");
+  if (state.status !== "live") {
+    const text = { "1-0": t("tWhiteWins"), "0-1": t("tBlackWins"), "1/2-1/2": t("tDraw"), "0-0": t("tNobody") }[state.result] || state.result;
+    banner.textContent = `${state.result} · ${text} · ${root.getAttribute("data-r-" + state.reason) || state.reason}`;
+    banner.hidden = false;
+  } else banner.hidden = true;
+  const offer = state.draw_offer, live = state.status === "live";
+  const accept = document.getElementById("draw-accept"), decline = document.getElementById("draw-decline");
+  const offerBtn = document.getElementById("draw-offer"), resign = document.getElementById("resign");
+  const incoming = live && myColor && offer && offer !== myColor;
+  if (accept) { accept.hidden = !incoming; decline.hidden = !incoming; }
+  if (offerBtn) offerBtn.hidden = !live || incoming;
+  if (resign) resign.hidden = !live;
+  const line = document.getElementById("status-line");
+  line.textContent = incoming ? t("tDrawOffered") : live && myColor && offer === myColor ? t("tYouOffered") : "";
+}
+function apply(next) {
+  if (next.ply < state.ply) return; // an older version: ignore
+  state = next;
+  receivedAt = performance.now();
+  if (board) { board.reset(); board.render(); }
+  renderSide();
+  drawClocks();
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/ws/game/${gameId}/`);
+  socket.onopen = () => { retry = 0; document.getElementById("status-line").textContent = ""; };
+  socket.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "state") apply(message);
+    else if (message.type === "error") { send({ type: "sync" }); }
+  };
+  socket.onclose = () => {
+    document.getElementById("status-line").textContent = t("tReconnecting");
+    retry = Math.min(retry + 1, 6);
+    setTimeout(connect, 250 * 2 ** retry);
+  };
+}
+
+function confirmThen(message, action) { if (window.confirm(message)) action(); }
+root.querySelector("#flip").addEventListener("click", () => {
+  orientation = orientation === "white" ? "black" : "white";
+  if (variant === "chess") board.api.set({ orientation }); else board.render();
+  renderSide(); drawClocks();
+});
+root.querySelector("#resign")?.addEventListener("click", () => confirmThen(t("tConfirmResign"), () => send({ type: "resign", ply: state.ply })));
+root.querySelector("#draw-offer")?.addEventListener("click", () => confirmThen(t("tConfirmDraw"), () => send({ type: "draw_offer" })));
+root.querySelector("#draw-accept")?.addEventListener("click", () => send({ type: "draw_accept" }));
+root.querySelector("#draw-decline")?.addEventListener("click", () => send({ type: "draw_decline" }));
+
+(async () => {
+  const el = document.getElementById("board");
+  board = variant === "chess" ? await chessBoard(el) : draughtsBoard(el);
+  board.render();
+  renderSide();
+  drawClocks();
+  connect();
+})();
