@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .model import DRAW_POINTS, WIN_POINTS, Tournament
@@ -113,7 +114,13 @@ def round_robin_standings(tournament: Tournament) -> list[Standing]:
     return _ranked(order, key, figures, names, head_to_head)
 
 
-def _ranked(order, key, figures, names, head_to_head) -> list[Standing]:
+def _ranked(
+    order: list[int],
+    key: Callable[[int], tuple],
+    figures: dict[int, _Figures],
+    names: dict[int, str],
+    head_to_head: dict[int, int],
+) -> list[Standing]:
     standings: list[Standing] = []
     for position, number in enumerate(order, start=1):
         f = figures[number]

@@ -224,6 +224,13 @@ def _build_rounds(
             )
         white_points, white_played = GAME_CODES[white.result]
         black_points, black_played = GAME_CODES[black.result]
+        if white_played != black_played or (
+            white_played and white_points + black_points != WIN_POINTS
+        ):
+            raise TrfError(
+                e.line_number,
+                f"round {e.round}: results of {e.player} and {e.opponent} do not match",
+            )
         games.append(
             GameResult(
                 round=e.round,

@@ -101,3 +101,13 @@ def test_both_absent_scores_nothing_but_they_remain_opponents():
     assert table[1].points == table[2].points == 0
     assert table[1].wins == 0 and table[1].sonneborn_berger == 0
     assert table[3].points == 2 and table[3].wins == 1
+
+
+def test_round_robin_with_an_odd_field_counts_the_rest_as_a_win_but_not_in_tiebreaks():
+    # Berger for 3 (table for 4): R1 2-3, 1 rests; R2 1-2, 3 rests; R3 3-1, 2 rests.
+    games = (GameResult(1, 2, 3, 1, 1), GameResult(2, 1, 2, 2, 0), GameResult(3, 3, 1, 2, 0))
+    byes = (Bye(1, 1), Bye(2, 3), Bye(3, 2))
+    table = round_robin_standings(Tournament(entrants(3), 3, games, byes))
+    assert [(s.player, s.points, s.wins) for s in table] == [(3, 5, 1), (1, 4, 1), (2, 3, 0)]
+    # SB: 3 drew 2 (3 / 2) and beat 1 (4); 1 beat 2 (3); 2 drew 3 (5 / 2). No bye inside.
+    assert [s.sonneborn_berger for s in table] == [5.5, 3, 2.5]

@@ -139,6 +139,7 @@ MALFORMED = [
     (broken(7, "XXR three"), 8, "XXR"),
     (broken(1, GOOD[1].replace("4 w 1", "4 b 1")), 2, "colours clash"),
     (broken(1, GOOD[1].replace("2720", "27x0")), 2, "rating"),
+    (broken(1, GOOD[1].replace("4 w 1", "4 w =")), 2, "do not match"),
     ("012 empty\n", 1, "no player lines"),
 ]
 
@@ -149,3 +150,27 @@ def test_malformed_files_name_the_line(text, line, words):
         read_trf(text)
     assert error.value.line_number == line
     assert words in str(error.value)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    name=st.sampled_from(["bbppairings_dutch_2025_C5.trf", "bbppairings_issue_7.trf"]),
+    edits=st.lists(
+        st.tuples(st.integers(0, 20_000), st.sampled_from(list("0123456789 wb-+=UZHFDLW\nX"))),
+        min_size=1,
+        max_size=6,
+    ),
+)
+def test_corrupted_files_give_a_tournament_or_a_trf_error_never_a_crash(name, edits):
+    text = list((DATA / name).read_text())
+    for position, char in edits:
+        text[position % len(text)] = char
+    try:
+        t = read_trf("".join(text))
+    except TrfError as error:
+        assert str(error).startswith("line ")
+        return
+    try:
+        pair_round(t.player_states(), t.next_round_spec())
+    except NoLegalPairing:
+        pass
