@@ -129,6 +129,8 @@ class _RoundPairer:
         self.neighbours = neighbours
         self.neighbour_sets = [frozenset(ns) for ns in neighbours]
         self.everyone = MatchingState(neighbours, range(n), self.neighbour_sets)
+        self.due = [due_colour(p.colours) for p in self.players]  # Lim 10.2
+        self._floater_traits: dict[int, tuple] = {}
         self.games: list[Game] = []
 
     # -- Lim 1: the bye --------------------------------------------------------------------
@@ -221,6 +223,7 @@ class _RoundPairer:
             # edge in the group graph, so they are always among the removable ones.
             unpaired = set(members)
             excess = len(members) - 2 * group.size
+            self._floater_traits: dict[int, tuple] = {}
             for _ in range(excess):
                 for candidate in self._floater_order(unpaired, incoming_set, direction, receiving):
                     if group.try_remove(candidate):  # Lim 5.1: never at the cost of a pair
@@ -293,10 +296,10 @@ class _RoundPairer:
         self, player: int, order: Sequence[int], group: MatchingState, prefer_from: Sequence[int]
     ) -> int | None:
         """Lim 8.3/8.4 and 10.3: the first acceptable opponent, one due the other colour first."""
-        due = due_colour(self.players[player].colours)
+        due = self.due[player]
         if due is not None and not self.spec.double_games:
             for candidate in prefer_from:
-                if due_colour(self.players[candidate].colours) == opposite(due):
+                if self.due[candidate] == opposite(due):
                     if self._try_pair(player, candidate, group):
                         return candidate
         for candidate in order:
@@ -329,21 +332,24 @@ class _RoundPairer:
     def _floater_order(
         self, unpaired: set[int], incoming: set[int], direction: str, receiving: Sequence[int]
     ) -> list[int]:
-        players = self.players
-        due = {i: due_colour(players[i].colours) for i in unpaired}
-        due_white = sum(1 for c in due.values() if c == WHITE)
-        due_black = sum(1 for c in due.values() if c == BLACK)
-        receiving_set = [r for r in receiving if r not in unpaired]
+        players, due = self.players, self.due
+        due_white = sum(1 for i in unpaired if due[i] == WHITE)
+        due_black = sum(1 for i in unpaired if due[i] == BLACK)
 
         def key(i: int) -> tuple:
-            has_opponent = any(r in self.neighbour_sets[i] for r in receiving_set)
-            # Lim 5.3: d (resident, opponent below), c (resident, none), b, a (incoming).
-            kind = (2 if i in incoming else 0) + (0 if has_opponent else 1)
-            white_after = due_white - (due[i] == WHITE)
-            black_after = due_black - (due[i] == BLACK)
-            # Lim 5.4 avoid repeat floaters; 5.5 balance due colours; 5.6 rank.
-            rank = -players[i].number if direction == DOWN else players[i].number
-            return (kind, players[i].floated_last_round, abs(white_after - black_after), rank)
+            static = self._floater_traits.get(i)
+            if static is None:
+                has_opponent = not self.neighbour_sets[i].isdisjoint(receiving)
+                # Lim 5.3: d (resident, opponent below), c (resident, none), b, a (incoming).
+                kind = (2 if i in incoming else 0) + (0 if has_opponent else 1)
+                # Lim 5.6: the lowest-ranked floats down, the highest-ranked up.
+                rank = -players[i].number if direction == DOWN else players[i].number
+                static = self._floater_traits[i] = (kind, players[i].floated_last_round, rank)
+            kind, floated, rank = static
+            # Lim 5.5: prefer the removal that balances the numbers due White and due Black.
+            balance = abs((due_white - (due[i] == WHITE)) - (due_black - (due[i] == BLACK)))
+            # Lim 5.4: avoid a player who floated in the previous round.
+            return (kind, floated, balance, rank)
 
         return sorted(unpaired, key=key)
 
