@@ -50,7 +50,7 @@ def pydraughts(code: str, seconds: float, seed: int) -> float:
         board = PyDraughtsBoard(code)
         for _ in range(MAX_PLIES):
             moves = board.legal_moves()
-            if not moves or board.is_over():
+            if not moves:
                 break
             board.push(rng.choice(moves))
             plies += 1
