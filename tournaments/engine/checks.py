@@ -122,10 +122,9 @@ def hard_rule_violations(
             if receiver.had_bye:
                 problems.append(f"second bye for {receiver.number}")
             # Lim 1: nobody in a lower score group could have rested instead.
-            rest = [p for p in players]
             for other in players:
                 if other.score < receiver.score and not other.had_bye:
-                    if can_all_be_paired([p for p in rest if p is not other], spec):
+                    if can_all_be_paired([p for p in players if p is not other], spec):
                         problems.append(
                             f"bye to {receiver.number} while {other.number} scores less"
                         )
