@@ -132,7 +132,7 @@ def play_checked(players: int, rounds: int, seed: int, draw_rate: float, double:
     return rounds
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(
     players=st.integers(4, 200),
     extra_rounds=st.integers(0, 2),
