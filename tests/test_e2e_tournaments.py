@@ -1,0 +1,82 @@
+"""End to end in Chromium against real daphne: open a private tournament, a second player joins
+through the invite link, and the opener sees them appear without reloading (socket + htmx)."""
+
+from __future__ import annotations
+
+import re
+import zoneinfo
+from datetime import datetime, timedelta
+
+import pytest
+from playwright.sync_api import expect
+
+from accounts.tests.factories import PASSWORD, UserFactory
+from tournaments.models import Tournament
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+NEW_YORK = "America/New_York"
+
+
+def log_in(page, site: str, username: str) -> None:
+    page.goto(site + "/accounts/login/")
+    page.get_by_label("Nome utente").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Accedi").last.click()
+    expect(page.get_by_test_id("user-menu")).to_have_text(username)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def orm_beside_playwright():
+    """Playwright's sync API keeps an event loop in this thread, so Django refuses ORM calls
+    (including pytest-django's flush at teardown). Ours are plain blocking calls between browser
+    steps: allow them, for this module only (module scope: set before the database fixture,
+    removed after its teardown)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "1")
+        yield
+
+
+def test_private_tournament_invite_and_live_list(site, browser):
+    opener = UserFactory(username="organizzatrice")
+    guest = UserFactory(username="invitato")
+    first_ctx = browser.new_context(locale="it-IT", timezone_id=NEW_YORK)
+    second_ctx = browser.new_context(locale="it-IT")
+    try:
+        first = first_ctx.new_page()
+        first.set_default_timeout(15_000)
+        log_in(first, site, opener.username)
+        first.goto(site + "/tournaments/new/")
+        # The browser's zone is sent with the form and the start is typed in it.
+        expect(first.get_by_text(NEW_YORK)).to_be_visible()
+        start = (datetime.now(zoneinfo.ZoneInfo(NEW_YORK)) + timedelta(hours=2)).replace(
+            second=0, microsecond=0
+        )
+        first.get_by_label("Nome", exact=True).fill("Torneo riservato")
+        first.get_by_label("Variante").select_option("italian")
+        first.get_by_label("Inizio").fill(start.strftime("%Y-%m-%dT%H:%M"))
+        first.get_by_label("Privato").check()
+        first.get_by_label("Password del torneo").fill("segreta")
+        first.get_by_role("button", name="Apri il torneo").click()
+        expect(first).to_have_url(re.compile(r"/tournaments/\d+/$"))
+        tournament = Tournament.objects.get()
+        assert tournament.starts_at == start
+        assert tournament.is_private
+        invite_url = first.get_by_test_id("invite-url").input_value()
+        expect(first.get_by_text("Nessun iscritto per ora.")).to_be_visible()
+
+        second = second_ctx.new_page()
+        second.set_default_timeout(15_000)
+        log_in(second, site, guest.username)
+        second.goto(invite_url)
+        expect(second.get_by_text("Sei stato invitato a questo torneo privato.")).to_be_visible()
+        expect(second.get_by_label("Password del torneo")).to_have_count(0)
+        second.get_by_role("button", name="Iscriviti").click()
+        expect(second.get_by_role("button", name="Ritirati")).to_be_visible()
+
+        # No reload on the opener's page: the socket said "changed", htmx re-fetched.
+        expect(first.get_by_test_id("players")).to_contain_text("invitato")
+        expect(first.get_by_test_id("count")).to_have_text("1/16")
+    finally:
+        first_ctx.close()
+        second_ctx.close()

@@ -1,0 +1,33 @@
+"""The tournament socket says "changed" when a service announces it (STYLE 4, 5)."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from config.asgi import application
+from tournaments.broadcast import _send
+
+
+async def scenario() -> dict:
+    communicator = WebsocketCommunicator(
+        application, "/ws/tournaments/4242/", headers=[(b"origin", b"http://127.0.0.1")]
+    )
+    connected, _ = await communicator.connect()
+    assert connected
+    await sync_to_async(_send)(4242, 0)
+    message = await communicator.receive_json_from(timeout=5)
+    await communicator.disconnect()
+    return message
+
+
+def test_socket_pushes_changed():
+    # A thread of its own: the end-to-end tests keep Playwright's loop in the main thread.
+    result: list[dict] = []
+    thread = threading.Thread(target=lambda: result.append(asyncio.run(scenario())))
+    thread.start()
+    thread.join(timeout=20)
+    assert result == [{"type": "changed", "round": 0}]
