@@ -221,17 +221,19 @@ class _RoundPairer:
             # Lim 4 (a)-(d) and 5.1: as many pairs inside the group as possible; whoever cannot
             # be part of them floats. Players with no compatible opponent here (4a-c) have no
             # edge in the group graph, so they are always among the removable ones.
-            unpaired = set(members)
+            unpaired_set = set(members)
             excess = len(members) - 2 * group.size
             self._floater_traits: dict[int, tuple] = {}
             for _ in range(excess):
-                for candidate in self._floater_order(unpaired, incoming_set, direction, receiving):
+                order = self._floater_order(unpaired_set, incoming_set, direction, receiving)
+                for candidate in order:
                     if group.try_remove(candidate):  # Lim 5.1: never at the cost of a pair
                         floating.append(candidate)
-                        unpaired.discard(candidate)
+                        unpaired_set.discard(candidate)
                         break
+        chosen_floaters = list(floating)
 
-        unpaired = sorted((i for i in members if i not in floating), key=lambda i: i)
+        unpaired = sorted(i for i in members if i not in floating)
         paired: set[int] = set()
 
         # Lim 6: incoming floaters first. At or above the median downfloaters before
@@ -252,9 +254,14 @@ class _RoundPairer:
             if opponent is None:
                 if final:  # cannot happen: the global matching guarantees an opponent
                     raise AssertionError("median group could not be completed")
-                floating.append(f)  # Lim 5 / 8.5: floats on
+                floating.append(f)  # Lim 5 / 8.5: floats on, replacing the even-maker
                 group.remove(f)
                 paired.add(f)
+                if chosen_floaters:
+                    back = chosen_floaters.pop()
+                    floating.remove(back)
+                    group.add(back)
+                    unpaired = sorted([*unpaired, back])
                 continue
             self._commit(f, opponent, at_or_above)
             paired.update((f, opponent))
@@ -283,10 +290,16 @@ class _RoundPairer:
             if opponent is None:
                 if final:
                     raise AssertionError("median group could not be completed")
-                # Lim 8.5: a player who finds no opponent floats.
+                # Lim 8.5: a player who finds no opponent floats, replacing the player who
+                # would otherwise have floated to make the group even: that one comes back.
                 floating.append(player)
                 group.remove(player)
                 paired.add(player)
+                if chosen_floaters:
+                    back = chosen_floaters.pop()
+                    floating.remove(back)
+                    group.add(back)
+                    unpaired = sorted([*unpaired, back])
                 continue
             self._commit(player, opponent, at_or_above)
             paired.update((player, opponent))

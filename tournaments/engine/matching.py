@@ -79,6 +79,14 @@ class MatchingState:
         if partner != UNMATCHED:
             self._augment_from(partner)
 
+    def add(self, v: int) -> None:
+        """Bring v (back) into the graph and restore a maximum matching."""
+        if self.alive[v]:
+            return
+        self.alive[v] = True
+        self.mate[v] = UNMATCHED
+        self._augment_from(v)
+
     def try_remove(self, v: int) -> bool:
         """Take v out if that leaves the matching size unchanged (v can stay unpaired)."""
         partner = self.mate[v]

@@ -277,6 +277,23 @@ def test_rules_7_8_handbook_table_4_3(met_by_2, expected):
     assert unordered(pair(players, ROUND_2)) == pairs(*expected)
 
 
+def test_rule_8_5_player_without_opponent_replaces_the_even_maker():
+    # Top group {1, 2, 3}: #3 would float to make it even. But 4 and 5 (who met) and 3 (who
+    # met both) all need one of 1, 2, 6: so 1-2 would leave the round unpairable (rule 8.3).
+    # #1 finds no opponent and floats instead of #3, who comes back and plays #2.
+    players = [
+        player(1, 4),
+        player(2, 4),
+        player(3, 4, met=(4, 5)),
+        player(6, 2),
+        player(4, 0, met=(5,)),
+        player(5, 0),
+    ]
+    result = pair(players, ROUND_2)
+    assert pairs("2-3") <= unordered(result)
+    assert partners_outside(result, {1, 2, 3}) == {1}
+
+
 def test_rule_8_4_colour_exchange_fixture_f6():
     players = [player(1, 2, "B"), player(2, 2, "B"), player(3, 2, "B"), player(4, 2, "W")]
     assert unordered(pair(players, ROUND_2)) == pairs("1-4", "2-3")
