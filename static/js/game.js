@@ -17,8 +17,10 @@ let socket = null;
 let retry = 0;
 let board = null; // chess: chessground api; draughts: {render}
 
+let pending = []; // sent while (re)connecting: delivered on open; a stale ply is refused there
 function send(message) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  else pending.push(message);
 }
 
 // --- clocks ------------------------------------------------------------------------------
@@ -229,7 +231,11 @@ function apply(next) {
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${scheme}://${location.host}/ws/game/${gameId}/`);
-  socket.onopen = () => { retry = 0; document.getElementById("status-line").textContent = ""; };
+  socket.onopen = () => {
+    retry = 0;
+    document.getElementById("status-line").textContent = "";
+    for (const message of pending.splice(0)) socket.send(JSON.stringify(message));
+  };
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "state") apply(message);

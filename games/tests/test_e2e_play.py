@@ -1,0 +1,114 @@
+"""End to end in Chromium: two players sign up, challenge, and play live in two contexts."""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.e2e
+
+PASSWORD = "alfiere-in-c4!"
+
+
+def sign_up(page, site, username):
+    page.goto(site + "/accounts/signup/")
+    page.get_by_label("Nome utente").fill(username)
+    page.get_by_label("Password", exact=True).fill(PASSWORD)
+    page.get_by_label("Ripeti la password").fill(PASSWORD)
+    page.get_by_role("button", name="Crea l'account").click()
+    expect(page.get_by_test_id("user-menu")).to_have_text(username)
+
+
+def challenge(page, site, *, variant, color, opponent=""):
+    page.goto(site + "/play/")
+    form = page.get_by_test_id("challenge-form")
+    form.locator("select[name=variant]").select_option(variant)
+    form.locator("select[name=preset]").select_option("10+5")
+    form.locator("select[name=color]").select_option(color)
+    form.locator("input[name=opponent]").fill(opponent)
+    page.get_by_test_id("challenge-submit").click()
+
+
+def click_chess(page, square, orientation):
+    box = page.get_by_test_id("board").bounding_box()
+    file, rank = "abcdefgh".index(square[0]), int(square[1]) - 1
+    col, row = (file, 7 - rank) if orientation == "white" else (7 - file, rank)
+    size = box["width"] / 8
+    page.mouse.click(box["x"] + (col + 0.5) * size, box["y"] + (row + 0.5) * size)
+
+
+def chess_move(page, move, orientation):
+    click_chess(page, move[:2], orientation)
+    click_chess(page, move[2:4], orientation)
+
+
+def draughts_move(page, origin, dest):
+    page.locator(f'#board g[data-square="{origin}"]').click()
+    page.locator(f'#board g[data-square="{dest}"]').click()
+
+
+@pytest.fixture
+def two_players(monkeypatch, transactional_db, game_site, chromium):
+    # The database must exist (transactional_db) and its flush at teardown runs while
+    # Playwright's event loop is alive in this thread: allow it.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    contexts = [chromium.new_context(locale="it-IT") for _ in range(2)]
+    pages = []
+    for context in contexts:
+        context.set_default_timeout(15_000)
+        pages.append(context.new_page())
+    names = [f"a_{uuid.uuid4().hex[:8]}", f"b_{uuid.uuid4().hex[:8]}"]
+    for page, name in zip(pages, names, strict=True):
+        sign_up(page, game_site, name)
+    yield pages, names
+    for context in contexts:
+        context.close()
+
+
+def test_chess_to_checkmate_and_italian_draughts_to_resignation(game_site, two_players):
+    site = game_site
+    (anna, bruno), (anna_name, bruno_name) = two_players
+
+    # Chess: Anna (Black) challenges Bruno by name; he sees it wherever he is and accepts.
+    challenge(anna, site, variant="chess", color="black", opponent=bruno_name)
+    bruno.goto(site + "/players/")
+    notice = bruno.get_by_test_id("challenge-notice")
+    expect(notice).to_contain_text(anna_name)
+    notice.get_by_role("button", name="Accetta").click()
+    expect(bruno).to_have_url(re.compile(r"/games/\d+/$"))
+    game_url = bruno.url
+    # Anna, waiting in the lobby, is taken to the board.
+    expect(anna).to_have_url(game_url, timeout=15_000)
+
+    moves = anna.get_by_test_id("moves")
+    chess_move(bruno, "f2f3", "white")
+    expect(moves).to_contain_text("f3")  # Anna's board updates live
+    chess_move(anna, "e7e5", "black")
+    expect(bruno.get_by_test_id("moves")).to_contain_text("e5")
+    anna.reload()  # resumes exactly where the game is
+    expect(moves).to_contain_text("f3")
+    expect(moves).to_contain_text("e5")
+    chess_move(bruno, "g2g4", "white")
+    expect(moves).to_contain_text("g4")
+    chess_move(anna, "d8h4", "black")
+    for page in (anna, bruno):
+        expect(page.get_by_test_id("result")).to_contain_text("0-1")
+        expect(page.get_by_test_id("result")).to_contain_text("scacco matto")
+
+    # Italian draughts: an open challenge from the lobby, accepted there; Bruno resigns.
+    challenge(bruno, site, variant="italian", color="white")
+    anna.goto(site + "/play/")
+    anna.locator("[data-testid^=accept-]").first.click()
+    expect(anna).to_have_url(re.compile(r"/games/\d+/$"))
+    expect(bruno).to_have_url(anna.url, timeout=15_000)
+    draughts_move(bruno, 22, 18)
+    expect(anna.get_by_test_id("moves")).to_contain_text("22-18")
+    draughts_move(anna, 11, 15)
+    expect(bruno.get_by_test_id("moves")).to_contain_text("11-15")
+    bruno.on("dialog", lambda dialog: dialog.accept())
+    bruno.get_by_test_id("resign").click()
+    expect(anna.get_by_test_id("result")).to_contain_text("0-1")
+    expect(bruno.get_by_test_id("result")).to_contain_text("0-1")
