@@ -40,12 +40,17 @@ class NoLegalPairing(Exception):
 
 def compatible(a: PlayerState, b: PlayerState, spec: RoundSpec) -> bool:
     """Lim 2: never met, and some colour assignment respects both players' limits."""
+    return _compatible(a, b, _colour_mask(a.colours), _colour_mask(b.colours), spec)
+
+
+def _compatible(a: PlayerState, b: PlayerState, mask_a: int, mask_b: int, spec: RoundSpec) -> bool:
     if b.number in a.opponents or a.number in b.opponents or a.number == b.number:
-        return False
+        return False  # Lim 2: a rematch is never allowed, in any round
     if spec.double_games:
         return True  # RULES 4.5: one White and one Black each, colours never constrain
-    allowed_a, allowed_b = allowed_colours(a.colours), allowed_colours(b.colours)
-    if any(opposite(c) in allowed_b for c in allowed_a):
+    if (mask_a & _WHITE_BIT and mask_b & _BLACK_BIT) or (
+        mask_a & _BLACK_BIT and mask_b & _WHITE_BIT
+    ):
         return True
     # Lim 2: in the last round, equal scores who have not met may break the colour limits.
     return spec.is_last and a.score == b.score
@@ -65,11 +70,12 @@ def assign_colours(
         # Lim 10.5: #1's colour by lot; odd pairing numbers of the top half get the same.
         colour = spec.first_colour if a.number % 2 == 1 else opposite(spec.first_colour)
         return _game(a, b, colour)
-    if due_b is None or (due_a is not None and due_a != due_b):
-        return _game(a, b, due_a)  # type: ignore[arg-type]
     if due_a is None:
-        return _game(a, b, opposite(due_b))
-    # Lim 10.4: both due the same colour. Latest round where their colours differed.
+        return _game(a, b, opposite(due_b))  # type: ignore[arg-type]  (both None handled)
+    if due_b is None or due_a != due_b:
+        return _game(a, b, due_a)  # Lim 10.2: each gets the colour due
+    # Lim 10.4: both due the same colour. Latest round where their colours differed (histories
+    # aligned on their most recent games: rounds without a game have no colour).
     for colour_a, colour_b in zip(reversed(a.colours), reversed(b.colours), strict=False):
         if colour_a != colour_b:
             return _game(a, b, opposite(colour_a))
@@ -77,9 +83,12 @@ def assign_colours(
     return _game(a, b, due_a if at_or_above_median else opposite(due_a))
 
 
+_WHITE_BIT, _BLACK_BIT = 1, 2
+
+
 def _colour_mask(colours: str) -> int:
     allowed = allowed_colours(colours)
-    return (1 if WHITE in allowed else 0) | (2 if BLACK in allowed else 0)
+    return (_WHITE_BIT if WHITE in allowed else 0) | (_BLACK_BIT if BLACK in allowed else 0)
 
 
 def _colour_ok(a: PlayerState, b: PlayerState, colour_of_a: str) -> bool:
@@ -106,26 +115,14 @@ class _RoundPairer:
         self.spec = spec
         n = len(self.players)
         neighbours: list[list[int]] = [[] for _ in range(n)]
-        # Lim 2, computed once per player: the colours each may take (bit 1 White, 2 Black).
+        # Lim 2, with each player's allowed colours computed once.
         masks = [_colour_mask(p.colours) for p in self.players]
-        numbers = [p.number for p in self.players]
         for i in range(n):
-            a = self.players[i]
-            met = a.opponents
-            mask_a = masks[i]
+            a, mask_a = self.players[i], masks[i]
             for j in range(i + 1, n):
-                b = self.players[j]
-                if numbers[j] in met or numbers[i] in b.opponents:
-                    continue
-                if not (
-                    spec.double_games
-                    or (mask_a & 1 and masks[j] & 2)
-                    or (mask_a & 2 and masks[j] & 1)
-                    or (spec.is_last and a.score == b.score)
-                ):
-                    continue
-                neighbours[i].append(j)
-                neighbours[j].append(i)
+                if _compatible(a, self.players[j], mask_a, masks[j], spec):
+                    neighbours[i].append(j)
+                    neighbours[j].append(i)
         self.neighbours = neighbours
         self.neighbour_sets = [frozenset(ns) for ns in neighbours]
         self.everyone = MatchingState(neighbours, range(n), self.neighbour_sets)
