@@ -1,0 +1,335 @@
+"""Live-play benchmark (`make bench-live`): N concurrent games over real websockets on loopback.
+
+Starts daphne (``--servers`` processes; the two players of a game connect to different ones, so
+every move crosses the Redis channel layer), opens N games on the database of DATABASE_URL
+(PostgreSQL; run migrations first — the script does it), and drives them from ``--clients``
+client processes that play random legal moves at a steady pace (one move per game every
+``--interval`` seconds). Prints moves per second and the p50 / p95 / p99 latency from a move
+being sent to the opponent receiving the new state. ``--sweep`` tries growing N and reports the
+largest that keeps p99 under 100 ms (issue 6 target: 200 games on this 2-core machine).
+
+The websocket client is a minimal RFC 6455 implementation over asyncio streams (text frames
+only), so the benchmark needs nothing beyond the project's requirements.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import json
+import multiprocessing
+import os
+import random
+import socket
+import statistics
+import struct
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+BIN = Path(sys.executable).parent
+TARGET_P99_MS = 100.0
+
+
+# --- a tiny websocket client -------------------------------------------------------------------
+
+
+class Socket:
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+
+    @classmethod
+    async def connect(cls, port: int, path: str, cookie: str) -> Socket:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        key = base64.b64encode(os.urandom(16)).decode()
+        writer.write(
+            (
+                f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                f"Sec-WebSocket-Version: 13\r\nOrigin: http://127.0.0.1:{port}\r\n"
+                f"Cookie: {cookie}\r\n\r\n"
+            ).encode()
+        )
+        status = await reader.readline()
+        if b" 101 " not in status:
+            raise ConnectionError(f"handshake refused: {status!r}")
+        while (await reader.readline()) not in (b"\r\n", b""):
+            pass
+        return cls(reader, writer)
+
+    def send(self, message: dict) -> None:
+        payload = json.dumps(message).encode()
+        mask = os.urandom(4)
+        header = bytes([0x81])
+        n = len(payload)
+        if n < 126:
+            header += bytes([0x80 | n])
+        elif n < 65536:
+            header += bytes([0x80 | 126]) + struct.pack("!H", n)
+        else:
+            header += bytes([0x80 | 127]) + struct.pack("!Q", n)
+        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+        self.writer.write(header + mask + masked)
+
+    async def receive(self) -> dict | None:
+        while True:
+            head = await self.reader.readexactly(2)
+            opcode, n = head[0] & 0x0F, head[1] & 0x7F
+            if n == 126:
+                n = struct.unpack("!H", await self.reader.readexactly(2))[0]
+            elif n == 127:
+                n = struct.unpack("!Q", await self.reader.readexactly(8))[0]
+            payload = await self.reader.readexactly(n)
+            if opcode == 0x8:
+                return None
+            if opcode == 0x1:
+                return json.loads(payload)
+
+
+# --- client processes ---------------------------------------------------------------------------
+
+
+async def play_game(
+    game: dict, ports: list[int], interval: float, deadline: float, measure_from: float, out: dict
+):
+    sent: dict[int, float] = {}  # ply reached by a move -> perf_counter when sent
+    rng = random.Random(game["id"])
+    sockets = {}
+    for i, color in enumerate(("white", "black")):
+        sockets[color] = await Socket.connect(
+            ports[i % len(ports)], f"/ws/game/{game['id']}/", game["cookies"][color]
+        )
+    # Stagger the first moves over one interval so the load is steady.
+    next_move_at = time.perf_counter() + rng.random() * interval
+
+    async def reader(color: str):
+        ws = sockets[color]
+        while time.perf_counter() < deadline:
+            message = await ws.receive()
+            if message is None:
+                return
+            if message.get("type") != "state":
+                if message.get("type") == "error":
+                    out["errors"] += 1
+                continue
+            ply = message["ply"]
+            if ply in sent and message["turn"] == color:
+                sent_at = sent.pop(ply)
+                if sent_at >= measure_from:
+                    out["latencies"].append((time.perf_counter() - sent_at) * 1000)
+                    out["moves"] += 1
+            if message["status"] != "live":
+                out["finished"] += 1
+                return
+            if message["turn"] == color and message["legal_moves"] and ply + 1 not in sent:
+                nonlocal next_move_at
+                wait = next_move_at - time.perf_counter()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                next_move_at = max(next_move_at + interval, time.perf_counter())
+                if time.perf_counter() >= deadline:
+                    return
+                sent[ply + 1] = time.perf_counter()
+                ws.send({"type": "move", "ply": ply, "move": rng.choice(message["legal_moves"])})
+
+    try:
+        await asyncio.wait_for(
+            asyncio.gather(reader("white"), reader("black")), deadline - time.perf_counter() + 5
+        )
+    except (TimeoutError, asyncio.IncompleteReadError, ConnectionError):
+        pass
+    for ws in sockets.values():
+        ws.writer.close()
+
+
+def client_process(games, ports, interval, seconds, warmup, queue):
+    async def main():
+        out = {"latencies": [], "moves": 0, "errors": 0, "finished": 0}
+        measure_from = time.perf_counter() + warmup
+        deadline = measure_from + seconds
+        await asyncio.gather(
+            *(play_game(g, ports, interval, deadline, measure_from, out) for g in games)
+        )
+        return out
+
+    queue.put(asyncio.run(main()))
+
+
+# --- setup --------------------------------------------------------------------------------------
+
+
+def django_setup():
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+
+
+def open_games(n: int, variant: str) -> list[dict]:
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from accounts.models import User
+    from games.models import Game, Status
+    from games.services import game_open
+
+    Game.objects.filter(status=Status.LIVE, white__username__startswith="bench_").update(
+        status=Status.FINISHED, result="0-0", reason="event_end"
+    )
+    games = []
+    for i in range(n):
+        cookies = {}
+        users = []
+        for color in ("white", "black"):
+            user, _ = User.objects.get_or_create(username=f"bench_{color[0]}{i}")
+            users.append(user)
+            session = SessionStore()
+            session[SESSION_KEY] = str(user.pk)
+            session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+            session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+            session.create()
+            cookies[color] = f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
+        game = game_open(
+            white_id=users[0].pk,
+            black_id=users[1].pk,
+            variant_code=variant,
+            base_seconds=180 * 60,
+            increment_seconds=0,
+            rated=False,
+        )
+        games.append({"id": game.pk, "cookies": cookies})
+    return games
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_servers(count: int) -> tuple[list[int], list[subprocess.Popen]]:
+    ports, procs = [], []
+    for _ in range(count):
+        port = free_port()
+        procs.append(
+            subprocess.Popen(
+                [
+                    str(BIN / "daphne"),
+                    "-b",
+                    "127.0.0.1",
+                    "-p",
+                    str(port),
+                    "config.asgi:application",
+                ],
+                cwd=ROOT,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        )
+        ports.append(port)
+    for port in ports:
+        for _ in range(300):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+    return ports, procs
+
+
+def run(n: int, args, ports) -> dict:
+    games = open_games(n, args.variant)
+    queue: multiprocessing.Queue = multiprocessing.Queue()
+    slices = [games[i :: args.clients] for i in range(args.clients)]
+    procs = [
+        multiprocessing.Process(
+            target=client_process,
+            args=(s, ports, args.interval, args.seconds, args.warmup, queue),
+        )
+        for s in slices
+        if s
+    ]
+    for p in procs:
+        p.start()
+    results = [queue.get() for _ in procs]
+    for p in procs:
+        p.join()
+    latencies = sorted(x for r in results for x in r["latencies"])
+    moves = sum(r["moves"] for r in results)
+
+    def pct(q: float) -> float:
+        return latencies[min(len(latencies) - 1, int(q * len(latencies)))] if latencies else 0.0
+
+    report = {
+        "games": n,
+        "moves": moves,
+        "moves_per_s": moves / args.seconds,
+        "p50": pct(0.50),
+        "p95": pct(0.95),
+        "p99": pct(0.99),
+        "mean": statistics.fmean(latencies) if latencies else 0.0,
+        "errors": sum(r["errors"] for r in results),
+        "finished": sum(r["finished"] for r in results),
+    }
+    print(
+        f"{n:>5} games  {report['moves_per_s']:8.1f} moves/s  p50 {report['p50']:6.1f} ms  "
+        f"p95 {report['p95']:6.1f} ms  p99 {report['p99']:6.1f} ms  errors {report['errors']}  "
+        f"finished {report['finished']}",
+        flush=True,
+    )
+    return report
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds not measured")
+    parser.add_argument("--interval", type=float, default=1.0, help="seconds between moves")
+    parser.add_argument("--servers", type=int, default=2, help="daphne processes")
+    parser.add_argument("--clients", type=int, default=2, help="client processes")
+    parser.add_argument("--variant", default="chess")
+    parser.add_argument("--sweep", action="store_true", help="find the largest N under target")
+    args = parser.parse_args()
+
+    django_setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    ports, servers = start_servers(args.servers)
+    try:
+        print(
+            f"bench-live: {args.servers} daphne, {args.clients} client processes, "
+            f"{args.variant}, one move per game every {args.interval:g} s, {args.seconds:g} s"
+        )
+        if not args.sweep:
+            report = run(args.games, args, ports)
+            return 0 if report["p99"] < TARGET_P99_MS and report["moves"] else 1
+        best = 0
+        n = 50
+        while n <= 2000:
+            report = run(n, args, ports)
+            if report["p99"] >= TARGET_P99_MS or not report["moves"]:
+                break
+            best = n
+            n = int(n * 1.5)
+        print(f"largest N with p99 < {TARGET_P99_MS:.0f} ms: {best}")
+        return 0 if best >= args.games else 1
+    finally:
+        for proc in servers:
+            proc.terminate()
+        for proc in servers:
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=5)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
