@@ -14,7 +14,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from tournaments.engine.checks import hard_rule_violations, quality  # noqa: E402
+from tournaments.engine.lim import pair_round  # noqa: E402
+from tournaments.engine.model import Game, Pairing  # noqa: E402
 from tournaments.engine.simulate import simulate  # noqa: E402
+from tournaments.engine.trf import read_trf  # noqa: E402
+
+DATA = Path(__file__).resolve().parents[1] / "tournaments" / "tests" / "engine" / "data"
 
 MEDIAN_TARGET = 0.100
 WORST_TARGET = 1.0
@@ -65,12 +71,33 @@ def main() -> int:
         "quality columns are summed over the seeds: floaters = pairs of unequal score; "
         "diff = score difference of a pair (win = 2); col_not = due colours not granted"
     )
+    beside_another_engine()
     ok = violations == 0 and median < MEDIAN_TARGET and worst < WORST_TARGET
     print(
         f"target (median < {MEDIAN_TARGET * 1000:.0f} ms, worst < {WORST_TARGET:.0f} s, "
         f"0 violations): {'met' if ok else 'MISSED'}"
     )
     return 0 if ok else 1
+
+
+def beside_another_engine() -> None:
+    """LIM.md "judged by": our figures and bbpPairings' (Dutch) on the same real state."""
+    trf = DATA / "bbppairings_issue_7.trf"
+    expected = DATA / "bbppairings_issue_7.expected.txt"
+    tournament = read_trf(trf.read_text())
+    states, spec = tournament.player_states(), tournament.next_round_spec()
+    ours = pair_round(states, spec)
+    lines = expected.read_text().split("\n")[1:]
+    theirs = Pairing(tuple(Game(*map(int, line.split())) for line in lines if line.strip()))
+    print(f"beside bbpPairings (Dutch) on {trf.name}, round {spec.number}:")
+    for name, pairing in (("ours (Lim)", ours), ("bbpPairings", theirs)):
+        q = quality(states, pairing)
+        broken = hard_rule_violations(states, spec, pairing)
+        print(
+            f"  {name:<12} floaters {q.floaters:3d}  diff_sum {q.score_difference_sum:3d}  "
+            f"diff_max {q.score_difference_max:2d}  col_not {q.due_colours_not_granted:3d}  "
+            f"breaks our hard rules: {'; '.join(broken) or 'no'}"
+        )
 
 
 if __name__ == "__main__":
