@@ -1,6 +1,10 @@
 """Small builders shared by the engine tests."""
 
-from tournaments.engine.model import PlayerState
+import random
+
+from tournaments.engine.lim import pair_round
+from tournaments.engine.model import Entrant, GameResult, PlayerState, Tournament
+from tournaments.engine.simulate import random_result
 
 
 def player(
@@ -49,3 +53,28 @@ def unordered(pairing) -> set[frozenset[int]]:
 
 def pairs(*items: str) -> set[frozenset[int]]:
     return {frozenset(int(x) for x in item.split("-")) for item in items}
+
+
+def play(players: int, rounds: int, seed: int) -> Tournament:
+    """A random Swiss with forfeits, double absences, half and zero byes."""
+    rng = random.Random(seed)
+    entrants = tuple(Entrant(i, f"Player {i}", 2400 - 7 * i) for i in range(1, players + 1))
+    t = Tournament(entrants, rounds + 1, first_colour=rng.choice("WB"), name="Round trip")
+    for number in range(1, rounds + 1):
+        pairing = pair_round(t.player_states(), t.next_round_spec())
+        results = {g: random_result(rng, 2000, 2000, 0.2) for g in pairing.games}
+        t = t.with_round(pairing, results, number)
+    games = list(t.games)
+    # Turn a few games into forfeits and a 0-0 double absence (RULES 4.7).
+    for k in range(0, len(games), 7):
+        g = games[k]
+        points = [(2, 0), (0, 2), (0, 0)][k % 3]
+        games[k] = GameResult(g.round, g.white, g.black, *points, played=False)
+    return Tournament(
+        t.entrants,
+        t.total_rounds,
+        tuple(games),
+        t.byes,
+        t.first_colour,
+        name=t.name,
+    )

@@ -1,5 +1,9 @@
-"""Tiebreaks (RULES 4.6, 4.10) on hand-computed tournaments."""
+"""Tiebreaks (RULES 4.6, 4.10) on hand-computed tournaments, and invariants on random ones."""
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tournaments.engine.lim import NoLegalPairing
 from tournaments.engine.model import (
     BYE_PAIRING_ALLOCATED,
     Bye,
@@ -8,6 +12,8 @@ from tournaments.engine.model import (
     Tournament,
 )
 from tournaments.engine.standings import round_robin_standings, swiss_standings
+
+from .helpers import play
 
 
 def entrants(n):
@@ -111,3 +117,29 @@ def test_round_robin_with_an_odd_field_counts_the_rest_as_a_win_but_not_in_tiebr
     assert [(s.player, s.points, s.wins) for s in table] == [(3, 5, 1), (1, 4, 1), (2, 3, 0)]
     # SB: 3 drew 2 (3 / 2) and beat 1 (4); 1 beat 2 (3); 2 drew 3 (5 / 2). No bye inside.
     assert [s.sonneborn_berger for s in table] == [5.5, 3, 2.5]
+
+
+@settings(max_examples=30, deadline=None)
+@given(players=st.integers(3, 30), seed=st.integers(0, 10**6))
+def test_standings_invariants_on_random_tournaments(players, seed):
+    try:
+        t = play(players, min(5, players - 1), seed)
+    except NoLegalPairing:  # a tiny field cannot always bear five Swiss rounds
+        return
+    table = swiss_standings(t)
+    assert [s.rank for s in table][0] == 1
+    assert all(a.rank <= b.rank for a, b in zip(table, table[1:], strict=False))
+    assert sorted(s.player for s in table) == list(range(1, players + 1))
+    total = sum(g.white_points + g.black_points for g in t.games) + sum(b.points for b in t.byes)
+    assert sum(s.points for s in table) == total
+    points = {s.player: s.points for s in table}
+    for s in table:
+        opponents = [g.black if g.white == s.player else g.white for g in t.games]
+        opponents = [
+            o for g, o in zip(t.games, opponents, strict=True) if s.player in (g.white, g.black)
+        ]
+        assert s.buchholz_cut1 <= sum(points[o] for o in opponents)
+        assert s.sonneborn_berger <= sum(points[o] for o in opponents)
+        assert s.wins <= len(opponents)
+    rr = round_robin_standings(t)
+    assert [s.rank for s in rr] == list(range(1, players + 1))  # never a tie: Berger number
