@@ -158,6 +158,20 @@ def test_rule_4a_handbook_4_4_1_odd_group_unpairable_replaces_even_maker():
     assert pairs("1-6", "3-5", "4-7") <= unordered(result)
 
 
+def test_rule_4b_two_more_of_one_colour_with_no_partner_allowing_the_other_floats():
+    # 1 and 2 have three Whites and one Black: both must have Black, so they cannot meet and
+    # float down; 3 and 4 (three Blacks) must have White and float up. Rule 6 in the median:
+    # 1 (downfloater, due Black) takes the highest-ranked due White, #3.
+    players = [
+        player(1, 6, "WWBW"),
+        player(2, 6, "WWBW"),
+        player(3, 2, "BBWB"),
+        player(4, 2, "BBWB"),
+    ]
+    result = pair(players, RoundSpec(5, 9))
+    assert set(result.games) == {Game(3, 1), Game(4, 2)}
+
+
 def test_rule_4c_same_colour_twice_with_no_partner_allowing_the_other_floats():
     # #1, #2, #3 had Black twice: only White allowed for each; #4 had White twice. In the top
     # group {1, 2, 3} only... nobody can give them Black-White, so two of them must float.
