@@ -83,6 +83,7 @@ def read_trf(text: str) -> Tournament:
     """Parse a TRF-16 file. Raises TrfError naming the offending line."""
     name = ""
     total_rounds: int | None = None
+    rounds_line = 1
     first_colour = WHITE
     entrants: dict[int, Entrant] = {}
     entry_lines: dict[int, int] = {}
@@ -103,6 +104,7 @@ def read_trf(text: str) -> Tournament:
             entries.extend(round_entries)
         elif code == "XXR":
             total_rounds = _integer(line[3:].strip(), line_number, "XXR needs a number of rounds")
+            rounds_line = line_number
             if total_rounds < 1:
                 raise TrfError(line_number, "XXR must be at least 1")
         elif code == "XXC":
@@ -128,7 +130,7 @@ def read_trf(text: str) -> Tournament:
     if total_rounds is None:
         total_rounds = max(played + 1, 1)
     if total_rounds < played:
-        raise TrfError(1, f"XXR says {total_rounds} rounds but {played} were played")
+        raise TrfError(rounds_line, f"XXR says {total_rounds} rounds but {played} were played")
     return Tournament(
         entrants=tuple(entrants[n] for n in sorted(entrants)),
         total_rounds=total_rounds,

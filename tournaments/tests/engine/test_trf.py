@@ -111,6 +111,7 @@ MALFORMED = [
     (broken(1, GOOD[1].replace("   2 b 1", "  99 b 1")), 2, "no 001 line"),
     (broken(2, GOOD[1]), 3, "appears twice"),
     (broken(7, "XXR three"), 8, "XXR"),
+    (broken(7, "XXR 1"), 8, "XXR says 1 rounds but 2 were played"),
     (broken(1, GOOD[1].replace("4 w 1", "4 b 1")), 2, "colours clash"),
     (broken(1, GOOD[1].replace("2720", "27x0")), 2, "rating"),
     (broken(1, GOOD[1].replace("4 w 1", "4 w =")), 2, "do not match"),
