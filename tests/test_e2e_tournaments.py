@@ -55,6 +55,16 @@ def test_private_tournament_invite_and_live_list(site, browser):
         first.get_by_label("Nome", exact=True).fill("Torneo riservato")
         first.get_by_label("Variante").select_option("italian")
         first.get_by_label("Inizio").fill(start.strftime("%Y-%m-%dT%H:%M"))
+        # RULES 7.3 shown live before submitting: class 3 draws need double games to stay rated.
+        first.get_by_label("Aperture").select_option("table3")
+        expect(first.get_by_test_id("rated-hint")).to_be_visible()
+        first.get_by_label("Andata e ritorno").check()
+        expect(first.get_by_test_id("rated-hint")).to_have_count(0)
+        # The thematic picker filters the 174 openings as one types.
+        first.get_by_label("Cerca un'apertura").fill("3N")
+        expect(first.locator("#id_thematic_opening option:not([hidden])").nth(1)).to_contain_text(
+            "3N"
+        )
         first.get_by_label("Privato").check()
         first.get_by_label("Password del torneo").fill("segreta")
         first.get_by_role("button", name="Apri il torneo").click()
@@ -62,6 +72,7 @@ def test_private_tournament_invite_and_live_list(site, browser):
         tournament = Tournament.objects.get()
         assert tournament.starts_at == start
         assert tournament.is_private
+        assert tournament.rated and tournament.double_games and tournament.opening_mode == "table3"
         invite_url = first.get_by_test_id("invite-url").input_value()
         expect(first.get_by_text("Nessun iscritto per ora.")).to_be_visible()
 

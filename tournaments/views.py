@@ -59,7 +59,8 @@ def _refuse_opener(request: HttpRequest) -> HttpResponse | None:
 
 
 def _is_hint(request: HttpRequest) -> bool:
-    return bool(request.htmx) and request.headers.get("HX-Target") == "opening-section"
+    """The RULES 7.3 live hint (it also refreshes the thematic picker for the variant)."""
+    return bool(request.htmx) and request.headers.get("HX-Target") == "rated-hint"
 
 
 def _form_page(request, form, *, tournament=None, live=None) -> HttpResponse:

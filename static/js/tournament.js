@@ -72,6 +72,11 @@
     }
   });
 
+  // Typing in the opening search is not a choice: keep its "change" from the live form hint.
+  document.addEventListener("change", function (event) {
+    if (event.target.closest("[data-filters]")) event.stopPropagation();
+  }, true);
+
   document.addEventListener("DOMContentLoaded", function () {
     const root = document.querySelector("[data-tournament-socket]");
     if (root) connect(root);

@@ -109,7 +109,7 @@ def test_second_live_event_refused_with_a_link(client):
 def test_live_hint_for_rule_7_3(client):
     client.force_login(UserFactory())
     url = reverse("tournaments:new")
-    headers = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "opening-section"}
+    headers = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "rated-hint"}
     hint = client.post(url, form_data(opening_mode="table3"), **headers)
     assert b'data-testid="rated-hint"' in hint.content and b"<html" not in hint.content
     assert b'class="error"' not in hint.content  # no validation messages while choosing
@@ -242,3 +242,12 @@ def test_admin_cancel_action(admin_client):
     t.refresh_from_db()
     assert t.status == "cancelled"
     assert admin_client.get(reverse("admin:tournaments_registration_changelist")).status_code == 200
+
+
+def test_pages_in_english(client):
+    t = TournamentFactory(threshold=9)
+    client.post("/i18n/setlang/", {"language": "en", "next": "/"})
+    page = client.get(reverse("tournaments:detail", args=[t.pk])).content.decode()
+    assert "Swiss from 9 players, round robin below 9" in page
+    assert "Log in to join" in page
+    assert "Upcoming" in client.get(reverse("tournaments:list")).content.decode()
