@@ -55,6 +55,9 @@ test: system-test dev-deps messages lint
 bench-pairing: dev-deps
 	$(PY) bench/pairing.py
 
+soak-pairing: dev-deps
+	$(PY) bench/soak_pairing.py
+
 bench-rules: dev-deps
 	$(PY) bench/rules.py
 
