@@ -60,11 +60,14 @@ def test_private_tournament_invite_and_live_list(site, browser):
         expect(first.get_by_test_id("rated-hint")).to_be_visible()
         first.get_by_label("Andata e ritorno").check()
         expect(first.get_by_test_id("rated-hint")).to_have_count(0)
-        # The thematic picker filters the 174 openings as one types.
+        # The thematic picker appears for a thematic tournament and filters as one types.
+        expect(first.get_by_label("Cerca un'apertura")).to_be_hidden()
+        first.get_by_label("Aperture").select_option("thematic")
         first.get_by_label("Cerca un'apertura").fill("3N")
         expect(first.locator("#id_thematic_opening option:not([hidden])").nth(1)).to_contain_text(
             "3N"
         )
+        first.get_by_label("Aperture").select_option("table3")
         first.get_by_label("Privato").check()
         first.get_by_label("Password del torneo").fill("segreta")
         first.get_by_role("button", name="Apri il torneo").click()

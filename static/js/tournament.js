@@ -61,16 +61,39 @@
     field.dataset.set = "1";
   }
 
-  document.addEventListener("input", function (event) {
-    const search = event.target.closest("[data-filters]");
-    if (!search) return;
+  function applyFilter(search) {
     const select = document.getElementById(search.dataset.filters);
+    if (!select) return;
     const words = search.value.toLowerCase().split(/\s+/).filter(Boolean);
     for (const option of select.options) {
       const text = option.textContent.toLowerCase();
       option.hidden = option.value !== "" && !words.every(function (w) { return text.includes(w); });
     }
+  }
+  document.addEventListener("input", function (event) {
+    const search = event.target.closest("[data-filters]");
+    if (search) applyFilter(search);
   });
+  // The live hint may bring a fresh picker (another variant): keep the search applied.
+  document.addEventListener("htmx:afterSettle", function () {
+    for (const search of document.querySelectorAll("[data-filters]")) applyFilter(search);
+  });
+
+  // Fields that only matter for some choices (custom time, thematic, floor, password) are
+  // hidden otherwise; they stay in the form, so nothing typed is lost.
+  function showWhen() {
+    const form = document.getElementById("tournament-form");
+    if (!form) return;
+    for (const box of form.querySelectorAll("[data-show-when]")) {
+      const [name, wanted] = box.dataset.showWhen.split("=");
+      const input = form.elements[name];
+      if (!input) continue;
+      const value = input.type === "checkbox" ? (input.checked ? "on" : "") : input.value;
+      box.hidden = value !== wanted && !box.querySelector(".error");
+    }
+  }
+  document.addEventListener("change", showWhen);
+  document.addEventListener("htmx:afterSettle", showWhen);
 
   // Typing in the opening search is not a choice: keep its "change" from the live form hint.
   document.addEventListener("change", function (event) {
@@ -82,6 +105,7 @@
     if (root) connect(root);
     localTimes();
     zoneField();
+    showWhen();
     tick();
     setInterval(tick, 1000);
   });
