@@ -1,4 +1,12 @@
-"""The tournament form (RULES 4.1) and the join form (RULES 4.2)."""
+"""The tournament form (RULES 4.1) and the join form (RULES 4.2).
+
+Time zones (decision, issue 7): the start is stored in UTC. The form has a hidden `timezone`
+field that tournament.js fills with the browser's zone (Intl API); the typed start is read in
+that zone, and Europe/Rome (setting TOURNAMENT_DEFAULT_TIME_ZONE) is used without JavaScript or
+for an unknown zone. After a successful submit the zone is remembered in the session, and the
+tournament pages show times in it; on the detail page the browser also rewrites the start in
+its own locale and zone. Countdowns are computed in the browser from the UTC instant.
+"""
 
 from __future__ import annotations
 

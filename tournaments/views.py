@@ -9,6 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -140,7 +141,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "invite_url": request.build_absolute_uri(
             reverse("tournaments:invite", args=[pk, tournament.invite_token])
         ),
-        "login_url": reverse("accounts:login") + "?next=" + request.path,
+        "login_url": reverse("accounts:login") + "?" + urlencode({"next": request.path}),
     }
     template = "tournaments/detail.html"
     if request.htmx:
