@@ -128,6 +128,8 @@ LANGUAGE_CODE = "it"
 LANGUAGES = [("it", _("Italiano")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "Europe/Rome"
+# Zone for entering tournament start times when the browser does not send its own.
+TOURNAMENT_DEFAULT_TIME_ZONE = os.environ.get("TOURNAMENT_DEFAULT_TIME_ZONE", "Europe/Rome")
 USE_I18N = True
 USE_TZ = True
 

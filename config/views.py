@@ -19,6 +19,4 @@ def section(title, text):
     return view
 
 
-play = section(_("Gioca"), _("Le sfide e le partite dal vivo arrivano presto."))
-tournaments = section(_("Tornei"), _("Nessun torneo in programma per ora."))
 arenas = section(_("Arene"), _("Nessuna arena in programma per ora."))

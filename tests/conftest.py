@@ -67,6 +67,10 @@ def site(background, tmp_path_factory):
 def browser():
     from playwright.sync_api import sync_playwright
 
+    # Playwright's sync API keeps an event loop in the main thread, which makes Django refuse
+    # ORM calls from tests that run after the browser started; the tests are synchronous code,
+    # so the check does not apply here.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium
