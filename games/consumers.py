@@ -11,13 +11,20 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from channels.db import database_sync_to_async
+from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from games import services
 from games.models import Game
 
 _MALFORMED = object()
+
+
+def database_sync_to_async(func):
+    """Database work off the event loop, in a pool of threads: the services lock the game row,
+    so games need not queue behind one another in a single thread (channels' default)."""
+    return DatabaseSyncToAsync(func, thread_sensitive=False)
+
 
 # Client message type -> (service, whether "ply" is required).
 ACTIONS = {

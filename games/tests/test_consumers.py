@@ -56,8 +56,12 @@ async def test_state_moves_broadcast_errors_and_reconnect():
     assert "e2e4" in state["legal_moves"] and state["clock"]["running"] == "white"
     b = await connect(game.pk, black)
     watcher = await connect(game.pk, AnonymousUser())
-    seen = await receive_until(watcher, at_ply(0))
-    assert seen["white"]["connected"] and seen["black"]["connected"]
+    # Presence is recorded after the handshake: a later state shows both players connected.
+    seen = await receive_until(
+        watcher,
+        lambda m: m["type"] == "state" and m["white"]["connected"] and m["black"]["connected"],
+    )
+    assert seen["ply"] == 0
 
     await w.send_json_to({"type": "move", "ply": 0, "move": "e2e4"})
     for communicator in (b, watcher, w):

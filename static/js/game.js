@@ -221,9 +221,11 @@ function renderSide() {
 }
 function apply(next) {
   if (next.ply < state.ply) return; // an older version: ignore
+  const moved = next.ply !== state.ply || next.status !== state.status;
   state = next;
   receivedAt = performance.now();
-  if (board) { board.reset(); board.render(); }
+  // A presence or draw-offer change leaves the board (and a half-made move) as it is.
+  if (board && moved) { board.reset(); board.render(); }
   renderSide();
   drawClocks();
 }
