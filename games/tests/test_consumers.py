@@ -12,7 +12,7 @@ from django.contrib.auth.models import AnonymousUser
 
 from games.models import Game
 from games.routing import websocket_urlpatterns
-from games.services import now_ms
+from games.services import challenge_create, now_ms
 from games.tests.factories import UserFactory, open_game
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -112,3 +112,21 @@ async def test_unknown_game_is_refused():
     communicator.scope["user"] = user
     connected, code = await communicator.connect()
     assert not connected and code == 4404
+
+
+async def test_lobby_hears_challenge_changes():
+    lobby = WebsocketCommunicator(application, "/ws/lobby/")
+    lobby.scope["user"] = AnonymousUser()
+    connected, _ = await lobby.connect()
+    assert connected
+    anna = await database_sync_to_async(UserFactory)()
+    await database_sync_to_async(challenge_create)(
+        challenger_id=anna.pk,
+        variant_code="international",
+        base_seconds=300,
+        increment_seconds=0,
+        color="random",
+        rated=False,
+    )
+    assert await lobby.receive_json_from(timeout=5) == {"type": "changed"}
+    await lobby.disconnect()
