@@ -58,6 +58,9 @@ bench-pairing: dev-deps
 soak-pairing: dev-deps
 	$(PY) bench/soak_pairing.py
 
+bench-live: dev-deps
+	$(PY) bench/live.py $(BENCH_ARGS)
+
 bench-rules: dev-deps
 	$(PY) bench/rules.py
 

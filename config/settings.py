@@ -121,6 +121,9 @@ TICK_SECONDS = float(os.environ.get("TICK_SECONDS", "1.0"))
 # A heartbeat older than this means the process that writes it is down (/healthz).
 HEARTBEAT_STALE_SECONDS = float(os.environ.get("HEARTBEAT_STALE_SECONDS", "10"))
 
+# RULES 3: after one's own first move, this long away loses the game by abandonment.
+GAME_ABANDON_SECONDS = int(os.environ.get("GAME_ABANDON_SECONDS", "30"))
+
 # RULES 7.1: a new player's rating in every variant and cadence.
 RATING_INITIAL = int(os.environ.get("RATING_INITIAL", "1500"))
 

@@ -6,7 +6,7 @@ import pytest
 
 from games.services import game_presence, game_resign
 from games.tests.factories import T0, open_game
-from ratings import receivers  # noqa: F401  (connects the receiver until ratings.apps does)
+from ratings import receivers  # noqa: F401  (connected by ratings.apps; imported for clarity)
 from ratings.models import Rating
 
 
