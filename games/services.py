@@ -729,3 +729,23 @@ def _lobby_changed_on_commit() -> None:
             async_to_sync(layer.group_send)(LOBBY_GROUP, {"type": "lobby.changed"})
 
     transaction.on_commit(send)
+
+
+# --- events (tournaments, arenas) ------------------------------------------------------------
+
+
+def game_end_by_event(*, game_id: int, at_ms: int | None = None) -> bool:
+    """End a live game because its event closed (RULES 4.9: scored a draw after the grace).
+
+    A flag already fallen is judged first. Locks the game row like every other writer; safe to
+    run twice (the second run finds the game finished). Returns whether this call ended it.
+    """
+    at = now_ms() if at_ms is None else at_ms
+    with transaction.atomic():
+        game = _locked(game_id)
+        if not game.is_live:
+            return False
+        if not _flag_if_due(game, at):
+            _end(game, result=GameResult.DRAW, reason=EndReason.EVENT_END, at_ms=at)
+        _save_and_broadcast(game, at)
+        return True
