@@ -83,3 +83,14 @@ def page(browser):
     context.set_default_timeout(15_000)
     yield context.new_page()
     context.close()
+
+
+def pytest_collection_modifyitems(items):
+    """Tests that start real processes need the test database to exist, even when no other
+    collected test asks for one (pytest-django creates only the databases that marked tests
+    use): without this, `pytest tests/test_e2e_accounts.py` alone would point daphne at the
+    development database."""
+    for item in items:
+        uses_processes = {"background", "site"} & set(getattr(item, "fixturenames", ()))
+        if uses_processes and item.get_closest_marker("django_db") is None:
+            item.add_marker(pytest.mark.django_db(transaction=True))
