@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from games.models import Variant  # the one list of variants (RULES 2); re-exported
 from games.rules.timecontrol import Cadence
 from ratings.elo_italia import Category, category
 
@@ -18,15 +19,6 @@ from ratings.elo_italia import Category, category
 def initial_rating() -> int:
     """RULES 7.1 Decision: a new player starts at 1500 (setting RATING_INITIAL)."""
     return int(getattr(settings, "RATING_INITIAL", 1500))
-
-
-class Variant(models.TextChoices):
-    """The project's variant codes (RULES 2)."""
-
-    CHESS = "chess", _("Scacchi")
-    ITALIAN = "italian", _("Dama italiana")
-    ENGLISH = "english", _("Dama inglese")
-    INTERNATIONAL = "international", _("Dama internazionale")
 
 
 class CadenceChoice(models.TextChoices):
