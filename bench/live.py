@@ -99,6 +99,8 @@ async def play_game(
     sent: dict[int, float] = {}  # ply reached by a move -> perf_counter when sent
     rng = random.Random(game["id"])
     sockets = {}
+    seen = {"white": 0, "black": 0}  # the newest ply each player has seen
+    moved_at = {"white": -1, "black": -1}  # the ply each player last moved at
     for i, color in enumerate(("white", "black")):
         sockets[color] = await Socket.connect(
             ports[i % len(ports)], f"/ws/game/{game['id']}/", game["cookies"][color]
@@ -115,8 +117,13 @@ async def play_game(
             if message.get("type") != "state":
                 if message.get("type") == "error":
                     out["errors"] += 1
+                    code = message.get("code", "?")
+                    out["error_codes"][code] = out["error_codes"].get(code, 0) + 1
                 continue
             ply = message["ply"]
+            if ply < seen[color]:
+                continue  # an older version overtaken by a newer one (docs/protocol.md)
+            seen[color] = ply
             if ply in sent and message["turn"] == color:
                 sent_at = sent.pop(ply)
                 if sent_at >= measure_from:
@@ -125,7 +132,7 @@ async def play_game(
             if message["status"] != "live":
                 out["finished"] += 1
                 return
-            if message["turn"] == color and message["legal_moves"] and ply + 1 not in sent:
+            if message["turn"] == color and message["legal_moves"] and ply > moved_at[color]:
                 nonlocal next_move_at
                 wait = next_move_at - time.perf_counter()
                 if wait > 0:
@@ -133,6 +140,7 @@ async def play_game(
                 next_move_at = max(next_move_at + interval, time.perf_counter())
                 if time.perf_counter() >= deadline:
                     return
+                moved_at[color] = ply
                 sent[ply + 1] = time.perf_counter()
                 ws.send({"type": "move", "ply": ply, "move": rng.choice(message["legal_moves"])})
 
@@ -148,7 +156,7 @@ async def play_game(
 
 def client_process(games, ports, interval, seconds, warmup, queue):
     async def main():
-        out = {"latencies": [], "moves": 0, "errors": 0, "finished": 0}
+        out = {"latencies": [], "moves": 0, "errors": 0, "error_codes": {}, "finished": 0}
         measure_from = time.perf_counter() + warmup
         deadline = measure_from + seconds
         await asyncio.gather(
@@ -212,8 +220,22 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def server_environment() -> dict[str, str]:
+    """daphne's environment: persistent database connections unless DATABASE_URL sets them.
+
+    With CONN_MAX_AGE 0 every database call of a consumer opens (and closes) a PostgreSQL
+    connection, a new backend process each time: that alone cost more than the whole move.
+    """
+    env = dict(os.environ)
+    url = env.get("DATABASE_URL", "")
+    if url.startswith(("postgres", "pgsql")) and "conn_max_age=" not in url:
+        env["DATABASE_URL"] = url + ("&" if "?" in url else "?") + "conn_max_age=600"
+    return env
+
+
 def start_servers(count: int) -> tuple[list[int], list[subprocess.Popen]]:
     ports, procs = [], []
+    env = server_environment()
     for _ in range(count):
         port = free_port()
         procs.append(
@@ -227,6 +249,7 @@ def start_servers(count: int) -> tuple[list[int], list[subprocess.Popen]]:
                     "config.asgi:application",
                 ],
                 cwd=ROOT,
+                env=env,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
             )
@@ -274,12 +297,17 @@ def run(n: int, args, ports) -> dict:
         "p99": pct(0.99),
         "mean": statistics.fmean(latencies) if latencies else 0.0,
         "errors": sum(r["errors"] for r in results),
+        "error_codes": {
+            code: sum(r["error_codes"].get(code, 0) for r in results)
+            for code in {c for r in results for c in r["error_codes"]}
+        },
         "finished": sum(r["finished"] for r in results),
     }
     print(
         f"{n:>5} games  {report['moves_per_s']:8.1f} moves/s  p50 {report['p50']:6.1f} ms  "
         f"p95 {report['p95']:6.1f} ms  p99 {report['p99']:6.1f} ms  errors {report['errors']}  "
-        f"finished {report['finished']}",
+        f"finished {report['finished']}"
+        + (f"  {report['error_codes']}" if report["errors"] else ""),
         flush=True,
     )
     return report
