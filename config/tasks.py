@@ -18,3 +18,6 @@ def tick() -> None:
     from games.services import games_due_process  # flags, abandonment, never-sat
 
     games_due_process()
+    from tournaments.running import tournaments_due_process  # RULES 4.3-4.9
+
+    tournaments_due_process()

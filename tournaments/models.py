@@ -43,6 +43,18 @@ class TournamentQuerySet(models.QuerySet):
         return self.exclude(status=Tournament.Status.CANCELLED)
 
 
+class Format(models.TextChoices):
+    ROUND_ROBIN = "round_robin", _("Girone all'italiana")
+    SWISS = "swiss", _("Sistema italo-svizzero")
+
+
+class EndReason(models.TextChoices):
+    BELOW_MINIMUM = "below_minimum", _("Iscritti sotto il minimo")
+    ROUNDS_DONE = "rounds_done", _("Tutti i turni giocati")
+    TIME_UP = "time_up", _("Raggiunta la fine annunciata")
+    NO_PAIRING = "no_pairing", _("Nessun accoppiamento possibile (Lim 11)")
+
+
 class Tournament(models.Model):
     class Status(models.TextChoices):
         SCHEDULED = "scheduled", _("In programma")
@@ -88,6 +100,20 @@ class Tournament(models.Model):
     )
     created_at = models.DateTimeField(_("creato il"), auto_now_add=True)
     cancelled_at = models.DateTimeField(_("annullato il"), null=True, blank=True)
+
+    # Fixed at the start (RULES 4.3, 4.4, 4.9) by running.tournament_start.
+    format = models.CharField(_("formato"), max_length=20, choices=Format.choices, blank=True)
+    total_rounds = models.PositiveSmallIntegerField(_("turni"), null=True, blank=True)
+    legs = models.PositiveSmallIntegerField(_("partite per accoppiamento"), default=1)  # 4.5
+    first_colour = models.CharField(max_length=1, default="W")  # Lim 10.5: the lot for #1
+    seed = models.BigIntegerField(default=0)  # the opening draws (RULES 6)
+    started_at = models.DateTimeField(_("iniziato il"), null=True, blank=True)
+    announced_end = models.DateTimeField(_("fine annunciata"), null=True, blank=True)
+    current_round = models.PositiveSmallIntegerField(_("turno in corso"), default=0)
+    finished_at = models.DateTimeField(_("concluso il"), null=True, blank=True)
+    end_reason = models.CharField(
+        _("motivo della chiusura"), max_length=20, choices=EndReason.choices, blank=True
+    )
 
     objects = TournamentQuerySet.as_manager()
 
@@ -167,3 +193,115 @@ class Registration(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} · {self.tournament}"
+
+
+class Participant(models.Model):
+    """A player present at the start (RULES 4.3), with their number and start rating.
+
+    `number` is the Berger number drawn by lot (round robin, RULES 5.1) or the pairing number
+    (Swiss, RULES 5.2: rating descending, then username). The final figures are a cache written
+    when the tournament closes (RULES 4.10); pages compute live standings while it runs.
+    """
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="participants"
+    )
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="tournament_participations",
+        verbose_name=_("giocatore"),
+    )
+    number = models.PositiveSmallIntegerField(_("numero"))
+    start_rating = models.PositiveSmallIntegerField(_("punteggio all'inizio"))  # RULES 7.1
+    rank = models.PositiveSmallIntegerField(_("posizione finale"), null=True, blank=True)
+    points = models.PositiveSmallIntegerField(_("punti"), null=True, blank=True)
+    buchholz_cut1 = models.PositiveSmallIntegerField(null=True, blank=True)
+    sonneborn_berger = models.FloatField(null=True, blank=True)
+    wins = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("partecipante")
+        verbose_name_plural = _("partecipanti")
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "number"], name="tournaments_participant_number"
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "player"], name="tournaments_participant_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.number}. {self.player}"
+
+
+class Round(models.Model):
+    """One round (RULES 4.8): its opening (RULES 6), when it started and ended."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField(_("turno"))
+    opening_number = models.PositiveSmallIntegerField(null=True, blank=True)  # F.I.D. table
+    opening_moves = models.JSONField(default=list)  # machine form, from the start position
+    start_fen = models.TextField(blank=True)  # "" = the normal start position
+    started_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("turno")
+        verbose_name_plural = _("turni")
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="tournaments_round_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} · {self.number}"
+
+
+class Pairing(models.Model):
+    """One board of a round: two players and their one or two games (RULES 4.5), or a bye.
+
+    Points are the tournament's (RULES 4.6: 2/1/0 per game), always from the point of view of
+    `white` (White of the first game; with double games they are Black in the second). A leg
+    whose points are null has not been scored yet. `played_*` is False for a forfeit or a 0-0
+    double absence (never a "game won", RULES 4.10).
+    """
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="pairings")
+    board = models.PositiveSmallIntegerField(_("scacchiera"))
+    white = models.ForeignKey(Participant, on_delete=models.CASCADE, related_name="+")
+    black = models.ForeignKey(
+        Participant, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )  # null: the bye ("riposo", RULES 4.6)
+    white_forfeit = models.BooleanField(default=False)  # RULES 4.7: busy, loses by forfeit
+    black_forfeit = models.BooleanField(default=False)
+    game1 = models.OneToOneField(
+        "games.Game", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    game2 = models.OneToOneField(
+        "games.Game", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    white_points1 = models.PositiveSmallIntegerField(null=True, blank=True)
+    black_points1 = models.PositiveSmallIntegerField(null=True, blank=True)
+    played1 = models.BooleanField(default=False)
+    white_points2 = models.PositiveSmallIntegerField(null=True, blank=True)
+    black_points2 = models.PositiveSmallIntegerField(null=True, blank=True)
+    played2 = models.BooleanField(default=False)
+    done = models.BooleanField(default=False, db_index=True)
+
+    class Meta:
+        verbose_name = _("accoppiamento")
+        verbose_name_plural = _("accoppiamenti")
+        ordering = ["round", "board"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "board"], name="tournaments_pairing_board")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} · {self.board}"
+
+    @property
+    def is_bye(self) -> bool:
+        return self.black_id is None

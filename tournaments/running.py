@@ -1,0 +1,559 @@
+"""Services that run a round tournament from its start to the final standings (RULES 4.3-4.10,
+5, 6, 7.1). Nobody presses a button: the periodic tick calls `tournaments_due_process`, and the
+`game_finished` receiver calls `tournament_game_finished`.
+
+Locking contract
+----------------
+Every step runs in one transaction and first locks the tournament row (`select_for_update`);
+everything it does is decided from the database state it then reads. So the tick run twice,
+two workers running it at once, a worker killed and restarted, or the receiver racing the tick
+never start a tournament twice, pair a round twice, open a game twice or score a game twice.
+Games are opened through `games.services.game_open`, which locks the players' user rows after
+ours (always tournament, then users, then games: no cycle).
+
+Broadcast after commit (STYLE 4): only `changed_on_commit(tournament, round)`.
+
+Time: each service takes `now` (an aware datetime) so tests drive a controlled clock; the
+default is the wall clock. Game clocks start at the same instant.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from games import services as games
+from games.models import EndReason as GameEndReason
+from games.models import Game, GameResult
+from games.models import Status as GameStatus
+from games.rules import openings, variant
+from ratings.receivers import finished_game_of
+from ratings.selectors import ratings_snapshot
+from ratings.services import FinishedTournament, tournament_rate
+from tournaments.broadcast import changed_on_commit
+from tournaments.engine import lim, model
+from tournaments.engine.berger import berger_schedule
+from tournaments.engine.rounds import ROUND_ROBIN, plan_tournament
+from tournaments.engine.standings import round_robin_standings, swiss_standings
+from tournaments.models import EndReason, Format, Pairing, Participant, Round, Tournament
+from tournaments.options import TABLE_MODES, OpeningMode
+
+log = logging.getLogger(__name__)
+
+# RULES 4.9: after the announced end, games still open get ten more minutes.
+GRACE = timedelta(minutes=10)
+RANDOM_PLIES = {OpeningMode.RANDOM_1: 1, OpeningMode.RANDOM_2: 2, OpeningMode.RANDOM_3: 3}
+POINTS = {  # RULES 4.6, per game, (white, black)
+    GameResult.WHITE_WINS: (2, 0),
+    GameResult.BLACK_WINS: (0, 2),
+    GameResult.DRAW: (1, 1),
+    GameResult.NOBODY_SCORES: (0, 0),
+}
+
+
+def round_pause() -> timedelta:
+    """RULES 4.8 Decision: 30 s between rounds, a setting."""
+    return timedelta(seconds=getattr(settings, "ROUND_PAUSE_SECONDS", 30))
+
+
+def round_slot(tournament: Tournament) -> timedelta:
+    """RULES 4.9 Decision: 2 × the estimated duration (× 2 again with double games) + pause."""
+    estimated = tournament.time_control.estimated_seconds
+    return timedelta(seconds=2 * estimated * tournament.legs) + round_pause()
+
+
+def _ms(at: datetime) -> int:
+    return int(at.timestamp() * 1000)
+
+
+def _locked(tournament_id: int) -> Tournament:
+    return Tournament.objects.select_for_update().get(pk=tournament_id)
+
+
+# --- the tick ----------------------------------------------------------------------------------
+
+
+def tournaments_due_process(*, now: datetime | None = None) -> list[int]:
+    """Start every tournament due, advance every running one (the periodic tick).
+
+    Each tournament is handled in its own transaction, so one failure does not stop the others.
+    Returns the ids of the tournaments whose state changed.
+    """
+    now = now or timezone.now()
+    changed: list[int] = []
+    due = Tournament.objects.filter(status=Tournament.Status.SCHEDULED, starts_at__lte=now)
+    for tournament_id in list(due.values_list("pk", flat=True)):
+        try:
+            if tournament_start(tournament_id=tournament_id, now=now):
+                changed.append(tournament_id)
+        except Exception:
+            log.exception("tournament %s: start failed", tournament_id)
+    running = Tournament.objects.filter(status=Tournament.Status.RUNNING)
+    for tournament_id in list(running.values_list("pk", flat=True)):
+        try:
+            if tournament_advance(tournament_id=tournament_id, now=now):
+                changed.append(tournament_id)
+        except Exception:
+            log.exception("tournament %s: advance failed", tournament_id)
+    return changed
+
+
+# --- the start (RULES 4.3) ---------------------------------------------------------------------
+
+
+@transaction.atomic
+def tournament_start(*, tournament_id: int, now: datetime | None = None) -> bool:
+    """Start the tournament if it is due and still scheduled; returns whether it did anything.
+
+    Below the minimum it cancels itself (the page says why); otherwise it fixes format and
+    rounds (RULES 4.4), numbers the players, announces the end (RULES 4.9) and pairs round 1.
+    """
+    now = now or timezone.now()
+    tournament = _locked(tournament_id)
+    if tournament.status != Tournament.Status.SCHEDULED or now < tournament.starts_at:
+        return False
+    registrations = list(tournament.registrations.select_related("player").order_by("id"))
+    if len(registrations) < tournament.minimum:
+        tournament.status = Tournament.Status.CANCELLED
+        tournament.cancelled_at = now
+        tournament.end_reason = EndReason.BELOW_MINIMUM
+        tournament.save(update_fields=["status", "cancelled_at", "end_reason"])
+        changed_on_commit(tournament.pk, 0)
+        return True
+    plan = plan_tournament(
+        len(registrations),
+        threshold=tournament.threshold,
+        extra=tournament.extra_round,
+        double=tournament.double_games,
+    )
+    ratings = ratings_snapshot(  # RULES 7.1: the ratings of the start
+        player_ids=[r.player_id for r in registrations],
+        variant=tournament.variant,
+        cadence=tournament.cadence,
+    )
+    lot = random.SystemRandom()
+    if plan.format == ROUND_ROBIN:
+        order = list(registrations)
+        lot.shuffle(order)  # RULES 5.1: Berger numbers by lot
+    else:  # RULES 5.2: rating descending, then username
+        order = sorted(
+            registrations, key=lambda r: (-ratings[r.player_id], r.player.username.lower())
+        )
+    Participant.objects.bulk_create(
+        Participant(
+            tournament=tournament,
+            player_id=r.player_id,
+            number=number,
+            start_rating=ratings[r.player_id],
+        )
+        for number, r in enumerate(order, start=1)
+    )
+    tournament.format = plan.format
+    tournament.total_rounds = plan.rounds
+    tournament.legs = 2 if plan.double else 1
+    tournament.first_colour = lot.choice((model.WHITE, model.BLACK))  # Lim 10.5
+    tournament.seed = lot.randrange(2**62)
+    tournament.started_at = now
+    tournament.announced_end = now + plan.rounds * round_slot(tournament)
+    tournament.status = Tournament.Status.RUNNING
+    tournament.save()
+    _round_open(tournament, 1, now)
+    changed_on_commit(tournament.pk, 1)
+    return True
+
+
+# --- a round -----------------------------------------------------------------------------------
+
+
+def engine_tournament(tournament: Tournament) -> model.Tournament:
+    """The tournament as the engine sees it, from the database (two queries)."""
+    participants = list(tournament.participants.select_related("player"))
+    number = {p.pk: p.number for p in participants}
+    results: list[model.GameResult] = []
+    byes: list[model.Bye] = []
+    pairings = Pairing.objects.filter(round__tournament=tournament).select_related("round")
+    for p in pairings:
+        r = p.round.number
+        if p.black_id is None:
+            if p.white_points1 is not None:
+                byes.append(model.Bye(r, number[p.white_id], points=p.white_points1))
+            continue
+        white, black = number[p.white_id], number[p.black_id]
+        if p.white_points1 is not None:
+            results.append(
+                model.GameResult(r, white, black, p.white_points1, p.black_points1, p.played1, 1)
+            )
+        if p.white_points2 is not None:  # RULES 4.5: colours reversed in the second game
+            results.append(
+                model.GameResult(r, black, white, p.black_points2, p.white_points2, p.played2, 2)
+            )
+    return model.Tournament(
+        entrants=tuple(
+            model.Entrant(p.number, p.player.username, p.start_rating) for p in participants
+        ),
+        total_rounds=tournament.total_rounds or 0,
+        games=tuple(results),
+        byes=tuple(byes),
+        first_colour=tournament.first_colour,
+        double_games=tournament.legs == 2,
+        name=tournament.name,
+    )
+
+
+def _pairs_of(tournament: Tournament, number: int) -> tuple[list[tuple[int, int]], int | None]:
+    """(white, black) pairing numbers in board order, and the bye. Raises lim.NoLegalPairing."""
+    if tournament.format == Format.ROUND_ROBIN:  # RULES 5.1
+        n = tournament.participants.count()
+        berger = berger_schedule(n)[number - 1]
+        return list(berger.pairs), berger.bye
+    state = engine_tournament(tournament)  # RULES 5.2, LIM.md
+    spec = model.RoundSpec(
+        number=number,
+        total_rounds=tournament.total_rounds,
+        first_colour=tournament.first_colour,
+        double_games=tournament.legs == 2,
+    )
+    pairing = lim.pair_round(state.player_states(), spec)
+    return [(g.white, g.black) for g in pairing.games], pairing.bye
+
+
+def draw_opening(tournament: Tournament, number: int) -> tuple[int | None, list[str], str]:
+    """RULES 6: one draw per round for all boards; (table number, moves, start FEN or "").
+
+    No repeats within a tournament, unless the allowed pool is used up (then anything allowed).
+    Deterministic for the tournament's seed and the round, so a retried step draws the same.
+    """
+    mode = OpeningMode(tournament.opening_mode)
+    rng = random.Random(f"{tournament.seed}:{number}")
+    earlier = tournament.rounds.filter(number__lt=number)
+    table_number: int | None = None
+    if mode is OpeningMode.FREE:
+        return None, [], ""
+    if mode is OpeningMode.THEMATIC:
+        table_number = tournament.thematic_opening
+        moves = list(openings.by_number(table_number).moves(tournament.variant))
+    elif mode in TABLE_MODES:
+        used = [n for n in earlier.values_list("opening_number", flat=True) if n]
+        ceiling = TABLE_MODES[mode]
+        drawn = openings.draw_from_table(ceiling, rng, exclude=used)
+        drawn = drawn or openings.draw_from_table(ceiling, rng)
+        table_number = drawn.number
+        moves = list(drawn.moves(tournament.variant))
+    else:
+        used_moves = {tuple(m) for m in earlier.values_list("opening_moves", flat=True)}
+        for _attempt in range(50):
+            moves = openings.random_opening(tournament.variant, RANDOM_PLIES[mode], rng)
+            if tuple(moves) not in used_moves:
+                break
+    rules = variant(tournament.variant)
+    fen = rules.start_fen()
+    for move in moves:
+        fen = rules.apply(fen, move)
+    return table_number, moves, fen
+
+
+def _round_open(tournament: Tournament, number: int, now: datetime) -> Round:
+    """Pair round `number`, draw its opening and open its games (tournament row locked)."""
+    pairs, bye = _pairs_of(tournament, number)
+    table_number, moves, fen = draw_opening(tournament, number)
+    rnd = Round.objects.create(
+        tournament=tournament,
+        number=number,
+        opening_number=table_number,
+        opening_moves=moves,
+        start_fen=fen,
+        started_at=now,
+    )
+    participants = {p.number: p for p in tournament.participants.all()}
+    player_ids = [p.player_id for p in participants.values()]
+    # RULES 4.7: a player busy in another live game when the round is paired loses by forfeit.
+    busy = set()
+    for white_id, black_id in Game.objects.filter(
+        Q(white_id__in=player_ids) | Q(black_id__in=player_ids), status=GameStatus.LIVE
+    ).values_list("white_id", "black_id"):
+        busy.update((white_id, black_id))
+    pairings = [
+        Pairing(
+            round=rnd,
+            board=board,
+            white=participants[white],
+            black=participants[black],
+            white_forfeit=participants[white].player_id in busy,
+            black_forfeit=participants[black].player_id in busy,
+        )
+        for board, (white, black) in enumerate(pairs, start=1)
+    ]
+    if bye is not None:  # RULES 4.6: the bye is worth a win per game, not a game won
+        pairings.append(
+            Pairing(
+                round=rnd,
+                board=len(pairs) + 1,
+                white=participants[bye],
+                white_points1=model.WIN_POINTS * tournament.legs,
+                done=True,
+            )
+        )
+    Pairing.objects.bulk_create(pairings)
+    for pairing in pairings:
+        if pairing.black_id is not None:
+            _open_leg(tournament, rnd, pairing, 1, now)
+    tournament.current_round = number
+    tournament.save(update_fields=["current_round"])
+    _round_end_if_done(rnd, now)
+    return rnd
+
+
+def _score_forfeits(tournament: Tournament, pairing: Pairing, first_leg: int) -> None:
+    """RULES 4.7: the busy player loses every game left by forfeit, the opponent scores 2 per
+    game; both busy: 0-0. Never played, never rated."""
+    for leg in range(first_leg, tournament.legs + 1):
+        white = 0 if pairing.white_forfeit else model.WIN_POINTS
+        black = 0 if pairing.black_forfeit else model.WIN_POINTS
+        if pairing.white_forfeit and pairing.black_forfeit:
+            white = black = 0
+        setattr(pairing, f"white_points{leg}", white)
+        setattr(pairing, f"black_points{leg}", black)
+        setattr(pairing, f"played{leg}", False)
+    pairing.done = True
+
+
+def _open_leg(tournament: Tournament, rnd: Round, pairing: Pairing, leg: int, now: datetime):
+    """Open game `leg` of a pairing (RULES 4.5: the second with colours reversed, same opening),
+    or score it lost by forfeit for whoever is busy (RULES 4.7)."""
+    if not (pairing.white_forfeit or pairing.black_forfeit):
+        white, black = pairing.white, pairing.black
+        if leg == 2:
+            white, black = black, white
+        try:
+            game = games.game_open(
+                white_id=white.player_id,
+                black_id=black.player_id,
+                variant_code=tournament.variant,
+                base_seconds=tournament.base_seconds,
+                increment_seconds=tournament.increment_seconds,
+                rated=tournament.rated,
+                start_fen=rnd.start_fen or None,
+                event=tournament,
+                at_ms=_ms(now),
+            )
+        except games.PlayerBusy:
+            # A game opened for one of them since we looked: busy all the same (RULES 4.7).
+            pairing.white_forfeit = games.live_game_of(pairing.white.player_id) is not None
+            pairing.black_forfeit = games.live_game_of(pairing.black.player_id) is not None
+            if not (pairing.white_forfeit or pairing.black_forfeit):
+                raise  # cannot happen under the user-row locks; let the tick retry
+        else:
+            setattr(pairing, f"game{leg}", game)
+            pairing.save()
+            return
+    _score_forfeits(tournament, pairing, leg)
+    pairing.save()
+
+
+def _score_leg(pairing: Pairing, leg: int, game: Game) -> None:
+    points = POINTS[GameResult(game.result)]
+    if leg == 2:  # pairing.white had Black in the second game
+        points = points[::-1]
+    setattr(pairing, f"white_points{leg}", points[0])
+    setattr(pairing, f"black_points{leg}", points[1])
+    # RULES 4.7: a 0-0 double absence is not a game played (nor a game won, RULES 4.10).
+    setattr(pairing, f"played{leg}", game.reason != GameEndReason.BOTH_ABSENT)
+
+
+def _catch_up(tournament: Tournament, pairing: Pairing, now: datetime) -> bool:
+    """Score every finished game of the pairing not yet scored; open the second game when the
+    first has ended (RULES 4.5). Returns whether anything changed."""
+    if pairing.done or pairing.black_id is None:
+        return False
+    changed = False
+    for leg in range(1, tournament.legs + 1):
+        game = getattr(pairing, f"game{leg}")
+        if getattr(pairing, f"white_points{leg}") is not None:
+            continue
+        if game is None:
+            if leg == 2 and pairing.white_points1 is not None:
+                _open_leg(tournament, pairing.round, pairing, 2, now)
+                changed = True
+            break
+        if game.status != GameStatus.FINISHED:
+            break
+        _score_leg(pairing, leg, game)
+        changed = True
+    if all(
+        getattr(pairing, f"white_points{leg}") is not None for leg in range(1, tournament.legs + 1)
+    ):
+        pairing.done = True
+    if changed:
+        pairing.save()
+    return changed
+
+
+def _round_end_if_done(rnd: Round, now: datetime) -> bool:
+    """RULES 4.8: the round ends when every game in it has ended."""
+    if rnd.ended_at is None and not rnd.pairings.filter(done=False).exists():
+        rnd.ended_at = now
+        rnd.save(update_fields=["ended_at"])
+        return True
+    return False
+
+
+def _open_pairings(rnd: Round):
+    return (
+        rnd.pairings.filter(done=False)
+        .select_related("round", "white", "black", "game1", "game2")
+        .order_by("board")
+    )
+
+
+@transaction.atomic
+def tournament_game_finished(*, game_id: int, now: datetime | None = None) -> bool:
+    """A tournament game ended (from the `game_finished` receiver): score it, open the second
+    game of a double pairing, end the round when it was the last. Safe to run twice."""
+    now = now or timezone.now()
+    found = Pairing.objects.filter(Q(game1_id=game_id) | Q(game2_id=game_id)).values_list(
+        "round__tournament_id", flat=True
+    )
+    if not found:
+        return False
+    tournament = _locked(found[0])
+    if tournament.status != Tournament.Status.RUNNING:
+        return False
+    pairing = (
+        Pairing.objects.select_related("round", "white", "black", "game1", "game2")
+        .filter(Q(game1_id=game_id) | Q(game2_id=game_id))
+        .get()
+    )
+    changed = _catch_up(tournament, pairing, now)
+    changed = _round_end_if_done(pairing.round, now) or changed
+    if changed:
+        changed_on_commit(tournament.pk, pairing.round.number)
+    return changed
+
+
+# --- advancing (RULES 4.8, 4.9) ----------------------------------------------------------------
+
+
+@transaction.atomic
+def tournament_advance(*, tournament_id: int, now: datetime | None = None) -> bool:
+    """The tick's step for a running tournament; returns whether it changed anything.
+
+    Scores games whose `game_finished` was lost (a process killed after the commit), ends the
+    round, pairs the next one after the pause, or closes the tournament: at the last round, when
+    the announced end has passed, or at the announced end plus the grace (open games drawn).
+    """
+    now = now or timezone.now()
+    tournament = _locked(tournament_id)
+    if tournament.status != Tournament.Status.RUNNING:
+        return False
+    rnd = tournament.rounds.get(number=tournament.current_round)
+    changed = False
+    if rnd.ended_at is None:
+        for pairing in _open_pairings(rnd):
+            changed = _catch_up(tournament, pairing, now) or changed
+        changed = _round_end_if_done(rnd, now) or changed
+    if rnd.ended_at is None:
+        if now >= tournament.announced_end + GRACE:  # RULES 4.9: games still open are drawn
+            for pairing in _open_pairings(rnd):
+                for leg in range(1, tournament.legs + 1):
+                    game = getattr(pairing, f"game{leg}")
+                    if game is not None and game.status == GameStatus.LIVE:
+                        games.game_end_by_event(game_id=game.pk, at_ms=_ms(now))
+                        game.refresh_from_db()
+                _catch_up_without_opening(tournament, pairing)
+            _tournament_finish(tournament, EndReason.TIME_UP, now)
+            return True
+        if changed:
+            changed_on_commit(tournament.pk, rnd.number)
+        return changed
+    if rnd.number >= tournament.total_rounds:
+        _tournament_finish(tournament, EndReason.ROUNDS_DONE, now)
+        return True
+    if now >= tournament.announced_end:  # RULES 4.9: no round starts after the announced end
+        _tournament_finish(tournament, EndReason.TIME_UP, now)
+        return True
+    if now < rnd.ended_at + round_pause():  # RULES 4.8: the pause to see the results
+        if changed:
+            changed_on_commit(tournament.pk, rnd.number)
+        return changed
+    try:
+        with transaction.atomic():
+            _round_open(tournament, rnd.number + 1, now)
+    except lim.NoLegalPairing:  # LIM 11: the tournament ends and says why
+        _tournament_finish(tournament, EndReason.NO_PAIRING, now)
+        return True
+    changed_on_commit(tournament.pk, rnd.number + 1)
+    return True
+
+
+def _catch_up_without_opening(tournament: Tournament, pairing: Pairing) -> None:
+    """At the close: score the games that ended; a second game never opened is not played
+    and scores nothing (RULES 4.9: no game starts after the end)."""
+    for leg in range(1, tournament.legs + 1):
+        game = getattr(pairing, f"game{leg}")
+        if getattr(pairing, f"white_points{leg}") is None and game is not None:
+            _score_leg(pairing, leg, game)
+    pairing.done = True
+    pairing.save()
+
+
+# --- the end (RULES 4.9, 4.10, 7.1) -------------------------------------------------------------
+
+
+def final_standings(tournament: Tournament) -> list:
+    state = engine_tournament(tournament)
+    if tournament.format == Format.ROUND_ROBIN:
+        return round_robin_standings(state)
+    return swiss_standings(state)
+
+
+def _tournament_finish(tournament: Tournament, reason: str, now: datetime) -> None:
+    """Close, cache the final standings and tiebreaks, rate the tournament as one period."""
+    rnd = tournament.rounds.filter(number=tournament.current_round).first()
+    if rnd is not None and rnd.ended_at is None:
+        rnd.ended_at = now
+        rnd.save(update_fields=["ended_at"])
+    tournament.status = Tournament.Status.FINISHED
+    tournament.finished_at = now
+    tournament.end_reason = reason
+    tournament.save(update_fields=["status", "finished_at", "end_reason"])
+    participants = {p.number: p for p in tournament.participants.all()}
+    standings = final_standings(tournament)
+    for standing in standings:
+        p = participants[standing.player]
+        p.rank = standing.rank
+        p.points = standing.points
+        p.buchholz_cut1 = standing.buchholz_cut1
+        p.sonneborn_berger = standing.sonneborn_berger
+        p.wins = standing.wins
+    Participant.objects.bulk_update(
+        participants.values(), ["rank", "points", "buchholz_cut1", "sonneborn_berger", "wins"]
+    )
+    finished = Game.objects.filter(
+        pk__in=game_ids(tournament), status=GameStatus.FINISHED
+    ).order_by("pk")
+    tournament_rate(
+        tournament=FinishedTournament(
+            tournament_id=tournament.pk,
+            variant=tournament.variant,
+            time_control=tournament.time_control,
+            rated=tournament.rated,
+            games=[finished_game_of(g) for g in finished],
+            start_ratings={p.player_id: p.start_rating for p in participants.values()},
+            # REI art. 11: whoever finishes first, ex aequo included, never loses points.
+            first_place=frozenset(
+                participants[s.player].player_id for s in standings if s.rank == 1
+            ),
+        )
+    )
+    changed_on_commit(tournament.pk, tournament.current_round)
+
+
+def game_ids(tournament: Tournament) -> list[int]:
+    rows = Pairing.objects.filter(round__tournament=tournament).values_list("game1_id", "game2_id")
+    return [game_id for pair in rows for game_id in pair if game_id is not None]
