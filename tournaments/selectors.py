@@ -51,3 +51,206 @@ def registered_players(tournament: Tournament) -> list[RegisteredPlayer]:
 
 def is_registered(tournament: Tournament, user) -> bool:
     return user.is_authenticated and tournament.registrations.filter(player=user).exists()
+
+
+# --- the run (issue 8) -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Leg:
+    game_id: int | None
+    white: str
+    black: str
+    result: str  # "1-0", "½-½", "0-0", "+/-" (forfeit), "…" (being played), "" (not yet)
+
+
+@dataclass(frozen=True)
+class PairingRow:
+    board: int
+    white: str
+    black: str | None  # None: the bye
+    white_number: int
+    black_number: int | None
+    white_points: int | None
+    black_points: int | None
+    legs: tuple[Leg, ...]
+    forfeit: bool
+
+
+@dataclass(frozen=True)
+class RoundRow:
+    number: int
+    opening: str
+    ended: bool
+    pairings: tuple[PairingRow, ...]
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    rank: int
+    number: int
+    username: str
+    start_rating: int
+    points: int
+    buchholz_cut1: int
+    sonneborn_berger: float
+    wins: int
+    cross: tuple[str, ...] = ()  # round robin: the cells against players 1..n
+
+
+def _leg_result(points: tuple[int | None, int | None], played: bool, game) -> str:
+    if points[0] is None:
+        return "…" if game is not None else ""
+    if not played and game is None:
+        return "+/-" if points[0] > points[1] else ("-/+" if points[1] > points[0] else "0-0")
+    return {(2, 0): "1-0", (0, 2): "0-1", (1, 1): "½-½", (0, 0): "0-0"}[points]
+
+
+def _opening_label(tournament: Tournament, rnd) -> str:
+    from games.rules import openings
+
+    if rnd.opening_number:
+        opening = openings.by_number(rnd.opening_number)
+        return f"{rnd.opening_number}. {' '.join(opening.moves(tournament.variant))}"
+    return " ".join(rnd.opening_moves)
+
+
+def run_rounds(tournament: Tournament) -> list[RoundRow]:
+    """Every round with its opening and pairings (three queries, whatever the size)."""
+    from tournaments.models import Pairing, Round
+
+    rounds = list(Round.objects.filter(tournament=tournament).order_by("number"))
+    pairings = (
+        Pairing.objects.filter(round__tournament=tournament)
+        .select_related("white__player", "black__player", "game1", "game2")
+        .order_by("round__number", "board")
+    )
+    by_round: dict[int, list[PairingRow]] = {r.pk: [] for r in rounds}
+    for p in pairings:
+        white = p.white.player.username
+        black = p.black.player.username if p.black_id else None
+        legs = []
+        if black is not None:
+            for leg in range(1, tournament.legs + 1):
+                game = getattr(p, f"game{leg}")
+                wp, bp = getattr(p, f"white_points{leg}"), getattr(p, f"black_points{leg}")
+                played = getattr(p, f"played{leg}")
+                if leg == 1:
+                    legs.append(Leg(p.game1_id, white, black, _leg_result((wp, bp), played, game)))
+                else:
+                    legs.append(Leg(p.game2_id, black, white, _leg_result((bp, wp), played, game)))
+        points = [
+            (getattr(p, f"white_points{leg}"), getattr(p, f"black_points{leg}"))
+            for leg in range(1, tournament.legs + 1)
+        ]
+        scored = [pt for pt in points if pt[0] is not None]
+        by_round[p.round_id].append(
+            PairingRow(
+                board=p.board,
+                white=white,
+                black=black,
+                white_number=p.white.number,
+                black_number=p.black.number if p.black_id else None,
+                white_points=sum(pt[0] for pt in scored) if scored else None,
+                black_points=sum(pt[1] or 0 for pt in scored) if scored else None,
+                legs=tuple(legs),
+                forfeit=p.white_forfeit or p.black_forfeit,
+            )
+        )
+    return [
+        RoundRow(
+            r.number, _opening_label(tournament, r), r.ended_at is not None, tuple(by_round[r.pk])
+        )
+        for r in rounds
+    ]
+
+
+def run_standings(tournament: Tournament) -> list[StandingRow]:
+    """RULES 4.10, live: computed by the engine from the pairings (a fixed number of queries)."""
+    from tournaments.models import Format
+    from tournaments.running import engine_tournament, final_standings
+
+    participants = {p.number: p for p in tournament.participants.select_related("player")}
+    if not participants:
+        return []
+    standings = final_standings(tournament)
+    cross: dict[int, list[str]] = {}
+    if tournament.format == Format.ROUND_ROBIN:  # the cross table (RULES 4.10)
+        n = len(participants)
+        cells = {number: [""] * n for number in participants}
+        for g in engine_tournament(tournament).games:
+            for me, other, mine in (
+                (g.white, g.black, g.white_points),
+                (g.black, g.white, g.black_points),
+            ):
+                mark = {2: "1", 1: "½", 0: "0"}[mine]
+                cells[me][other - 1] = (cells[me][other - 1] + " " + mark).strip()
+        for number in cells:
+            cells[number][number - 1] = "×"
+        cross = cells
+    return [
+        StandingRow(
+            rank=s.rank,
+            number=s.player,
+            username=participants[s.player].player.username,
+            start_rating=participants[s.player].start_rating,
+            points=s.points,
+            buchholz_cut1=s.buchholz_cut1,
+            sonneborn_berger=s.sonneborn_berger,
+            wins=s.wins,
+            cross=tuple(cross.get(s.player, ())),
+        )
+        for s in standings
+    ]
+
+
+def my_live_game_id(tournament: Tournament, user) -> int | None:
+    """The visitor's game being played in this tournament ("your game")."""
+    from games.models import Game
+
+    if not user.is_authenticated or tournament.status != Tournament.Status.RUNNING:
+        return None
+    return (
+        Game.objects.filter(event_type__model="tournament", event_id=tournament.pk, status="live")
+        .filter(_played_by(user.pk))
+        .values_list("pk", flat=True)
+        .first()
+    )
+
+
+def _played_by(user_id: int):
+    from django.db.models import Q
+
+    return Q(white_id=user_id) | Q(black_id=user_id)
+
+
+def live_tournament_game(user) -> tuple[int, Tournament] | None:
+    """The visitor's live tournament game, for the banner on every page (one query)."""
+    from games.models import Game
+
+    if not user.is_authenticated:
+        return None
+    game = (
+        Game.objects.filter(_played_by(user.pk), status="live", event_type__model="tournament")
+        .values_list("pk", "event_id")
+        .first()
+    )
+    if game is None:
+        return None
+    return game[0], Tournament.objects.filter(pk=game[1]).first()
+
+
+def player_pairings(tournament: Tournament, number: int) -> list[tuple[RoundRow, PairingRow]]:
+    """One player's rounds: each round with that player's pairing."""
+    rows = []
+    for rnd in run_rounds(tournament):
+        for p in rnd.pairings:
+            if number in (p.white_number, p.black_number):
+                rows.append((rnd, p))
+    return rows
+
+
+def tournament_game_ids(tournament: Tournament) -> list[int]:
+    from tournaments.running import game_ids
+
+    return game_ids(tournament)

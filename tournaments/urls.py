@@ -16,5 +16,9 @@ urlpatterns = [
     path(
         "<int:pk>/invite/regenerate/", views.tournament_invite_regenerate, name="invite_regenerate"
     ),
+    path("<int:pk>/player/<int:number>/", views.tournament_player, name="player"),
+    path("<int:pk>/trf/", views.tournament_trf, name="trf"),
+    path("<int:pk>/games/", views.tournament_games, name="games"),
+    path("banner/", views.tournament_banner, name="banner"),
     path("<int:pk>/invite/<str:token>/", views.tournament_invite, name="invite"),
 ]

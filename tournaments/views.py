@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -13,12 +13,18 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from games.models import Game
+from games.selectors import game_export
 from ratings.models import CadenceChoice, Variant
 from tournaments import selectors, services
 from tournaments.describe import describe
+from tournaments.engine.trf import write_trf
 from tournaments.forms import JoinForm, TournamentForm, zone_or_default
 from tournaments.live_events import open_live_event
-from tournaments.models import Tournament
+from tournaments.models import Participant, Tournament
+from tournaments.running import engine_tournament
+
+RUN_STATUSES = (Tournament.Status.RUNNING, Tournament.Status.FINISHED)
 
 ZONE_SESSION_KEY = "tournaments_tz"
 
@@ -143,6 +149,15 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
         ),
         "login_url": reverse("accounts:login") + "?" + urlencode({"next": request.path}),
     }
+    if tournament.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
+        rounds = selectors.run_rounds(tournament)
+        context.update(
+            rounds=rounds,
+            current=rounds[-1] if rounds else None,
+            standings=selectors.run_standings(tournament),
+            my_game_id=selectors.my_live_game_id(tournament, request.user),
+            now=timezone.now(),
+        )
     template = "tournaments/detail.html"
     if request.htmx:
         template += "#live"
@@ -223,3 +238,53 @@ def tournament_invite_regenerate(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.success(request, _("Nuovo link d'invito creato; il vecchio non vale più."))
     return redirect("tournaments:detail", pk=pk)
+
+
+# --- the run (issue 8) -------------------------------------------------------------------------
+
+
+def tournament_player(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """One player's games in the tournament."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    participant = get_object_or_404(
+        Participant.objects.select_related("player"), tournament=tournament, number=number
+    )
+    context = {
+        "tournament": tournament,
+        "participant": participant,
+        "rows": selectors.player_pairings(tournament, number),
+    }
+    template = "tournaments/player.html"
+    if request.htmx:
+        template += "#player-games"
+    return render(request, template, context)
+
+
+def tournament_trf(request: HttpRequest, pk: int) -> HttpResponse:
+    """The FIDE TRF-16 report (the engine's writer); double games have no TRF form."""
+    tournament = get_object_or_404(Tournament, pk=pk, status__in=RUN_STATUSES)
+    try:
+        text = write_trf(engine_tournament(tournament))
+    except ValueError:
+        raise Http404(_("Con andata e ritorno il TRF non esiste.")) from None
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="torneo-{pk}.trf"'
+    return response
+
+
+def tournament_games(request: HttpRequest, pk: int) -> HttpResponse:
+    """PGN (chess) or PDN (draughts) of every game of the tournament."""
+    tournament = get_object_or_404(Tournament, pk=pk, status__in=RUN_STATUSES)
+    ids = selectors.tournament_game_ids(tournament)
+    games = Game.objects.filter(pk__in=ids).select_related("white", "black").order_by("pk")
+    text = "\n\n".join(game_export(game) for game in games)
+    ext = "pgn" if tournament.variant == "chess" else "pdn"
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="torneo-{pk}.{ext}"'
+    return response
+
+
+def tournament_banner(request: HttpRequest) -> HttpResponse:
+    """ "Your game": shown on every page while the visitor has a tournament game open."""
+    found = selectors.live_tournament_game(request.user)
+    return render(request, "tournaments/_banner.html", {"found": found})

@@ -1,0 +1,91 @@
+"""The live pages of a running and a finished tournament (issue 8)."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from tournaments import running
+from tournaments.models import Tournament
+from tournaments.tests.test_run import T0, live_games, make, play, run
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def fast_passwords(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def started(n: int, **options) -> Tournament:
+    tournament = make(n, **options)
+    running.tournaments_due_process(now=T0)
+    tournament.refresh_from_db()
+    return tournament
+
+
+def test_running_swiss_page_shows_pairings_standings_and_your_game(client):
+    tournament = started(8)
+    game = live_games(tournament)[0]
+    client.force_login(game.white)
+    page = client.get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
+    assert 'data-testid="pairings"' in page and 'data-testid="standings"' in page
+    assert "BH" in page and 'data-testid="cross-table"' not in page
+    assert reverse("games:game", args=[game.pk]) in page  # "your game" and the board link
+    assert 'data-testid="your-game"' in page
+    assert 'data-testid="time-to-end"' in page
+    banner = client.get(reverse("tournaments:banner")).content.decode()
+    assert reverse("games:game", args=[game.pk]) in banner
+    # The htmx refresh gets the fragment only.
+    fragment = client.get(
+        reverse("tournaments:detail", args=[tournament.pk]), HTTP_HX_REQUEST="true"
+    ).content.decode()
+    assert fragment.lstrip().startswith('<section id="live"')
+
+
+def test_banner_is_empty_without_a_tournament_game(client, django_user_model):
+    client.force_login(django_user_model.objects.create_user("nessuno", password="x"))
+    assert "tournament-banner" not in client.get(reverse("tournaments:banner")).content.decode()
+
+
+def test_finished_round_robin_has_cross_table_player_pages_and_exports(client):
+    tournament = make(5, variant="italian", opening_mode="table1")
+    run(tournament)
+    page = client.get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
+    assert 'data-testid="cross-table"' in page and 'data-testid="finished"' in page
+    assert page.count("riposo") >= 1
+    player = client.get(reverse("tournaments:player", args=[tournament.pk, 1])).content.decode()
+    assert player.count("<tr>") == 1 + 5  # header + five rounds (one a bye)
+    trf = client.get(reverse("tournaments:trf", args=[tournament.pk])).content.decode()
+    assert trf.startswith("012 ") and trf.count("\n001 ") + trf.startswith("001") == 5
+    pdn = client.get(reverse("tournaments:games", args=[tournament.pk])).content.decode()
+    assert pdn.count("[Event") == 10 or pdn.count("[White") == 10
+
+
+def test_double_games_have_no_trf(client):
+    tournament = make(4)
+    run(tournament)
+    assert client.get(reverse("tournaments:trf", args=[tournament.pk])).status_code == 404
+
+
+def _standings_queries(client, n: int) -> int:
+    tournament = started(n)
+    rng = random.Random(n)
+    for game in live_games(tournament):
+        play(game, T0, rng)
+    running.tournaments_due_process(now=T0 + timedelta(seconds=1))
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(
+            reverse("tournaments:detail", args=[tournament.pk]), HTTP_HX_REQUEST="true"
+        )
+    assert response.status_code == 200
+    return len(queries)
+
+
+def test_standings_query_count_does_not_grow_with_players(client):
+    assert _standings_queries(client, 8) == _standings_queries(client, 24)
