@@ -8,22 +8,60 @@ channel layer.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
+import threading
+import time
 from typing import Any
 
-from channels.db import DatabaseSyncToAsync
+from asgiref.sync import SyncToAsync
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.db import DEFAULT_DB_ALIAS, close_old_connections, connections
 
 from games import services
 from games.models import Game
 
+logger = logging.getLogger(__name__)
 _MALFORMED = object()
+
+
+# With persistent connections, each pool thread checks its connection at most this often.
+CONNECTION_CHECK_SECONDS = 5.0
+_checked = threading.local()
+
+
+def _close_old_connections() -> None:
+    """channels' per-call `close_old_connections`, spaced out when connections persist.
+
+    With CONN_MAX_AGE > 0, checking on every message costs a database round trip per move
+    (CONN_HEALTH_CHECKS runs `SELECT 1` after each check), so a thread checks every few seconds,
+    or at once after a database error. With CONN_MAX_AGE 0 it checks every time, as channels
+    does (each call then opens its own connection)."""
+    now = time.monotonic()
+    connection = connections[DEFAULT_DB_ALIAS]
+    if (
+        connection.settings_dict.get("CONN_MAX_AGE") == 0
+        or connection.errors_occurred
+        or now - getattr(_checked, "at", -CONNECTION_CHECK_SECONDS) >= CONNECTION_CHECK_SECONDS
+    ):
+        close_old_connections()
+        _checked.at = now
+
+
+class PooledDatabaseSyncToAsync(SyncToAsync):
+    def thread_handler(self, loop, *args: Any, **kwargs: Any) -> Any:
+        _close_old_connections()
+        try:
+            return super().thread_handler(loop, *args, **kwargs)
+        finally:
+            _close_old_connections()
 
 
 def database_sync_to_async(func):
     """Database work off the event loop, in a pool of threads: the services lock the game row,
     so games need not queue behind one another in a single thread (channels' default)."""
-    return DatabaseSyncToAsync(func, thread_sensitive=False)
+    return PooledDatabaseSyncToAsync(func, thread_sensitive=False)
 
 
 # Client message type -> (service, whether "ply" is required).
@@ -46,8 +84,45 @@ def _check_clock(game_id: int) -> None:
     services.game_flag(game_id=game_id)
 
 
-def _presence(game_id: int, user_id: int | None, connected: bool) -> None:
-    services.game_presence(game_id=game_id, user_id=user_id, connected=connected)
+def _presence(game_id: int, user_id: int | None, connected: bool, key: str) -> None:
+    services.game_presence(game_id=game_id, user_id=user_id, connected=connected, key=key)
+
+
+def _heartbeat(keys: list[str]) -> None:
+    services.presence_heartbeat(keys=keys)
+
+
+class Heartbeat:
+    """This process's players' sockets, vouched for in one query every few seconds.
+
+    If the process dies, the rows stop being refreshed and the tick sweeps them
+    (`services.presence_sweep`): a player cannot stay "connected" through a dead server."""
+
+    keys: set[str] = set()
+    task: asyncio.Task | None = None
+
+    @classmethod
+    def add(cls, key: str) -> None:
+        cls.keys.add(key)
+        loop = asyncio.get_running_loop()
+        if cls.task is None or cls.task.done() or cls.task.get_loop() is not loop:
+            cls.task = loop.create_task(cls.run())
+
+    @classmethod
+    def discard(cls, key: str) -> None:
+        cls.keys.discard(key)
+        if not cls.keys and cls.task is not None:
+            cls.task.cancel()
+            cls.task = None
+
+    @classmethod
+    async def run(cls) -> None:
+        while cls.keys:
+            await asyncio.sleep(services.PRESENCE_HEARTBEAT_SECONDS)
+            try:
+                await database_sync_to_async(_heartbeat)(sorted(cls.keys))
+            except Exception:  # the next beat tries again; the rows go stale only after three
+                logger.exception("presence heartbeat failed")
 
 
 def _act(kind: str, game_id: int, user_id: int | None, content: dict[str, Any]) -> None:
@@ -79,7 +154,10 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         self.is_player = self.user_id in (state["white"]["id"], state["black"]["id"])
         if self.is_player:
             # Recorded presence is broadcast to everyone, this socket included.
-            await database_sync_to_async(_presence)(self.game_id, self.user_id, True)
+            await database_sync_to_async(_presence)(
+                self.game_id, self.user_id, True, self.channel_name
+            )
+            Heartbeat.add(self.channel_name)
         await self.send_json(await database_sync_to_async(_state)(self.game_id))
 
     async def disconnect(self, code: int) -> None:
@@ -87,7 +165,10 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             return
         await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.is_player:
-            await database_sync_to_async(_presence)(self.game_id, self.user_id, False)
+            Heartbeat.discard(self.channel_name)
+            await database_sync_to_async(_presence)(
+                self.game_id, self.user_id, False, self.channel_name
+            )
 
     @classmethod
     async def decode_json(cls, text_data: str) -> Any:
@@ -141,3 +222,29 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "changed"})
+
+
+class UserConsumer(AsyncJsonWebsocketConsumer):
+    """`/ws/me/`: the signed-in visitor's site-wide socket, on the group `user.<id>`.
+
+    Says only what changed for them (`{"type": "changed", "what": "challenges"}`); the page
+    re-fetches the fragment (STYLE 7). Guests are refused (4401)."""
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            await self.close(code=4401)
+            return
+        self.group = services.user_group(user.pk)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        return None
+
+    async def user_changed(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "changed", "what": event["what"]})

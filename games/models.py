@@ -192,6 +192,28 @@ class Game(models.Model):
         self.flag_at_ms = flag_instant(clock)
 
 
+class GameConnection(models.Model):
+    """One open socket of a player (RULES 3 presence), keyed by the consumer's channel name.
+
+    The process serving the socket refreshes `seen_ms` with one heartbeat query for all its
+    sockets; a row not refreshed for `PRESENCE_STALE_SECONDS` belongs to a process that died
+    without saying goodbye, and the periodic tick sweeps it (so abandonment still fires). The
+    game's `<colour>_connections` count these rows (kept by the services, under the game lock).
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="connections")
+    color = models.CharField(max_length=5)
+    key = models.CharField(max_length=200, unique=True)
+    seen_ms = models.BigIntegerField(db_index=True)
+
+    class Meta:
+        verbose_name = _("connessione")
+        verbose_name_plural = _("connessioni")
+
+    def __str__(self) -> str:
+        return f"#{self.game_id} {self.color} {self.key}"
+
+
 class ColorChoice(models.TextChoices):
     WHITE = "white", _("Bianco")
     BLACK = "black", _("Nero")

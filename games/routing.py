@@ -2,9 +2,10 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games.consumers import GameConsumer, LobbyConsumer
+from games.consumers import GameConsumer, LobbyConsumer, UserConsumer
 
 websocket_urlpatterns: list = [
     path("ws/game/<int:game_id>/", GameConsumer.as_asgi()),
     path("ws/lobby/", LobbyConsumer.as_asgi()),
+    path("ws/me/", UserConsumer.as_asgi()),
 ]

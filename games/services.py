@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import time
+import uuid
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -38,6 +39,7 @@ from games.models import (
     ColorChoice,
     EndReason,
     Game,
+    GameConnection,
     GameResult,
     Status,
 )
@@ -50,6 +52,10 @@ logger = logging.getLogger(__name__)
 
 # RULES 3: after one's first move, 30 s away loses the game by abandonment.
 ABANDON_AFTER_MS = int(getattr(settings, "GAME_ABANDON_SECONDS", 30) * 1000)
+# Presence: each process refreshes its sockets' rows every PRESENCE_HEARTBEAT_SECONDS; rows
+# older than PRESENCE_STALE_SECONDS belong to a dead process (three missed heartbeats).
+PRESENCE_HEARTBEAT_SECONDS = float(getattr(settings, "GAME_PRESENCE_HEARTBEAT_SECONDS", 10))
+PRESENCE_STALE_MS = int(getattr(settings, "GAME_PRESENCE_STALE_SECONDS", 30) * 1000)
 MAX_MOVE_LENGTH = 200
 
 
@@ -495,13 +501,19 @@ def game_draw_claim(
 
 
 def game_presence(
-    *, game_id: int, user_id: int | None, connected: bool, at_ms: int | None = None
+    *,
+    game_id: int,
+    user_id: int | None,
+    connected: bool,
+    key: str | None = None,
+    at_ms: int | None = None,
 ) -> Game | None:
     """Record one connection of a player opening or closing (RULES 3 "sitting down").
 
-    A connection while the game is live makes the player *sat*. When the last connection of a
-    player closes, `away_since` is set (abandonment counts from it); a new one clears it.
-    Spectators are not recorded (returns None).
+    Each open socket is a `GameConnection` row named by `key` (the consumer's channel name; a
+    fresh one when not given). A connection while the game is live makes the player *sat*. When
+    the last connection of a player closes, `away_since` is set (abandonment counts from it); a
+    new one clears it. Spectators are not recorded (returns None). Locks the game row.
     """
     at = now_ms() if at_ms is None else at_ms
     with transaction.atomic():
@@ -510,20 +522,70 @@ def game_presence(
         if color is None:
             return None
         prefix = color.value
-        count = getattr(game, f"{prefix}_connections")
         if connected:
-            setattr(game, f"{prefix}_connections", count + 1)
+            GameConnection.objects.update_or_create(
+                key=key or f"anonymous-{uuid.uuid4().hex}",
+                defaults={"game": game, "color": prefix, "seen_ms": at},
+            )
             setattr(game, f"{prefix}_away_since_ms", None)
             if game.is_live:
                 setattr(game, f"{prefix}_sat", True)
         else:
-            count = max(0, count - 1)
-            setattr(game, f"{prefix}_connections", count)
-            if count == 0:
-                setattr(game, f"{prefix}_away_since_ms", at)
+            rows = GameConnection.objects.filter(game=game, color=prefix)
+            if key is not None:
+                rows = rows.filter(key=key)
+            first = rows.order_by("seen_ms", "pk").values_list("pk", flat=True).first()
+            if first is not None:
+                GameConnection.objects.filter(pk=first).delete()
+        count = GameConnection.objects.filter(game=game, color=prefix).count()
+        setattr(game, f"{prefix}_connections", count)
+        if not connected and count == 0 and getattr(game, f"{prefix}_away_since_ms") is None:
+            setattr(game, f"{prefix}_away_since_ms", at)
         if game.is_live:
             _flag_if_due(game, at)
         return _save_and_broadcast(game, at)
+
+
+def presence_heartbeat(*, keys: list[str], at_ms: int | None = None) -> int:
+    """Mark the connections `keys` (all the sockets of one process) as alive at `at_ms`.
+
+    One query for a whole process; changes no game, so it takes no game lock."""
+    if not keys:
+        return 0
+    at = now_ms() if at_ms is None else at_ms
+    return GameConnection.objects.filter(key__in=keys).update(seen_ms=at)
+
+
+def presence_sweep(*, at_ms: int | None = None) -> list[int]:
+    """Drop connections whose process stopped refreshing them (it died: no disconnect came).
+
+    A player left with no connection is away from the last instant the dead process vouched
+    for them, so abandonment (RULES 3) counts from then. Each game is swept under its lock;
+    safe to run twice. Returns the ids of the games whose presence changed."""
+    at = now_ms() if at_ms is None else at_ms
+    stale_before = at - PRESENCE_STALE_MS
+    game_ids = set(
+        GameConnection.objects.filter(seen_ms__lt=stale_before).values_list("game_id", flat=True)
+    )
+    changed: list[int] = []
+    for game_id in sorted(game_ids):
+        with transaction.atomic():
+            game = _locked(game_id)
+            stale = GameConnection.objects.filter(game=game, seen_ms__lt=stale_before)
+            last_seen: dict[str, int] = {}
+            for color, seen in stale.values_list("color", "seen_ms"):
+                last_seen[color] = max(seen, last_seen.get(color, seen))
+            if not last_seen:
+                continue
+            stale.delete()
+            for color, seen in last_seen.items():
+                count = GameConnection.objects.filter(game=game, color=color).count()
+                setattr(game, f"{color}_connections", count)
+                if count == 0 and getattr(game, f"{color}_away_since_ms") is None:
+                    setattr(game, f"{color}_away_since_ms", seen)
+            _save_and_broadcast(game, at)
+            changed.append(game_id)
+    return changed
 
 
 # --- due checks (the periodic tick) ----------------------------------------------------------
@@ -578,6 +640,10 @@ def games_due_process(*, at_ms: int | None = None) -> list[int]:
     so one failure does not stop the others. Returns the ids of the games it ended."""
     at = now_ms() if at_ms is None else at_ms
     ended: list[int] = []
+    try:
+        presence_sweep(at_ms=at)  # first: a dead process's players become away
+    except Exception:
+        logger.exception("presence sweep failed")
     flag_ids = Game.objects.filter(status=Status.LIVE, flag_at_ms__lte=at).values_list(
         "pk", flat=True
     )
@@ -642,6 +708,7 @@ def challenge_create(
             rated=rated,
         )
         _lobby_changed_on_commit()
+        _users_changed_on_commit([opponent_id], "challenges")
     return challenge
 
 
@@ -699,6 +766,7 @@ def challenge_accept(*, challenge_id: int, user_id: int, choose_white: Any = Non
         # Other open challenges of the two players can no longer start (one board at a time),
         # but they stay posted: they can be accepted after this game.
         _lobby_changed_on_commit()
+        _users_changed_on_commit([challenge.challenger_id, user_id], "challenges")
     return game
 
 
@@ -714,10 +782,31 @@ def challenge_cancel(*, challenge_id: int, user_id: int) -> Challenge:
             raise NotAPlayer("not your challenge")
         challenge.save(update_fields=["status"])
         _lobby_changed_on_commit()
+        _users_changed_on_commit([challenge.challenger_id, challenge.opponent_id], "challenges")
     return challenge
 
 
 LOBBY_GROUP = "lobby"
+
+
+def user_group(user_id: int) -> str:
+    """The group of one user's site-wide sockets (`/ws/me/`, docs/protocol.md)."""
+    return f"user.{user_id}"
+
+
+def _users_changed_on_commit(user_ids: list[int | None], what: str) -> None:
+    """Tell these users' pages that `what` changed for them (they re-fetch their fragment)."""
+    targets = sorted({pk for pk in user_ids if pk is not None})
+
+    def send() -> None:
+        layer = get_channel_layer()
+        if layer is None:
+            return
+        for pk in targets:
+            async_to_sync(layer.group_send)(user_group(pk), {"type": "user.changed", "what": what})
+
+    if targets:
+        transaction.on_commit(send)
 
 
 def _lobby_changed_on_commit() -> None:

@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 
 from games import services
-from games.models import Game, Status
+from games.models import Game, GameConnection, Status
 from games.services import (
     GameOver,
     IllegalMoveError,
@@ -29,6 +29,8 @@ from games.services import (
     game_presence,
     game_resign,
     games_due_process,
+    presence_heartbeat,
+    presence_sweep,
 )
 from games.signals import game_finished
 from games.tests.factories import T0, UserFactory, open_game
@@ -204,16 +206,16 @@ def test_abandonment_after_30_seconds_once(finished):
     game_move(game_id=game.pk, user_id=w, expected_ply=0, move="e2e4", at_ms=T0 + 1_000)
     # Black has not moved yet: Black's absence is not abandonment (its clock just runs).
     game_presence(game_id=game.pk, user_id=b, connected=False, at_ms=T0 + 2_000)
-    assert games_due_process(at_ms=T0 + 40_000) == []
+    assert due(T0 + 40_000) == []
     game_presence(game_id=game.pk, user_id=b, connected=True, at_ms=T0 + 41_000)
     # White has moved: away for 30 s loses.
     game_presence(game_id=game.pk, user_id=w, connected=False, at_ms=T0 + 50_000)
-    assert games_due_process(at_ms=T0 + 79_999) == []
+    assert due(T0 + 79_999) == []
     game_presence(game_id=game.pk, user_id=w, connected=True, at_ms=T0 + 79_000)
     game_presence(game_id=game.pk, user_id=w, connected=False, at_ms=T0 + 80_000)
-    assert games_due_process(at_ms=T0 + 100_000) == []
-    assert games_due_process(at_ms=T0 + 110_000) == [game.pk]
-    assert games_due_process(at_ms=T0 + 111_000) == []
+    assert due(T0 + 100_000) == []
+    assert due(T0 + 110_000) == [game.pk]
+    assert due(T0 + 111_000) == []
     assert game_abandon(game_id=game.pk, at_ms=T0 + 112_000) is False
     game.refresh_from_db()
     assert (game.result, game.reason) == ("0-1", "abandonment")
@@ -284,3 +286,49 @@ def test_double_submitted_move_exactly_one_wins():
     assert sorted(outcomes) == ["ok", "stale"]
     game = Game.objects.get(pk=game.pk)
     assert (game.ply, game.moves) == (1, ["e2e4"])
+
+
+def due(at_ms: int) -> list[int]:
+    """The tick at `at_ms`, with every open socket's process alive (its heartbeat just ran)."""
+    presence_heartbeat(keys=list(GameConnection.objects.values_list("key", flat=True)), at_ms=at_ms)
+    return games_due_process(at_ms=at_ms)
+
+
+def test_presence_of_a_dead_process_is_swept_and_abandonment_fires(finished):
+    game = open_game(base_seconds=600)
+    w, b = game.white_id, game.black_id
+    game_presence(game_id=game.pk, user_id=w, connected=True, key="server1!w", at_ms=T0)
+    game_presence(game_id=game.pk, user_id=b, connected=True, key="server2!b", at_ms=T0)
+    game_move(game_id=game.pk, user_id=w, expected_ply=0, move="e2e4", at_ms=T0 + 1_000)
+    # Server 2 keeps beating; server 1 dies at T0 + 5 s without closing White's socket.
+    presence_heartbeat(keys=["server1!w", "server2!b"], at_ms=T0 + 5_000)
+    for at in range(T0 + 15_000, T0 + 36_000, 10_000):
+        presence_heartbeat(keys=["server2!b"], at_ms=at)
+        assert games_due_process(at_ms=at) == []
+    game.refresh_from_db()
+    assert game.white_connections == 1  # not yet stale (seen 30 s ago at most)
+    presence_heartbeat(keys=["server2!b"], at_ms=T0 + 36_000)
+    assert games_due_process(at_ms=T0 + 36_000) == [game.pk]
+    game.refresh_from_db()
+    # Away from the last heartbeat (T0 + 5 s): 30 s later White has abandoned.
+    assert (game.white_connections, game.white_away_since_ms) == (0, T0 + 5_000)
+    assert (game.black_connections, game.black_away_since_ms) == (1, None)
+    assert (game.result, game.reason) == ("0-1", "abandonment")
+    assert finished == [game.pk]
+    assert list(GameConnection.objects.values_list("key", flat=True)) == ["server2!b"]
+    assert presence_sweep(at_ms=T0 + 37_000) == []
+
+
+def test_presence_sweep_keeps_a_player_with_another_live_socket():
+    game = open_game(base_seconds=600)
+    w = game.white_id
+    game_presence(game_id=game.pk, user_id=w, connected=True, key="dead!1", at_ms=T0)
+    game_presence(game_id=game.pk, user_id=w, connected=True, key="alive!1", at_ms=T0)
+    presence_heartbeat(keys=["alive!1"], at_ms=T0 + 31_000)
+    assert presence_sweep(at_ms=T0 + 31_000) == [game.pk]
+    game.refresh_from_db()
+    assert (game.white_connections, game.white_away_since_ms) == (1, None)
+    game = game_presence(
+        game_id=game.pk, user_id=w, connected=False, key="alive!1", at_ms=T0 + 32_000
+    )
+    assert (game.white_connections, game.white_away_since_ms) == (0, T0 + 32_000)
