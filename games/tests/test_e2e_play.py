@@ -112,3 +112,59 @@ def test_chess_to_checkmate_and_italian_draughts_to_resignation(game_site, two_p
     bruno.get_by_test_id("resign").click()
     expect(anna.get_by_test_id("result")).to_contain_text("0-1")
     expect(bruno.get_by_test_id("result")).to_contain_text("0-1")
+
+
+def draughts_drag(page, origin, dest):
+    """Drag a piece (pointer down on it, move, release on the destination)."""
+    a = page.locator(f'#board g[data-square="{origin}"]').bounding_box()
+    b = page.locator(f'#board g[data-square="{dest}"]').bounding_box()
+    page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2, steps=6)
+    page.mouse.up()
+
+
+def open_game_between(site, challenger, accepter, *, variant, color):
+    challenge(challenger, site, variant=variant, color=color)
+    accepter.goto(site + "/play/")
+    accepter.locator("[data-testid^=accept-]").first.click()
+    expect(accepter).to_have_url(re.compile(r"/games/\d+/$"))
+    expect(challenger).to_have_url(accepter.url, timeout=15_000)
+
+
+def test_english_draughts_to_agreed_draw_and_international_to_resignation(game_site, two_players):
+    site = game_site
+    (anna, bruno), _names = two_players
+
+    # English draughts: Black moves first (Anna). Moves by drag and by click, a forced capture
+    # and its recapture, then a draw offered by Anna and accepted by Bruno.
+    open_game_between(site, anna, bruno, variant="english", color="black")
+    draughts_drag(anna, 11, 15)
+    expect(bruno.get_by_test_id("moves")).to_contain_text("11-15")
+    draughts_drag(bruno, 22, 18)
+    expect(anna.get_by_test_id("moves")).to_contain_text("22-18")
+    draughts_move(anna, 15, 22)
+    expect(bruno.get_by_test_id("moves")).to_contain_text("15x22")
+    draughts_move(bruno, 25, 18)
+    expect(anna.get_by_test_id("moves")).to_contain_text("25x18")
+    anna.on("dialog", lambda dialog: dialog.accept())
+    anna.get_by_test_id("draw-offer").click()
+    expect(bruno.get_by_test_id("status-line")).to_contain_text("propone patta")
+    bruno.get_by_test_id("draw-accept").click()
+    for page in (anna, bruno):
+        expect(page.get_by_test_id("result")).to_contain_text("1/2-1/2")
+        expect(page.get_by_test_id("result")).to_contain_text("patta d'accordo")
+
+    # International draughts (10×10): Bruno is White; an exchange, then Anna resigns.
+    open_game_between(site, bruno, anna, variant="international", color="white")
+    draughts_move(bruno, 32, 28)
+    expect(anna.get_by_test_id("moves")).to_contain_text("32-28")
+    draughts_move(anna, 19, 23)
+    expect(bruno.get_by_test_id("moves")).to_contain_text("19-23")
+    draughts_drag(bruno, 28, 19)
+    expect(anna.get_by_test_id("moves")).to_contain_text("28x19")
+    draughts_move(anna, 14, 23)
+    expect(bruno.get_by_test_id("moves")).to_contain_text("14x23")
+    anna.get_by_test_id("resign").click()
+    for page in (anna, bruno):
+        expect(page.get_by_test_id("result")).to_contain_text("1-0")

@@ -11,8 +11,22 @@ const t = (key) => root.dataset[key] || "";
 const SVGNS = "http://www.w3.org/2000/svg";
 
 let state = JSON.parse(document.getElementById("game-state").textContent);
-let receivedAt = performance.now();
-let orientation = myColor || (variant === "english" ? "black" : "white");
+// Players see their own side at the bottom. Spectators see White at the bottom in every
+// variant: English draughts diagrams too are printed with White (squares 21–32) at the bottom
+// and Black (1–12) at the top, although Black moves first.
+let orientation = myColor || "white";
+
+// Clock latency compensation: a state's figures are the server's at `clock.at_ms`; by the time
+// it arrives the running clock has already run for the message's age. The age is the client
+// clock minus `at_ms`, less the smallest such difference seen (the clocks' offset plus the
+// fastest transit), capped so a suspended tab or a skewed clock cannot run a clock away.
+let offset = Infinity;
+function ageOf(s) {
+  const d = Date.now() - s.clock.at_ms;
+  offset = Math.min(offset, d);
+  return Math.max(0, Math.min(2000, d - offset));
+}
+let receivedAt = performance.now() - ageOf(state);
 let socket = null;
 let retry = 0;
 let board = null; // chess: chessground api; draughts: {render}
@@ -135,19 +149,89 @@ function draughtsBoard(el) {
         dot.setAttribute("r", cell * 0.14); dot.setAttribute("class", "dest");
         g.appendChild(dot);
       }
-      if (mine) g.addEventListener("click", () => clickSquare(sq));
       svg.appendChild(g);
     });
   }
-  function clickSquare(sq) {
-    if (selected) {
-      const chosen = movesFrom(selected).filter((m) => dest(m) === sq);
-      if (chosen.length) { send({ type: "move", ply: state.ply, move: chosen[0] }); selected = null; return render(); }
-    }
+  const mine = () => myColor && state.status === "live" && state.turn === myColor;
+  const squareAt = (e) => {
+    const g = document.elementFromPoint(e.clientX, e.clientY)?.closest("[data-square]");
+    return g && svg.contains(g) ? parseInt(g.dataset.square, 10) : null;
+  };
+  function play(from, to) {
+    const chosen = movesFrom(from).filter((m) => dest(m) === to);
+    if (!chosen.length) return false;
+    selected = null;
+    if (chosen.length === 1) send({ type: "move", ply: state.ply, move: chosen[0] });
+    // Two capture paths with the same start and end: the player says which.
+    else choosePath(chosen);
+    render();
+    return true;
+  }
+  function choosePath(paths) {
+    const ply = state.ply;
+    chooser(t("tChoosePath"), paths.map((m) => [m, () => { if (state.ply === ply) send({ type: "move", ply, move: m }); }]));
+  }
+  // Click a piece then a square, or drag the piece there (pointer events: mouse, pen, touch).
+  let drag = null;
+  svg.addEventListener("pointerdown", (e) => {
+    if (!mine()) return;
+    const sq = squareAt(e);
+    if (sq === null) return;
+    if (selected && selected !== sq && play(selected, sq)) return;
     selected = movesFrom(sq).length ? sq : null;
     render();
+    if (selected) {
+      drag = { from: sq, moved: false };
+      svg.setPointerCapture(e.pointerId);
+      e.preventDefault();
+    }
+  });
+  svg.addEventListener("pointermove", (e) => {
+    if (!drag) return;
+    const piece = svg.querySelector(`g[data-square="${drag.from}"] .piece`);
+    if (!piece) return;
+    const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(svg.getScreenCTM().inverse());
+    piece.setAttribute("cx", p.x); piece.setAttribute("cy", p.y);
+    piece.classList.add("dragging");
+    drag.moved = true;
+  });
+  svg.addEventListener("pointerup", (e) => {
+    if (!drag) return;
+    const { from, moved } = drag;
+    drag = null;
+    const to = squareAt(e);
+    if (to !== null && to !== from && play(from, to)) return;
+    if (moved) render(); // dropped off target: the piece goes back, still selected
+  });
+  svg.addEventListener("pointercancel", () => { drag = null; render(); });
+  return { render, reset() { selected = null; drag = null; closeChooser(); } };
+}
+
+// --- a small chooser (promotion piece, capture path) --------------------------------------
+function closeChooser() { document.getElementById("chooser")?.remove(); }
+function chooser(title, options, onCancel) {
+  closeChooser();
+  const box = document.createElement("div");
+  box.id = "chooser"; box.className = "chooser"; box.setAttribute("role", "dialog");
+  box.setAttribute("data-testid", "chooser");
+  const p = document.createElement("p"); p.textContent = title; box.appendChild(p);
+  for (const [label, action] of options) {
+    const b = document.createElement("button");
+    b.type = "button"; b.className = "button small"; b.textContent = label;
+    b.addEventListener("click", () => { closeChooser(); action(); });
+    box.appendChild(b);
   }
-  return { render, reset() { selected = null; } };
+  const cancel = document.createElement("button");
+  cancel.type = "button"; cancel.className = "button small secondary"; cancel.textContent = "×";
+  cancel.setAttribute("aria-label", t("tCancel"));
+  cancel.addEventListener("click", () => { closeChooser(); if (onCancel) onCancel(); else board.render(); });
+  box.appendChild(cancel);
+  document.getElementById("board").after(box);
+}
+// The side to move is in check when the last move's notation says so (+ or #, RULES 2).
+function inCheck() {
+  const last = state.notation.length ? state.notation[state.notation.length - 1][1] : "";
+  return state.status === "live" && /[+#]$/.test(last) ? state.turn : false;
 }
 
 // --- chess board -------------------------------------------------------------------------
@@ -168,7 +252,7 @@ function chessConfig() {
     orientation,
     turnColor: state.turn,
     lastMove: last,
-    check: false,
+    check: inCheck(),
     movable: { free: false, color: mine ? myColor : undefined, dests: mine ? chessDests() : new Map(), showDests: true },
   };
 }
@@ -181,14 +265,18 @@ async function chessBoard(el) {
       events: {
         after(orig, dest) {
           const base = orig + dest;
-          // Promotion: a queen by default (an under-promotion chooser is still to come).
-          const move = state.legal_moves.includes(base) ? base : base + "q";
-          send({ type: "move", ply: state.ply, move });
+          if (state.legal_moves.includes(base)) return send({ type: "move", ply: state.ply, move: base });
+          // Promotion: the player picks the piece; closing the chooser takes the move back.
+          const ply = state.ply;
+          const pieces = state.legal_moves.filter((m) => m.length === 5 && m.startsWith(base));
+          const glyphs = { q: "♛", r: "♜", b: "♝", n: "♞" };
+          chooser(t("tPromote"), pieces.map((m) => [glyphs[m[4]] || m[4], () => { if (state.ply === ply) send({ type: "move", ply, move: m }); }]),
+            () => api.set(chessConfig()));
         },
       },
     },
   });
-  return { render() { api.set(chessConfig()); }, reset() {}, api };
+  return { render() { api.set(chessConfig()); }, reset() { closeChooser(); }, api };
 }
 
 // --- the rest of the page ----------------------------------------------------------------
@@ -216,6 +304,8 @@ function renderSide() {
   if (accept) { accept.hidden = !incoming; decline.hidden = !incoming; }
   if (offerBtn) offerBtn.hidden = !live || incoming;
   if (resign) resign.hidden = !live;
+  const claim = document.getElementById("draw-claim");
+  if (claim) claim.hidden = !live || state.turn !== myColor;
   const line = document.getElementById("status-line");
   line.textContent = incoming ? t("tDrawOffered") : live && myColor && offer === myColor ? t("tYouOffered") : "";
 }
@@ -223,7 +313,7 @@ function apply(next) {
   if (next.ply < state.ply) return; // an older version: ignore
   const moved = next.ply !== state.ply || next.status !== state.status;
   state = next;
-  receivedAt = performance.now();
+  receivedAt = performance.now() - ageOf(next);
   // A presence or draw-offer change leaves the board (and a half-made move) as it is.
   if (board && moved) { board.reset(); board.render(); }
   renderSide();
@@ -241,7 +331,10 @@ function connect() {
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "state") apply(message);
-    else if (message.type === "error") { send({ type: "sync" }); }
+    else if (message.type === "error") {
+      if (message.code === "no_draw_to_claim") document.getElementById("status-line").textContent = t("tNoClaim");
+      else send({ type: "sync" });
+    }
   };
   socket.onclose = () => {
     document.getElementById("status-line").textContent = t("tReconnecting");
@@ -258,6 +351,7 @@ root.querySelector("#flip").addEventListener("click", () => {
 });
 root.querySelector("#resign")?.addEventListener("click", () => confirmThen(t("tConfirmResign"), () => send({ type: "resign", ply: state.ply })));
 root.querySelector("#draw-offer")?.addEventListener("click", () => confirmThen(t("tConfirmDraw"), () => send({ type: "draw_offer" })));
+root.querySelector("#draw-claim")?.addEventListener("click", () => send({ type: "draw_claim", ply: state.ply }));
 root.querySelector("#draw-accept")?.addEventListener("click", () => send({ type: "draw_accept" }));
 root.querySelector("#draw-decline")?.addEventListener("click", () => send({ type: "draw_decline" }));
 
