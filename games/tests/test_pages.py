@@ -129,3 +129,16 @@ def test_admin_lists_and_shows_games(admin_client):
 
 def test_missing_game_is_404(client):
     assert client.get(reverse("games:game", args=[999999])).status_code == 404
+
+
+def test_game_pages_in_english(client):
+    """The games app's own catalogue (games/locale/en) translates its pages."""
+    anna, bruno = UserFactory(), UserFactory()
+    post_challenge(anna, opponent_id=bruno.pk, variant_code="english")
+    client.login(username=bruno.username, password=PASSWORD)
+    client.cookies["django_language"] = "en"
+    notices = client.get(reverse("games:notices"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert f"{anna.username} challenges you: English draughts" in notices
+    assert ">Accept<" in notices and ">Decline<" in notices
+    lobby = client.get(reverse("games:lobby"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Post a challenge" in lobby and "Lancia una sfida" not in lobby
