@@ -177,22 +177,27 @@ def engine_tournament(tournament: Tournament) -> model.Tournament:
     number = {p.pk: p.number for p in participants}
     results: list[model.GameResult] = []
     byes: list[model.Bye] = []
-    pairings = Pairing.objects.filter(round__tournament=tournament).select_related("round")
-    for p in pairings:
-        r = p.round.number
-        if p.black_id is None:
-            if p.white_points1 is not None:
-                byes.append(model.Bye(r, number[p.white_id], points=p.white_points1))
+    rows = Pairing.objects.filter(round__tournament=tournament).values_list(
+        "round__number",
+        "white_id",
+        "black_id",
+        "white_points1",
+        "black_points1",
+        "played1",
+        "white_points2",
+        "black_points2",
+        "played2",
+    )
+    for r, white_id, black_id, wp1, bp1, played1, wp2, bp2, played2 in rows:
+        if black_id is None:
+            if wp1 is not None:
+                byes.append(model.Bye(r, number[white_id], points=wp1))
             continue
-        white, black = number[p.white_id], number[p.black_id]
-        if p.white_points1 is not None:
-            results.append(
-                model.GameResult(r, white, black, p.white_points1, p.black_points1, p.played1, 1)
-            )
-        if p.white_points2 is not None:  # RULES 4.5: colours reversed in the second game
-            results.append(
-                model.GameResult(r, black, white, p.black_points2, p.white_points2, p.played2, 2)
-            )
+        white, black = number[white_id], number[black_id]
+        if wp1 is not None:
+            results.append(model.GameResult(r, white, black, wp1, bp1, played1, 1))
+        if wp2 is not None:  # RULES 4.5: colours reversed in the second game
+            results.append(model.GameResult(r, black, white, bp2, wp2, played2, 2))
     return model.Tournament(
         entrants=tuple(
             model.Entrant(p.number, p.player.username, p.start_rating) for p in participants

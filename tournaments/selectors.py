@@ -115,15 +115,17 @@ def _opening_label(tournament: Tournament, rnd) -> str:
     return " ".join(rnd.opening_moves)
 
 
-def run_rounds(tournament: Tournament) -> list[RoundRow]:
-    """Every round with its opening and pairings (three queries, whatever the size)."""
+def run_rounds(tournament: Tournament, *, pairings_of: int | None = None) -> list[RoundRow]:
+    """Every round with its opening and pairings (two queries, whatever the size); with
+    `pairings_of`, only that round's pairings are read (the others have none)."""
     from tournaments.models import Pairing, Round
 
     rounds = list(Round.objects.filter(tournament=tournament).order_by("number"))
-    pairings = (
-        Pairing.objects.filter(round__tournament=tournament)
-        .select_related("white__player", "black__player", "game1", "game2")
-        .order_by("round__number", "board")
+    pairings = Pairing.objects.filter(round__tournament=tournament)
+    if pairings_of is not None:
+        pairings = pairings.filter(round__number=pairings_of)
+    pairings = pairings.select_related("white__player", "black__player").order_by(
+        "round__number", "board"
     )
     by_round: dict[int, list[PairingRow]] = {r.pk: [] for r in rounds}
     for p in pairings:
@@ -132,7 +134,7 @@ def run_rounds(tournament: Tournament) -> list[RoundRow]:
         legs = []
         if black is not None:
             for leg in range(1, tournament.legs + 1):
-                game = getattr(p, f"game{leg}")
+                game = getattr(p, f"game{leg}_id")
                 wp, bp = getattr(p, f"white_points{leg}"), getattr(p, f"black_points{leg}")
                 played = getattr(p, f"played{leg}")
                 if leg == 1:

@@ -150,7 +150,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "login_url": reverse("accounts:login") + "?" + urlencode({"next": request.path}),
     }
     if tournament.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
-        rounds = selectors.run_rounds(tournament)
+        rounds = selectors.run_rounds(tournament, pairings_of=tournament.current_round)
         context.update(
             rounds=rounds,
             current=rounds[-1] if rounds else None,

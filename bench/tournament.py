@@ -1,0 +1,197 @@
+"""Tournament benchmark (`make bench-tournament`): a 200-player Swiss started by the tick.
+
+Runs in-process against the database of DATABASE_URL (PostgreSQL; migrations are applied) and
+the configured channel layer (Redis):
+
+1. 200 players registered, the tournament due now; one `tournaments_due_process()` call (what
+   the Celery tick runs) starts it. Prints the time from that call to every game of round 1
+   being open (committed), and to all 200 players' channels having received the "changed"
+   push that tells their page to fetch the pairing (each player's socket is stood for by one
+   channel of the real channel layer added to the tournament's group; daphne's own hop to the
+   browser is measured by `make bench-live`).
+2. Rounds 1-9 played by simulated players through the games services, the tick pairing each
+   round; then the standings page (the htmx fragment of the tournament page) is requested at
+   round 10 with the test client: server time (median of 20) and query count, against 50
+   players for comparison (the count must not grow with the number of players).
+
+Targets (issue 8): start under 2 s; standings page under 100 ms with a constant query count.
+Leaves its rows in the database; run it on a scratch database.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import statistics
+import sys
+import time
+import uuid
+from datetime import timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+START_TARGET_S = 2.0
+PAGE_TARGET_MS = 100.0
+
+
+def django_setup() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+
+
+def make_tournament(n: int, tag: str):
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.hashers import make_password
+    from django.utils import timezone
+
+    from tournaments.models import Registration, Tournament
+
+    user_model = get_user_model()
+    password = make_password(None)
+    users = user_model.objects.bulk_create(
+        user_model(username=f"b-{tag}-{i}", email=f"b-{tag}-{i}@example.org", password=password)
+        for i in range(n)
+    )
+    opener = user_model.objects.create(username=f"b-{tag}-op", password=password)
+    tournament = Tournament.objects.create(
+        name=f"Bench {tag}",
+        opened_by=opener,
+        variant="chess",
+        base_seconds=180,
+        increment_seconds=2,
+        cadence="blitz",
+        starts_at=timezone.now() + timedelta(minutes=5),
+        seats=max(n, 4),
+    )
+    Registration.objects.bulk_create(Registration(tournament=tournament, player=u) for u in users)
+    return tournament
+
+
+async def _listen(channel_names: list[str], layer, deadline: float) -> list[float]:
+    async def one(name: str) -> float:
+        await asyncio.wait_for(layer.receive(name), timeout=max(0.1, deadline - time.time()))
+        return time.perf_counter()
+
+    return await asyncio.gather(*(one(name) for name in channel_names))
+
+
+def start_round_one(n: int) -> tuple[object, float, float]:
+    """Seconds from the tick to round 1 open, and to every player's channel notified."""
+    import threading
+
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+    from django.utils import timezone
+
+    from tournaments.broadcast import group_name
+    from tournaments.models import Pairing
+    from tournaments.running import tournaments_due_process
+
+    tournament = make_tournament(n, uuid.uuid4().hex[:6])
+    layer = get_channel_layer()
+    names = [async_to_sync(layer.new_channel)() for _ in range(n)]
+    for name in names:
+        async_to_sync(layer.group_add)(group_name(tournament.pk), name)
+    received: list[float] = []
+
+    def listen() -> None:
+        received.extend(asyncio.run(_listen(names, layer, time.time() + 30)))
+
+    listener = threading.Thread(target=listen)
+    listener.start()
+    time.sleep(0.2)
+    type(tournament).objects.filter(pk=tournament.pk).update(starts_at=timezone.now())
+    began = time.perf_counter()
+    tournaments_due_process()
+    opened = time.perf_counter()
+    listener.join()
+    for name in names:  # later pushes (rounds 2-10) have nobody listening
+        async_to_sync(layer.group_discard)(group_name(tournament.pk), name)
+    boards = Pairing.objects.filter(round__tournament=tournament, black__isnull=False)
+    assert all(p.game1_id for p in boards), "a game of round 1 did not open"
+    tournament.refresh_from_db()
+    return tournament, opened - began, max(received) - began
+
+
+def play_rounds(tournament, until_round: int) -> None:
+    """Every live game ends (resign or agreed draw); the tick pairs the next round."""
+    from django.utils import timezone
+
+    from games import services as games
+    from games.models import Game
+    from tournaments.running import round_pause, tournaments_due_process
+
+    rng = random.Random(tournament.pk)
+    now = timezone.now()
+    while True:
+        tournament.refresh_from_db()
+        if tournament.current_round >= until_round or tournament.status != "running":
+            return
+        for game in Game.objects.filter(
+            event_type__model="tournament", event_id=tournament.pk, status="live"
+        ):
+            if rng.random() < 0.2:
+                games.game_draw_offer(game_id=game.pk, user_id=game.white_id)
+                games.game_draw_accept(game_id=game.pk, user_id=game.black_id)
+            else:
+                loser = rng.choice((game.white_id, game.black_id))
+                games.game_resign(game_id=game.pk, user_id=loser)
+        tournaments_due_process(now=now)  # scores the games, ends the round
+        now += round_pause() + timedelta(seconds=1)
+        tournaments_due_process(now=now)  # pairs the next one
+
+
+def standings_page(tournament) -> tuple[float, int]:
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    client = Client()
+    url = f"/tournaments/{tournament.pk}/"
+    times = []
+    for _ in range(20):
+        with CaptureQueriesContext(connection) as queries:
+            began = time.perf_counter()
+            response = client.get(url, HTTP_HX_REQUEST="true", HTTP_HOST="localhost")
+            times.append((time.perf_counter() - began) * 1000)
+        assert response.status_code == 200, response.status_code
+    return statistics.median(times), len(queries)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=200)
+    parser.add_argument("--round", type=int, default=10, help="measure the standings here")
+    args = parser.parse_args()
+    django_setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+    tournament, open_s, pushed_s = start_round_one(args.players)
+    print(
+        f"{args.players} players: round 1 open in {open_s:.2f} s, "
+        f"all {args.players} channels notified in {pushed_s:.2f} s (target < {START_TARGET_S} s)"
+    )
+    play_rounds(tournament, args.round)
+    ms, queries = standings_page(tournament)
+    small, _o, _p = start_round_one(50)
+    play_rounds(small, min(args.round, small.total_rounds))
+    _ms_small, queries_small = standings_page(small)
+    print(
+        f"standings at round {tournament.current_round}: {ms:.1f} ms (median of 20), "
+        f"{queries} queries; with 50 players {queries_small} queries "
+        f"(target < {PAGE_TARGET_MS:.0f} ms, count independent of players)"
+    )
+    ok = pushed_s < START_TARGET_S and ms < PAGE_TARGET_MS and queries == queries_small
+    print("OK" if ok else "TARGET MISSED")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
