@@ -256,3 +256,26 @@ def tournament_game_ids(tournament: Tournament) -> list[int]:
     from tournaments.running import game_ids
 
     return game_ids(tournament)
+
+
+def recently_cancelled_for(user) -> Tournament | None:
+    """RULES 4.3: a tournament the visitor joined that cancelled itself at the start (below the
+    minimum) in the last hour; the banner tells them (one query)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournaments.models import EndReason
+
+    if not user.is_authenticated:
+        return None
+    return (
+        Tournament.objects.filter(
+            status=Tournament.Status.CANCELLED,
+            end_reason=EndReason.BELOW_MINIMUM,
+            registrations__player=user,
+            cancelled_at__gte=timezone.now() - timedelta(hours=1),
+        )
+        .order_by("-cancelled_at")
+        .first()
+    )

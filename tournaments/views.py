@@ -277,7 +277,10 @@ def tournament_games(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk, status__in=RUN_STATUSES)
     ids = selectors.tournament_game_ids(tournament)
     games = Game.objects.filter(pk__in=ids).select_related("white", "black").order_by("pk")
-    text = "\n\n".join(game_export(game) for game in games)
+    # The game's own export names the site as the event; here the event is the tournament.
+    name = tournament.name.replace('"', "'")
+    event = f'[Event "{name}"]'
+    text = "\n\n".join(game_export(game).replace('[Event "Circolo"]', event, 1) for game in games)
     ext = "pgn" if tournament.variant == "chess" else "pdn"
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="torneo-{pk}.{ext}"'
@@ -287,4 +290,5 @@ def tournament_games(request: HttpRequest, pk: int) -> HttpResponse:
 def tournament_banner(request: HttpRequest) -> HttpResponse:
     """ "Your game": shown on every page while the visitor has a tournament game open."""
     found = selectors.live_tournament_game(request.user)
-    return render(request, "tournaments/_banner.html", {"found": found})
+    cancelled = None if found else selectors.recently_cancelled_for(request.user)
+    return render(request, "tournaments/_banner.html", {"found": found, "cancelled": cancelled})

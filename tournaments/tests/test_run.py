@@ -41,7 +41,8 @@ def ms(at: datetime) -> int:
 
 def make(n: int, **options) -> Tournament:
     options.setdefault("seats", max(16, n))
-    tournament = TournamentFactory(starts_at=T0, **options)
+    options.setdefault("starts_at", T0)
+    tournament = TournamentFactory(**options)
     for _ in range(n):
         RegistrationFactory(tournament=tournament)
     return tournament

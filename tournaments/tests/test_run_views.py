@@ -9,6 +9,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from tournaments import running
 from tournaments.models import Tournament
@@ -89,3 +90,21 @@ def _standings_queries(client, n: int) -> int:
 
 def test_standings_query_count_does_not_grow_with_players(client):
     assert _standings_queries(client, 8) == _standings_queries(client, 24)
+
+
+def test_players_of_a_tournament_cancelled_below_the_minimum_are_told(client):
+    tournament = make(4, minimum=5, starts_at=timezone.now())
+    player = tournament.registrations.first().player
+    assert running.tournament_start(tournament_id=tournament.pk)
+    client.force_login(player)
+    banner = client.get(reverse("tournaments:banner")).content.decode()
+    assert 'data-testid="tournament-cancelled-banner"' in banner and tournament.name in banner
+    page = client.get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
+    assert "Iscritti sotto il minimo" in page
+
+
+def test_pgn_of_all_games_names_the_tournament(client):
+    tournament = make(4)
+    run(tournament)
+    pgn = client.get(reverse("tournaments:games", args=[tournament.pk])).content.decode()
+    assert pgn.count(f'[Event "{tournament.name}"]') == 12
