@@ -8,7 +8,7 @@ PORT ?= 8000
 TEST_DIR ?= /tmp/circolo-test-$(shell id -u)-$(notdir $(CURDIR))
 
 .PHONY: run test lint venv deps dev-deps messages system-run system-test \
-        bench-pairing bench-rules bench-live bench-tournament soak-pairing clean
+        bench-pairing bench-rules bench-live bench-tournament soak-pairing test-differential clean
 
 $(PY):
 	@command -v $(PYTHON) >/dev/null || { echo "Python 3.11 ($(PYTHON)) is needed"; exit 1; }
@@ -63,6 +63,11 @@ bench-live: dev-deps
 
 bench-rules: dev-deps
 	$(PY) bench/rules.py
+
+# The full differential run of issue 5: 100,000 random positions per draughts variant compared
+# with pydraughts (about an hour on 2 cores). make test runs a smaller sample of the same test.
+test-differential: dev-deps
+	$(PY) -m games.tests.rules.differential --positions 100000 --workers 2
 
 clean:
 	rm -rf $(VENV) var staticfiles
