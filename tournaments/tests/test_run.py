@@ -390,3 +390,45 @@ def test_the_receiver_scores_a_game_and_opens_the_second_leg(django_capture_on_c
     assert (pairing.white_points1, pairing.black_points1) == (0, 2)
     assert pairing.game2 is not None and pairing.game2.white_id == game.black_id
     assert running.tournament_game_finished(game_id=game.pk) is False  # twice: nothing
+
+
+def test_tiebreaks_and_ratings_at_the_end():
+    """A round robin of five where the earlier-registered player always wins: points, wins, SB
+    and the one-period rating changes are all known in advance (RULES 4.6, 4.10, 7.1)."""
+    from ratings.models import Rating
+
+    tournament = make(5)
+    users = [r.player for r in tournament.registrations.order_by("id")]
+    strength = {u.pk: i for i, u in enumerate(users)}
+    now = T0
+    for _step in range(30):
+        running.tournaments_due_process(now=now)
+        tournament.refresh_from_db()
+        if tournament.status == Tournament.Status.FINISHED:
+            break
+        for game in live_games(tournament):
+            for user_id in (game.white_id, game.black_id):
+                games.game_presence(game_id=game.pk, user_id=user_id, connected=True, at_ms=ms(now))
+            loser = max(game.white_id, game.black_id, key=strength.get)
+            games.game_resign(game_id=game.pk, user_id=loser, at_ms=ms(now))
+        now += PAUSE + timedelta(seconds=1)
+    assert tournament.status == Tournament.Status.FINISHED
+    rows = {p.player_id: p for p in tournament.participants.all()}
+    # Four games and one bye (2 points) each.
+    expected_points = [10, 8, 6, 4, 2]
+    expected_sb = [20.0, 12.0, 6.0, 2.0, 0.0]  # the final points of those beaten
+    for i, user in enumerate(users):
+        p = rows[user.pk]
+        assert (p.rank, p.points, p.wins, p.sonneborn_berger) == (
+            i + 1,
+            expected_points[i],
+            4 - i,
+            expected_sb[i],
+        )
+    # RULES 7.1: everyone at 1500, expected 2.0 of 4, K 30: +60, +30, 0, -30, -60.
+    after = dict(
+        Rating.objects.filter(player__in=users, variant="chess", cadence="blitz").values_list(
+            "player_id", "value"
+        )
+    )
+    assert [after[u.pk] for u in users] == [1560, 1530, 1500, 1470, 1440]
