@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from tournaments import services
-from tournaments.models import Registration, Tournament
+from tournaments.models import Pairing, Participant, Registration, Round, Tournament
 
 
 class RegistrationInline(admin.TabularInline):
@@ -13,6 +13,67 @@ class RegistrationInline(admin.TabularInline):
     extra = 0
     raw_id_fields = ["player"]
     readonly_fields = ["joined_at"]
+
+
+class ParticipantInline(admin.TabularInline):
+    """Read only: numbers, start ratings and the final standings belong to the run."""
+
+    model = Participant
+    extra = 0
+    can_delete = False
+    fields = readonly_fields = [
+        "number",
+        "player",
+        "start_rating",
+        "rank",
+        "points",
+        "buchholz_cut1",
+        "sonneborn_berger",
+        "wins",
+    ]
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class PairingInline(admin.TabularInline):
+    model = Pairing
+    extra = 0
+    can_delete = False
+    fields = readonly_fields = [
+        "board",
+        "white",
+        "black",
+        "white_forfeit",
+        "black_forfeit",
+        "game1",
+        "game2",
+        "white_points1",
+        "black_points1",
+        "white_points2",
+        "black_points2",
+        "done",
+    ]
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):
+    """Read only (RULES 4.8: nothing is ever started or changed by hand)."""
+
+    list_display = ["tournament", "number", "opening_number", "started_at", "ended_at"]
+    list_filter = ["tournament__status"]
+    search_fields = ["tournament__name"]
+    readonly_fields = [f.name for f in Round._meta.fields]
+    inlines = [PairingInline]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
 
 
 @admin.register(Tournament)
@@ -32,8 +93,25 @@ class TournamentAdmin(admin.ModelAdmin):
     search_fields = ["name", "opened_by__username"]
     date_hierarchy = "starts_at"
     raw_id_fields = ["opened_by"]
-    readonly_fields = ["created_at", "cancelled_at", "cadence", "password_hash", "invite_token"]
-    inlines = [RegistrationInline]
+    readonly_fields = [
+        "created_at",
+        "cancelled_at",
+        "cadence",
+        "password_hash",
+        "invite_token",
+        # Fixed by the run (issue 8); nobody changes them by hand (RULES 4.8).
+        "format",
+        "total_rounds",
+        "legs",
+        "first_colour",
+        "seed",
+        "started_at",
+        "announced_end",
+        "current_round",
+        "finished_at",
+        "end_reason",
+    ]
+    inlines = [RegistrationInline, ParticipantInline]
     actions = ["cancel_tournaments"]
 
     @admin.action(description=_("Annulla i tornei selezionati"))

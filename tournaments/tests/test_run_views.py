@@ -108,3 +108,15 @@ def test_pgn_of_all_games_names_the_tournament(client):
     run(tournament)
     pgn = client.get(reverse("tournaments:games", args=[tournament.pk])).content.decode()
     assert pgn.count(f'[Event "{tournament.name}"]') == 12
+
+
+def test_admin_shows_the_run_read_only(client, django_user_model):
+    tournament = started(4)
+    staff = django_user_model.objects.create_superuser("capo", "capo@example.org", "x")
+    client.force_login(staff)
+    page = client.get(reverse("admin:tournaments_tournament_change", args=[tournament.pk]))
+    assert page.status_code == 200
+    rnd = tournament.rounds.get(number=1)
+    page = client.get(reverse("admin:tournaments_round_change", args=[rnd.pk]))
+    assert page.status_code == 200
+    assert tournament.participants.first().player.username in page.content.decode()
