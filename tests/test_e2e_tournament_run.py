@@ -4,11 +4,14 @@ and "your game" appear on their open pages without a reload; they play every gam
 two resigns) until the final standings, which appear on the page live too.
 
 Four players play a double round robin (RULES 4.4): 3 rounds × 2 games, with the pause of
-RULES 4.8 between rounds (ROUND_PAUSE_SECONDS, 30 s unless the settings say otherwise).
+RULES 4.8 between rounds (ROUND_PAUSE_SECONDS, 30 s unless the settings say otherwise). The
+Celery worker and beat are killed (SIGKILL) and restarted in the middle of the run.
 """
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 from datetime import timedelta
 
@@ -45,7 +48,17 @@ def log_in(page, site: str, username: str) -> None:
     expect(page.get_by_test_id("user-menu")).to_have_text(username)
 
 
-def test_four_players_play_a_tournament_to_the_final_standings(site, browser):
+def kill_and_restart(procs) -> None:
+    """SIGKILL the Celery worker and beat mid-run (no clean shutdown), then start them again."""
+    for name in ("worker", "beat"):
+        proc = procs.running.pop(name)
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+    procs.start_worker()
+    procs.start_beat()
+
+
+def test_four_players_play_a_tournament_to_the_final_standings(background, site, browser):
     players = [UserFactory(username=f"torneista{i}") for i in range(1, 5)]
     tournament = TournamentFactory(
         name="Torneo lampo",
@@ -78,6 +91,7 @@ def test_four_players_play_a_tournament_to_the_final_standings(site, browser):
 
         deadline = time.monotonic() + RUN_TIMEOUT
         played = 0
+        restarted = False
         while time.monotonic() < deadline:
             tournament.refresh_from_db()
             if tournament.status == Tournament.Status.FINISHED:
@@ -97,6 +111,10 @@ def test_four_players_play_a_tournament_to_the_final_standings(site, browser):
                 page.get_by_test_id("resign").click()
                 expect(page.get_by_test_id("result")).to_contain_text("-")
                 played += 1
+                if played == 3 and not restarted:
+                    # Mid-round, with a result just in: nothing is lost, nothing done twice.
+                    kill_and_restart(background)
+                    restarted = True
             time.sleep(1)
         tournament.refresh_from_db()
         assert tournament.status == Tournament.Status.FINISHED, "the tournament did not finish"
