@@ -58,8 +58,12 @@ bench-pairing: dev-deps
 soak-pairing: dev-deps
 	$(PY) bench/soak_pairing.py
 
-bench-live: dev-deps
-	$(PY) bench/live.py $(BENCH_ARGS)
+# Benchmarks that need PostgreSQL and Redis get private ones unless DATABASE_URL is set.
+bench-live: system-test dev-deps
+	scripts/with-services.sh $(PY) bench/live.py $(BENCH_ARGS)
+
+bench-tournament: system-test dev-deps
+	scripts/with-services.sh $(PY) bench/tournament.py $(BENCH_ARGS)
 
 bench-rules: dev-deps
 	$(PY) bench/rules.py
