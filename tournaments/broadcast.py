@@ -32,3 +32,30 @@ def _send(tournament_id: int, round_number: int) -> None:
 def changed_on_commit(tournament_id: int, round_number: int = 0) -> None:
     """Announce after commit; every message carries the round (0 before the start, STYLE 4)."""
     transaction.on_commit(lambda: _send(tournament_id, round_number))
+
+
+# What a player's site-wide socket (`/ws/me/`, games.consumers.UserConsumer) is told when their
+# tournament game opens or ends, or their tournament cancels itself: the banner re-fetches.
+PLAYER_WHAT = "mytournament"
+
+
+def _send_players(user_ids: list[int]) -> None:
+    from games.services import user_group
+
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    for user_id in user_ids:
+        try:
+            async_to_sync(layer.group_send)(
+                user_group(user_id), {"type": "user.changed", "what": PLAYER_WHAT}
+            )
+        except Exception:  # a banner a little late (the fragment also polls), never a failure
+            log.exception("player %s: push failed", user_id)
+
+
+def players_changed_on_commit(user_ids) -> None:
+    """After commit, tell these players' pages that their tournament game changed."""
+    targets = sorted(set(user_ids))
+    if targets:
+        transaction.on_commit(lambda: _send_players(targets))

@@ -36,7 +36,7 @@ from games.rules import openings, variant
 from ratings.receivers import finished_game_of
 from ratings.selectors import ratings_snapshot
 from ratings.services import FinishedTournament, tournament_rate
-from tournaments.broadcast import changed_on_commit
+from tournaments.broadcast import changed_on_commit, players_changed_on_commit
 from tournaments.engine import lim, model
 from tournaments.engine.berger import berger_schedule
 from tournaments.engine.rounds import ROUND_ROBIN, plan_tournament
@@ -125,6 +125,7 @@ def tournament_start(*, tournament_id: int, now: datetime | None = None) -> bool
         tournament.end_reason = EndReason.BELOW_MINIMUM
         tournament.save(update_fields=["status", "cancelled_at", "end_reason"])
         changed_on_commit(tournament.pk, 0)
+        players_changed_on_commit(r.player_id for r in registrations)  # RULES 4.3: told
         return True
     plan = plan_tournament(
         len(registrations),
@@ -311,6 +312,7 @@ def _round_open(tournament: Tournament, number: int, now: datetime) -> Round:
     tournament.current_round = number
     tournament.save(update_fields=["current_round"])
     _round_end_if_done(rnd, now)
+    players_changed_on_commit(player_ids)  # "your game": the banner on every page
     return rnd
 
 
@@ -438,6 +440,7 @@ def tournament_game_finished(*, game_id: int, now: datetime | None = None) -> bo
     changed = _round_end_if_done(pairing.round, now) or changed
     if changed:
         changed_on_commit(tournament.pk, pairing.round.number)
+        players_changed_on_commit([pairing.white.player_id, pairing.black.player_id])
     return changed
 
 
@@ -460,7 +463,9 @@ def tournament_advance(*, tournament_id: int, now: datetime | None = None) -> bo
     changed = False
     if rnd.ended_at is None:
         for pairing in _open_pairings(rnd):
-            changed = _catch_up(tournament, pairing, now) or changed
+            if _catch_up(tournament, pairing, now):
+                players_changed_on_commit([pairing.white.player_id, pairing.black.player_id])
+                changed = True
         changed = _round_end_if_done(rnd, now) or changed
     if rnd.ended_at is None:
         if now >= tournament.announced_end + GRACE:  # RULES 4.9: games still open are drawn

@@ -7,6 +7,7 @@ path a killed worker relies on. The receiver has its own test.
 
 from __future__ import annotations
 
+import asyncio
 import random
 from datetime import UTC, datetime, timedelta
 
@@ -432,3 +433,28 @@ def test_tiebreaks_and_ratings_at_the_end():
         )
     )
     assert [after[u.pk] for u in users] == [1560, 1530, 1500, 1470, 1440]
+
+
+def test_players_sockets_are_told_when_their_game_opens(django_capture_on_commit_callbacks):
+    """The banner on every page comes from a push on the player's site socket (/ws/me/)."""
+    from asgiref.sync import async_to_sync
+    from channels.layers import get_channel_layer
+
+    from games.services import user_group
+
+    tournament = make(4)
+    player = tournament.registrations.first().player
+    layer = get_channel_layer()
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(user_group(player.pk), channel)
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            running.tournament_start(tournament_id=tournament.pk, now=T0)
+
+        async def receive() -> dict:
+            return await asyncio.wait_for(layer.receive(channel), timeout=5)
+
+        message = async_to_sync(receive)()
+        assert message == {"type": "user.changed", "what": "mytournament"}
+    finally:
+        async_to_sync(layer.group_discard)(user_group(player.pk), channel)
