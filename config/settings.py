@@ -124,6 +124,9 @@ HEARTBEAT_STALE_SECONDS = float(os.environ.get("HEARTBEAT_STALE_SECONDS", "10"))
 # RULES 3: after one's own first move, this long away loses the game by abandonment.
 GAME_ABANDON_SECONDS = int(os.environ.get("GAME_ABANDON_SECONDS", "30"))
 
+# RULES 4.8: pause between the end of a round and the pairing of the next.
+ROUND_PAUSE_SECONDS = int(os.environ.get("ROUND_PAUSE_SECONDS", "30"))
+
 # RULES 7.1: a new player's rating in every variant and cadence.
 RATING_INITIAL = int(os.environ.get("RATING_INITIAL", "1500"))
 
