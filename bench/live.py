@@ -94,17 +94,31 @@ class Socket:
 
 
 async def play_game(
-    game: dict, ports: list[int], interval: float, deadline: float, measure_from: float, out: dict
+    game: dict,
+    ports: list[int],
+    interval: float,
+    deadline: float,
+    measure_from: float,
+    out: dict,
+    gate: asyncio.Semaphore,
 ):
     sent: dict[int, float] = {}  # ply reached by a move -> perf_counter when sent
     rng = random.Random(game["id"])
     sockets = {}
     seen = {"white": 0, "black": 0}  # the newest ply each player has seen
     moved_at = {"white": -1, "black": -1}  # the ply each player last moved at
-    for i, color in enumerate(("white", "black")):
-        sockets[color] = await Socket.connect(
-            ports[i % len(ports)], f"/ws/game/{game['id']}/", game["cookies"][color]
-        )
+    async with gate:  # a few handshakes at a time: a burst overflows daphne's listen backlog
+        for i, color in enumerate(("white", "black")):
+            for attempt in range(5):
+                try:
+                    sockets[color] = await Socket.connect(
+                        ports[i % len(ports)], f"/ws/game/{game['id']}/", game["cookies"][color]
+                    )
+                    break
+                except (ConnectionError, OSError):
+                    if attempt == 4:
+                        raise
+                    await asyncio.sleep(0.2 * (attempt + 1))
     # Stagger the first moves over one interval so the load is steady.
     next_move_at = time.perf_counter() + rng.random() * interval
 
@@ -159,8 +173,9 @@ def client_process(games, ports, interval, seconds, warmup, queue):
         out = {"latencies": [], "moves": 0, "errors": 0, "error_codes": {}, "finished": 0}
         measure_from = time.perf_counter() + warmup
         deadline = measure_from + seconds
+        gate = asyncio.Semaphore(10)
         await asyncio.gather(
-            *(play_game(g, ports, interval, deadline, measure_from, out) for g in games)
+            *(play_game(g, ports, interval, deadline, measure_from, out, gate) for g in games)
         )
         return out
 
@@ -221,7 +236,8 @@ def free_port() -> int:
 
 
 def server_environment() -> dict[str, str]:
-    """daphne's environment: persistent database connections unless DATABASE_URL sets them.
+    """daphne's environment: persistent database connections unless DATABASE_URL sets them,
+    and a larger Redis pool unless REDIS_URL sets one.
 
     With CONN_MAX_AGE 0 every database call of a consumer opens (and closes) a PostgreSQL
     connection, a new backend process each time: that alone cost more than the whole move.
@@ -230,6 +246,11 @@ def server_environment() -> dict[str, str]:
     url = env.get("DATABASE_URL", "")
     if url.startswith(("postgres", "pgsql")) and "conn_max_age=" not in url:
         env["DATABASE_URL"] = url + ("&" if "?" in url else "?") + "conn_max_age=600"
+    # redis-py's pool allows 100 connections per process and fails (not waits) beyond: a burst
+    # of a few hundred sockets connecting at once (group_add each) needs more.
+    redis = env.get("REDIS_URL", "")
+    if redis and "max_connections=" not in redis:
+        env["REDIS_URL"] = redis + ("&" if "?" in redis else "?") + "max_connections=2000"
     return env
 
 
