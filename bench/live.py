@@ -360,7 +360,7 @@ def main() -> int:
             report = run(args.games, args, ports)
             return 0 if report["p99"] < TARGET_P99_MS and report["moves"] else 1
         best = 0
-        n = 50
+        n = 10
         while n <= 2000:
             report = run(n, args, ports)
             if report["p99"] >= TARGET_P99_MS or not report["moves"]:
