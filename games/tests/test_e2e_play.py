@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 import uuid
 
 import pytest
@@ -66,6 +67,14 @@ def two_players(monkeypatch, transactional_db, game_site, chromium):
     yield pages, names
     for context in contexts:
         context.close()
+    # The server records each closed socket (a presence row deleted under the game's lock):
+    # let it finish before the database is flushed, or the flush's TRUNCATE and that
+    # transaction can deadlock on the two tables.
+    from games.models import GameConnection
+
+    deadline = time.monotonic() + 10
+    while GameConnection.objects.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
 
 
 def test_chess_to_checkmate_and_italian_draughts_to_resignation(game_site, two_players):
@@ -168,3 +177,28 @@ def test_english_draughts_to_agreed_draw_and_international_to_resignation(game_s
     anna.get_by_test_id("resign").click()
     for page in (anna, bruno):
         expect(page.get_by_test_id("result")).to_contain_text("1-0")
+
+
+def wait_plies(page, n):
+    """Until the page's move list shows at least `n` half-moves."""
+    page.wait_for_function(
+        "n => document.getElementById('moves').innerText.split(/\\s+/).filter(Boolean).length >= n",
+        arg=n,
+    )
+
+
+def test_chess_promotion_chooser(game_site, two_players):
+    site = game_site
+    (anna, bruno), _names = two_players
+    open_game_between(site, anna, bruno, variant="chess", color="black")  # Bruno is White
+    plies = ["a2a4", "b7b5", "a4b5", "a7a6", "b5a6", "c8b7", "a6b7", "b8c6"]
+    for i, move in enumerate(plies):
+        page, orientation = (bruno, "white") if i % 2 == 0 else (anna, "black")
+        chess_move(page, move, orientation)
+        for p in (anna, bruno):
+            wait_plies(p, i + 1)
+    chess_move(bruno, "b7a8", "white")
+    chooser = bruno.get_by_test_id("chooser")
+    expect(chooser).to_contain_text("Promuovi a:")
+    chooser.get_by_role("button", name="♞").click()
+    expect(anna.get_by_test_id("moves")).to_contain_text("a8C")  # Italian: C for the knight
