@@ -103,7 +103,14 @@ CHANNEL_LAYERS = {
     "default": {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
         "CONFIG": {
-            "hosts": [REDIS_URL],
+            # redis-py fails rather than waits past its pool size (100 by default): a round start
+            # or a burst of sockets on one daphne process needs more.
+            "hosts": [
+                {
+                    "address": REDIS_URL,
+                    "max_connections": int(os.environ.get("CHANNEL_REDIS_MAX_CONNECTIONS", "1000")),
+                }
+            ],
             "prefix": os.environ.get("CHANNEL_PREFIX", "circolo:asgi"),
         },
     }
