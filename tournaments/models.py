@@ -53,6 +53,7 @@ class EndReason(models.TextChoices):
     ROUNDS_DONE = "rounds_done", _("Tutti i turni giocati")
     TIME_UP = "time_up", _("Raggiunta la fine annunciata")
     NO_PAIRING = "no_pairing", _("Nessun accoppiamento possibile (Lim 11)")
+    BY_STAFF = "by_staff", _("Annullato dallo staff")
 
 
 class Tournament(models.Model):

@@ -564,6 +564,32 @@ def _tournament_finish(tournament: Tournament, reason: str, now: datetime) -> No
     changed_on_commit(tournament.pk, tournament.current_round)
 
 
+# --- cancelled by staff while running ------------------------------------------------------------
+
+
+def cancel_running(tournament: Tournament, now: datetime) -> None:
+    """Staff cancel a running tournament (the admin action); the caller holds the row lock.
+
+    The status is written first, so `game_finished` for the games ended here (delivered after
+    commit) finds the tournament no longer running and scores nothing. Every game still live is
+    ended at once as a draw (`game_end_by_event`, reason event_end); no round is paired after
+    this, no standings are computed and nothing is rated (only `_tournament_finish` rates).
+    """
+    tournament.status = Tournament.Status.CANCELLED
+    tournament.cancelled_at = now
+    tournament.end_reason = EndReason.BY_STAFF
+    tournament.save(update_fields=["status", "cancelled_at", "end_reason"])
+    live = Game.objects.filter(pk__in=game_ids(tournament), status=GameStatus.LIVE).order_by("pk")
+    for game_id in list(live.values_list("pk", flat=True)):
+        games.game_end_by_event(game_id=game_id, at_ms=_ms(now))
+    rnd = tournament.rounds.filter(number=tournament.current_round, ended_at__isnull=True).first()
+    if rnd is not None:
+        rnd.ended_at = now
+        rnd.save(update_fields=["ended_at"])
+    changed_on_commit(tournament.pk, tournament.current_round)
+    players_changed_on_commit(tournament.participants.values_list("player_id", flat=True))
+
+
 def game_ids(tournament: Tournament) -> list[int]:
     rows = Pairing.objects.filter(round__tournament=tournament).values_list("game1_id", "game2_id")
     return [game_id for pair in rows for game_id in pair if game_id is not None]

@@ -20,10 +20,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from ratings.selectors import rating_value
-from tournaments import options
+from tournaments import options, running
 from tournaments.broadcast import changed_on_commit
 from tournaments.live_events import open_live_event
-from tournaments.models import Registration, Tournament, new_invite_token
+from tournaments.models import EndReason, Registration, Tournament, new_invite_token
 
 
 class TournamentError(Exception):
@@ -156,17 +156,30 @@ def tournament_update(*, tournament_id: int, by, data: TournamentOptions) -> Tou
 
 
 @transaction.atomic
-def tournament_cancel(*, tournament_id: int, by, staff: bool = False) -> Tournament:
-    """RULES 4.1: the opener until the start; staff (the admin action) whenever it is live."""
+def tournament_cancel(
+    *, tournament_id: int, by, staff: bool = False, now: datetime | None = None
+) -> Tournament:
+    """RULES 4.1: the opener until the start; staff (the admin action) whenever it is live.
+
+    Staff cancelling a running tournament end its live games at once as draws (event end), and
+    nothing of it is paired, scored into standings or rated afterwards
+    (`running.cancel_running`). Idempotent: the tournament row is locked first, and a second
+    call finds it cancelled, changes nothing and says so.
+    """
     tournament = _locked(tournament_id)
+    now = now or timezone.now()
     if staff:
         if tournament.status in (Tournament.Status.FINISHED, Tournament.Status.CANCELLED):
             raise TournamentError("closed", _("Il torneo è già concluso o annullato."))
+        if tournament.status == Tournament.Status.RUNNING:
+            running.cancel_running(tournament, now)
+            return tournament
+        tournament.end_reason = EndReason.BY_STAFF
     else:
         _check_organizer(tournament, by)
     tournament.status = Tournament.Status.CANCELLED
-    tournament.cancelled_at = timezone.now()
-    tournament.save(update_fields=["status", "cancelled_at"])
+    tournament.cancelled_at = now
+    tournament.save(update_fields=["status", "cancelled_at", "end_reason"])
     changed_on_commit(tournament.pk)
     return tournament
 

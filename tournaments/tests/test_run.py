@@ -458,3 +458,67 @@ def test_players_sockets_are_told_when_their_game_opens(django_capture_on_commit
         assert message == {"type": "user.changed", "what": "mytournament"}
     finally:
         async_to_sync(layer.group_discard)(user_group(player.pk), channel)
+
+
+def test_staff_cancel_a_running_tournament(django_capture_on_commit_callbacks, monkeypatch):
+    """Staff cancel mid-run: live games drawn at once (event end), no further round, nothing
+    rated, the page says why, the players are told; a second cancel changes nothing."""
+    from tournaments import broadcast, services
+
+    told: list[list[int]] = []
+    monkeypatch.setattr(broadcast, "_send_players", lambda ids: told.append(ids))
+    tournament = _swiss_of_eight_started()
+    rng = random.Random(5)
+    finished, *still_live = live_games(tournament)
+    play(finished, T0, rng)
+    for game in still_live:
+        for user_id in (game.white_id, game.black_id):
+            games.game_presence(game_id=game.pk, user_id=user_id, connected=True, at_ms=ms(T0))
+    staff = UserFactory(is_staff=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.tournament_cancel(
+            tournament_id=tournament.pk, by=staff, staff=True, now=T0 + timedelta(seconds=20)
+        )
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.CANCELLED
+    assert tournament.end_reason == EndReason.BY_STAFF and tournament.cancelled_at is not None
+    assert not live_games(tournament)
+    for game in still_live:
+        game.refresh_from_db()
+        assert (game.result, game.reason) == ("1/2-1/2", GameEndReason.EVENT_END)
+    assert tournament.rounds.get().ended_at is not None
+    players = set(tournament.participants.values_list("player_id", flat=True))
+    assert told and set(told[-1]) == players
+    # Nothing of it is scored into standings or rated, and the tick pairs nothing more.
+    assert not RatingPeriod.objects.exists()
+    assert tournament.participants.filter(rank__isnull=False).count() == 0
+    later = T0 + timedelta(hours=3)
+    assert running.tournaments_due_process(now=later) == []
+    assert running.tournament_advance(tournament_id=tournament.pk, now=later) is False
+    for game in [finished, *still_live]:  # the lost or late `game_finished` scores nothing
+        assert running.tournament_game_finished(game_id=game.pk, now=later) is False
+    assert tournament.rounds.count() == 1
+    assert not Pairing.objects.filter(round__tournament=tournament, white_points1__isnull=False)
+    # Idempotent: a second cancel is refused and changes nothing.
+    with pytest.raises(services.TournamentError) as refused:
+        services.tournament_cancel(tournament_id=tournament.pk, by=staff, staff=True)
+    assert refused.value.code == "closed"
+    tournament.refresh_from_db()
+    assert tournament.end_reason == EndReason.BY_STAFF
+
+
+def test_the_admin_cancel_action_ends_the_live_games(admin_client):
+    from django.urls import reverse
+
+    tournament = make(8, starts_at=datetime.now(UTC))  # the admin cancels at the wall clock
+    running.tournaments_due_process(now=tournament.starts_at)
+    assert live_games(tournament)
+    admin_client.post(
+        reverse("admin:tournaments_tournament_changelist"),
+        {"action": "cancel_tournaments", "_selected_action": [tournament.pk]},
+    )
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.CANCELLED
+    assert not live_games(tournament)
+    page = admin_client.get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
+    assert 'data-testid="cancelled"' in page and "Annullato dallo staff" in page
