@@ -5,7 +5,9 @@ two resigns) until the final standings, which appear on the page live too.
 
 Four players play a double round robin (RULES 4.4): 3 rounds × 2 games, with the pause of
 RULES 4.8 between rounds (ROUND_PAUSE_SECONDS, 30 s unless the settings say otherwise). The
-Celery worker and beat are killed (SIGKILL) and restarted in the middle of the run.
+Celery worker, beat and daphne are killed (SIGKILL) and restarted in the middle of the run,
+daphne on the same port: the watcher's open page reconnects its sockets by itself and still
+sees the final standings arrive live, and every game is scored exactly once.
 """
 
 from __future__ import annotations
@@ -22,8 +24,9 @@ from playwright.sync_api import expect
 from accounts.tests.factories import PASSWORD, UserFactory
 from games.models import Game
 from games.models import Status as GameStatus
+from tests.processes import Processes, free_port, http_status, wait_until
 from tournaments import services
-from tournaments.models import Tournament
+from tournaments.models import Pairing, Tournament
 from tournaments.tests.factories import TournamentFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -48,17 +51,75 @@ def log_in(page, site: str, username: str) -> None:
     expect(page.get_by_test_id("user-menu")).to_have_text(username)
 
 
-def kill_and_restart(procs) -> None:
-    """SIGKILL the Celery worker and beat mid-run (no clean shutdown), then start them again."""
+class OwnSite:
+    """This test's own daphne (the session `site` fixture cannot be killed): same port on
+    every restart, so the pages already open find it again."""
+
+    def __init__(self, procs: Processes, port: int) -> None:
+        self.procs = procs
+        self.port = port
+        self.url = f"http://127.0.0.1:{port}"
+
+    def start(self) -> None:
+        self.procs.start_daphne(self.port)
+        try:
+            wait_until(lambda: http_status(self.url + "/healthz") == 200, timeout=60, what="daphne")
+        except TimeoutError:
+            raise AssertionError("daphne did not start:\n" + self.procs.log("daphne")) from None
+
+
+@pytest.fixture
+def own_site(background, tmp_path):
+    site = OwnSite(Processes(tmp_path, background.env), free_port())
+    try:
+        site.start()
+        yield site
+    finally:
+        site.procs.stop_all()
+
+
+def sigkill(procs: Processes, name: str) -> None:
+    proc = procs.running.pop(name)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=10)
+
+
+def kill_and_restart(background: Processes, site: OwnSite) -> None:
+    """SIGKILL the Celery worker, beat and daphne mid-run (no clean shutdown), then start them
+    again; daphne on the same port."""
     for name in ("worker", "beat"):
-        proc = procs.running.pop(name)
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=10)
-    procs.start_worker()
-    procs.start_beat()
+        sigkill(background, name)
+    sigkill(site.procs, "daphne")
+    background.start_worker()
+    background.start_beat()
+    site.start()
 
 
-def test_four_players_play_a_tournament_to_the_final_standings(background, site, browser):
+class Socket:
+    """A WebSocket the page opened, with the frames it received."""
+
+    def __init__(self, ws) -> None:
+        self.ws = ws
+        self.frames: list = []
+        ws.on("framereceived", lambda payload: self.frames.append(payload))
+
+
+def wait_reconnected(page, sockets: list[Socket], before: int, tournament_id: int) -> Socket:
+    """After the restart the page opens its tournament socket and site socket (/ws/me/) again
+    by itself (tournament.js, notices.js back-off); returns the new tournament socket."""
+    path = f"/ws/tournaments/{tournament_id}/"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        new = [s for s in sockets[before:] if not s.ws.is_closed()]
+        found = [s for s in new if s.ws.url.endswith(path)]
+        if found and any(s.ws.url.endswith("/ws/me/") for s in new):
+            return found[-1]
+        page.wait_for_timeout(250)  # lets Playwright deliver the page's events
+    raise AssertionError("the watcher's page did not reconnect its sockets")
+
+
+def test_four_players_play_a_tournament_to_the_final_standings(background, own_site, browser):
+    site = own_site.url
     players = [UserFactory(username=f"torneista{i}") for i in range(1, 5)]
     tournament = TournamentFactory(
         name="Torneo lampo",
@@ -80,8 +141,12 @@ def test_four_players_play_a_tournament_to_the_final_standings(background, site,
             page.set_default_timeout(20_000)
             page.on("dialog", lambda dialog: dialog.accept())  # "Vuoi davvero abbandonare?"
             log_in(page, site, player.username)
-            page.goto(detail)
             pages[player.pk] = page
+        # The watcher's sockets, to see them come back after daphne is killed.
+        sockets: list[Socket] = []
+        pages[players[0].pk].on("websocket", lambda ws: sockets.append(Socket(ws)))
+        for page in pages.values():
+            page.goto(detail)
         # The tick starts the tournament; pairings and "your game" come without a reload.
         for page in pages.values():
             expect(page.get_by_test_id("pairings")).to_be_visible(timeout=90_000)
@@ -92,6 +157,7 @@ def test_four_players_play_a_tournament_to_the_final_standings(background, site,
         deadline = time.monotonic() + RUN_TIMEOUT
         played = 0
         restarted = False
+        reconnected = None
         while time.monotonic() < deadline:
             tournament.refresh_from_db()
             if tournament.status == Tournament.Status.FINISHED:
@@ -113,13 +179,30 @@ def test_four_players_play_a_tournament_to_the_final_standings(background, site,
                 played += 1
                 if played == 3 and not restarted:
                     # Mid-round, with a result just in: nothing is lost, nothing done twice.
-                    kill_and_restart(background)
+                    before = len(sockets)
+                    kill_and_restart(background, own_site)
                     restarted = True
+                    reconnected = wait_reconnected(watcher, sockets, before, tournament.pk)
             time.sleep(1)
         tournament.refresh_from_db()
         assert tournament.status == Tournament.Status.FINISHED, "the tournament did not finish"
         assert played == 12  # 3 rounds × 2 boards × 2 games (RULES 4.4, 4.5)
-        expect(watcher.get_by_test_id("finished")).to_be_visible()
+        # Every game scored once: 12 games in 6 pairings, each leg's points once, 2 per game.
+        pairings = list(Pairing.objects.filter(round__tournament=tournament))
+        game_ids = [g for p in pairings for g in (p.game1_id, p.game2_id)]
+        assert len(pairings) == 6 and len(set(game_ids)) == 12 and None not in game_ids
+        assert all(p.done for p in pairings)
+        opened = Game.objects.filter(event_type__model="tournament", event_id=tournament.pk)
+        assert opened.count() == 12  # none opened twice
+        legs = [
+            (p.white_points1, p.black_points1, p.white_points2, p.black_points2) for p in pairings
+        ]
+        assert None not in {x for leg in legs for x in leg} and sum(map(sum, legs)) == 24
+        assert sum(tournament.participants.values_list("points", flat=True)) == 24
+        # The watcher's page, open through the restart, got pushes on its new socket ...
+        assert reconnected is not None and reconnected.frames, "no push after the reconnect"
+        # ... and the final standings arrive on it without a reload.
+        expect(watcher.get_by_test_id("finished")).to_be_visible(timeout=30_000)
         expect(watcher.get_by_test_id("cross-table")).to_be_visible()
         # The watcher never resigned: first with 6 wins × 2 points.
         expect(watcher.get_by_test_id("standings").locator("tbody tr").first).to_contain_text(
