@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 
@@ -19,3 +21,21 @@ def _fresh_channel_layer():
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()
+
+
+# One Playwright for the whole session, whichever packages its end-to-end tests are in: its
+# sync API runs an event loop in the main thread, and a second one started beside it fails.
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    from tests.processes import CHROMIUM, CHROMIUM_ARGS
+
+    # Playwright's sync API keeps an event loop in the main thread, which makes Django refuse
+    # ORM calls from tests that run after the browser started; the tests are synchronous code,
+    # so the check does not apply here.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()

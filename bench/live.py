@@ -286,7 +286,24 @@ def start_servers(count: int) -> tuple[list[int], list[subprocess.Popen]]:
     return ports, procs
 
 
-def run(n: int, args, ports) -> dict:
+def process_cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def machine_busy_seconds() -> tuple[float, float]:
+    """(busy, total) CPU seconds of the whole machine so far, all cores (Linux /proc/stat)."""
+    values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = values[3] + values[4]
+    tick = os.sysconf("SC_CLK_TCK")
+    return (sum(values) - idle) / tick, sum(values) / tick
+
+
+def run(n: int, args, ports, servers) -> dict:
     games = open_games(n, args.variant)
     queue: multiprocessing.Queue = multiprocessing.Queue()
     slices = [games[i :: args.clients] for i in range(args.clients)]
@@ -300,6 +317,13 @@ def run(n: int, args, ports) -> dict:
     ]
     for p in procs:
         p.start()
+    # CPU use over the measured window only (after the warm-up, as the latencies).
+    time.sleep(args.warmup)
+    cpu_before = sum(process_cpu_seconds(s.pid) for s in servers)
+    busy_before, total_before = machine_busy_seconds()
+    time.sleep(args.seconds)
+    cpu_after = sum(process_cpu_seconds(s.pid) for s in servers)
+    busy_after, total_after = machine_busy_seconds()
     results = [queue.get() for _ in procs]
     for p in procs:
         p.join()
@@ -323,11 +347,14 @@ def run(n: int, args, ports) -> dict:
             for code in {c for r in results for c in r["error_codes"]}
         },
         "finished": sum(r["finished"] for r in results),
+        "daphne_cpu_ms_per_move": (cpu_after - cpu_before) * 1000 / moves if moves else 0.0,
+        "machine_busy": (busy_after - busy_before) / max(total_after - total_before, 1e-9),
     }
     print(
         f"{n:>5} games  {report['moves_per_s']:8.1f} moves/s  p50 {report['p50']:6.1f} ms  "
         f"p95 {report['p95']:6.1f} ms  p99 {report['p99']:6.1f} ms  errors {report['errors']}  "
-        f"finished {report['finished']}"
+        f"finished {report['finished']}  daphne CPU {report['daphne_cpu_ms_per_move']:.1f} "
+        f"ms/move  machine busy {report['machine_busy']:.0%}"
         + (f"  {report['error_codes']}" if report["errors"] else ""),
         flush=True,
     )
@@ -357,12 +384,12 @@ def main() -> int:
             f"{args.variant}, one move per game every {args.interval:g} s, {args.seconds:g} s"
         )
         if not args.sweep:
-            report = run(args.games, args, ports)
+            report = run(args.games, args, ports, servers)
             return 0 if report["p99"] < TARGET_P99_MS and report["moves"] else 1
         best = 0
         n = 10
         while n <= 2000:
-            report = run(n, args, ports)
+            report = run(n, args, ports, servers)
             if report["p99"] >= TARGET_P99_MS or not report["moves"]:
                 break
             best = n

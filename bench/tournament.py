@@ -21,7 +21,6 @@ Leaves its rows in the database; run it on a scratch database.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import random
 import statistics
@@ -72,46 +71,24 @@ def make_tournament(n: int, tag: str):
     return tournament
 
 
-async def _listen(channel_names: list[str], layer, deadline: float) -> list[float]:
-    async def one(name: str) -> float:
-        await asyncio.wait_for(layer.receive(name), timeout=max(0.1, deadline - time.time()))
-        return time.perf_counter()
-
-    return await asyncio.gather(*(one(name) for name in channel_names))
-
-
 def start_round_one(n: int) -> tuple[object, float, float]:
     """Seconds from the tick to round 1 open, and to every player's channel notified."""
-    import threading
-
-    from asgiref.sync import async_to_sync
-    from channels.layers import get_channel_layer
     from django.utils import timezone
 
+    from tests.listening import GroupListener
     from tournaments.broadcast import group_name
     from tournaments.models import Pairing
     from tournaments.running import tournaments_due_process
 
     tournament = make_tournament(n, uuid.uuid4().hex[:6])
-    layer = get_channel_layer()
-    names = [async_to_sync(layer.new_channel)() for _ in range(n)]
-    for name in names:
-        async_to_sync(layer.group_add)(group_name(tournament.pk), name)
-    received: list[float] = []
-
-    def listen() -> None:
-        received.extend(asyncio.run(_listen(names, layer, time.time() + 30)))
-
-    listener = threading.Thread(target=listen)
-    listener.start()
-    time.sleep(0.2)
-    type(tournament).objects.filter(pk=tournament.pk).update(starts_at=timezone.now())
-    began = time.perf_counter()
-    tournaments_due_process()
-    opened = time.perf_counter()
-    listener.join()
-    for name in names:  # later pushes (rounds 2-10) have nobody listening
-        async_to_sync(layer.group_discard)(group_name(tournament.pk), name)
+    # One channel per player on the tournament group, read in a thread with its own loop.
+    with GroupListener(group_name(tournament.pk), count=n, timeout=30) as listener:
+        type(tournament).objects.filter(pk=tournament.pk).update(starts_at=timezone.now())
+        began = time.perf_counter()
+        tournaments_due_process()
+        opened = time.perf_counter()
+        received = [at for at, _message in listener.wait()]
+    assert len(received) == n, f"{n - len(received)} players were not notified"
     boards = Pairing.objects.filter(round__tournament=tournament, black__isnull=False)
     assert all(p.game1_id for p in boards), "a game of round 1 did not open"
     tournament.refresh_from_db()

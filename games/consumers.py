@@ -1,8 +1,9 @@
 """`/ws/game/<id>/`: players and spectators of one game (docs/protocol.md).
 
 An adapter (STYLE 5): it authenticates, parses, calls one service and turns a domain error into
-an `error` reply. It never writes a game itself and never broadcasts: the services send every
-change to the group after commit. Any process may serve any game: the group lives in the Redis
+an `error` reply. It never writes a game itself and never decides what to broadcast: the
+services push every change to the group after commit (sent from the event loop, `config.sockets`
+`call`). Any process may serve any game: the group lives in the Redis
 channel layer.
 """
 
@@ -11,57 +12,16 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import threading
-import time
 from typing import Any
 
-from asgiref.sync import SyncToAsync
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from django.db import DEFAULT_DB_ALIAS, close_old_connections, connections
 
+from config.sockets import SiteConsumerMixin, call, database_sync_to_async
 from games import services
 from games.models import Game
 
 logger = logging.getLogger(__name__)
 _MALFORMED = object()
-
-
-# With persistent connections, each pool thread checks its connection at most this often.
-CONNECTION_CHECK_SECONDS = 5.0
-_checked = threading.local()
-
-
-def _close_old_connections() -> None:
-    """channels' per-call `close_old_connections`, spaced out when connections persist.
-
-    With CONN_MAX_AGE > 0, checking on every message costs a database round trip per move
-    (CONN_HEALTH_CHECKS runs `SELECT 1` after each check), so a thread checks every few seconds,
-    or at once after a database error. With CONN_MAX_AGE 0 it checks every time, as channels
-    does (each call then opens its own connection)."""
-    now = time.monotonic()
-    connection = connections[DEFAULT_DB_ALIAS]
-    if (
-        connection.settings_dict.get("CONN_MAX_AGE") == 0
-        or connection.errors_occurred
-        or now - getattr(_checked, "at", -CONNECTION_CHECK_SECONDS) >= CONNECTION_CHECK_SECONDS
-    ):
-        close_old_connections()
-        _checked.at = now
-
-
-class PooledDatabaseSyncToAsync(SyncToAsync):
-    def thread_handler(self, loop, *args: Any, **kwargs: Any) -> Any:
-        _close_old_connections()
-        try:
-            return super().thread_handler(loop, *args, **kwargs)
-        finally:
-            _close_old_connections()
-
-
-def database_sync_to_async(func):
-    """Database work off the event loop, in a pool of threads: the services lock the game row,
-    so games need not queue behind one another in a single thread (channels' default)."""
-    return PooledDatabaseSyncToAsync(func, thread_sensitive=False)
 
 
 # Client message type -> (service, whether "ply" is required).
@@ -135,7 +95,7 @@ def _act(kind: str, game_id: int, user_id: int | None, content: dict[str, Any]) 
     service(**kwargs)
 
 
-class GameConsumer(AsyncJsonWebsocketConsumer):
+class GameConsumer(SiteConsumerMixin, AsyncJsonWebsocketConsumer):
     game_id: int
     user_id: int | None
     is_player: bool = False
@@ -154,9 +114,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         self.is_player = self.user_id in (state["white"]["id"], state["black"]["id"])
         if self.is_player:
             # Recorded presence is broadcast to everyone, this socket included.
-            await database_sync_to_async(_presence)(
-                self.game_id, self.user_id, True, self.channel_name
-            )
+            await call(_presence, self.game_id, self.user_id, True, self.channel_name)
             Heartbeat.add(self.channel_name)
         await self.send_json(await database_sync_to_async(_state)(self.game_id))
 
@@ -166,9 +124,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.is_player:
             Heartbeat.discard(self.channel_name)
-            await database_sync_to_async(_presence)(
-                self.game_id, self.user_id, False, self.channel_name
-            )
+            await call(_presence, self.game_id, self.user_id, False, self.channel_name)
 
     @classmethod
     async def decode_json(cls, text_data: str) -> Any:
@@ -183,15 +139,15 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "pong", "id": content.get("id")})
             return
         if kind == "sync":
-            await database_sync_to_async(_check_clock)(self.game_id)
+            await call(_check_clock, self.game_id)
             await self.send_json(await database_sync_to_async(_state)(self.game_id))
             return
         if kind not in ACTIONS:
-            await database_sync_to_async(_check_clock)(self.game_id)
+            await call(_check_clock, self.game_id)
             await self._error("malformed", "unknown or missing message type", content)
             return
         try:
-            await database_sync_to_async(_act)(kind, self.game_id, self.user_id, content)
+            await call(_act, kind, self.game_id, self.user_id, content)
         except services.GameError as error:
             await self._error(error.code, error.message, content)
 
@@ -204,10 +160,10 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json(reply)
 
     async def game_state(self, event: dict[str, Any]) -> None:
-        await self.send_json(event["state"])
+        await self.send(text_data=event["text"])
 
 
-class LobbyConsumer(AsyncJsonWebsocketConsumer):
+class LobbyConsumer(SiteConsumerMixin, AsyncJsonWebsocketConsumer):
     """`/ws/lobby/`: a short "changed" push when challenges change; pages re-fetch their list."""
 
     async def connect(self) -> None:
@@ -224,7 +180,7 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "changed"})
 
 
-class UserConsumer(AsyncJsonWebsocketConsumer):
+class UserConsumer(SiteConsumerMixin, AsyncJsonWebsocketConsumer):
     """`/ws/me/`: the signed-in visitor's site-wide socket, on the group `user.<id>`.
 
     Says only what changed for them (`{"type": "changed", "what": "challenges"}`); the page

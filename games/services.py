@@ -20,19 +20,19 @@ default is the wall clock.
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 import uuid
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from config import pushes
 from games.models import (
     Challenge,
     ChallengeStatus,
@@ -43,7 +43,7 @@ from games.models import (
     GameResult,
     Status,
 )
-from games.rules import VARIANT_CODES, Color, IllegalMove, Outcome, RulesError, variant
+from games.rules import VARIANT_CODES, Color, IllegalMove, Outcome, Played, RulesError, variant
 from games.rules import clock as clocks
 from games.rules.clock import ClockError
 from games.signals import game_finished
@@ -130,13 +130,23 @@ def clock_figures(clock: clocks.Clock, at_ms: int) -> dict[str, Any]:
 # --- state sent to clients -------------------------------------------------------------------
 
 
-def game_state(game: Game, *, at_ms: int | None = None) -> dict[str, Any]:
+def game_state(
+    game: Game, *, at_ms: int | None = None, played: Played | None = None
+) -> dict[str, Any]:
     """The full state of a game as clients receive it (docs/protocol.md, "state").
 
     Clocks are the server's figures at `at_ms`: each side's time left then, and which one runs.
+    `played` is what the rules said of the move that made this position, when there was one
+    (its side to move and legal moves are not worked out a second time).
     """
     at = now_ms() if at_ms is None else at_ms
     clock = game.clock
+    rules = variant(game.variant)
+    if played is not None and played.fen == game.fen:
+        turn, legal = played.to_move, played.legal_moves if game.is_live else []
+    else:
+        turn = rules.side_to_move(game.fen)
+        legal = rules.legal_moves(game.fen) if game.is_live else []
     return {
         "type": "state",
         "game": game.pk,
@@ -147,8 +157,8 @@ def game_state(game: Game, *, at_ms: int | None = None) -> dict[str, Any]:
         "moves": list(game.moves),
         "notation": list(game.notation),
         "last_move": game.moves[-1] if game.moves else None,
-        "turn": variant(game.variant).side_to_move(game.fen).value,
-        "legal_moves": variant(game.variant).legal_moves(game.fen) if game.is_live else [],
+        "turn": turn.value,
+        "legal_moves": legal,
         "clock": clock_figures(clock, at),
         "status": game.status,
         "result": game.result,
@@ -171,16 +181,10 @@ def game_state(game: Game, *, at_ms: int | None = None) -> dict[str, Any]:
     }
 
 
-def _broadcast_on_commit(game: Game, at_ms: int) -> None:
-    state = game_state(game, at_ms=at_ms)
-
-    def send() -> None:
-        layer = get_channel_layer()
-        if layer is None:
-            return
-        async_to_sync(layer.group_send)(group_name(game.pk), {"type": "game.state", "state": state})
-
-    transaction.on_commit(send)
+def _broadcast_on_commit(game: Game, at_ms: int, played: Played | None = None) -> None:
+    # Encoded once here, not once per socket: every player and spectator gets the same text.
+    text = json.dumps(game_state(game, at_ms=at_ms, played=played))
+    pushes.group_send_on_commit(group_name(game.pk), {"type": "game.state", "text": text})
 
 
 def _finish_on_commit(game: Game) -> None:
@@ -200,11 +204,94 @@ def _finish_on_commit(game: Game) -> None:
 # --- helpers ---------------------------------------------------------------------------------
 
 
+# --- the locked read and the write, SQL built once -------------------------------------------
+#
+# Every message of a live game locks and rewrites one row. Through the ORM, building those two
+# queries (the row with both players, ~60 columns; the update of 17) cost more CPU than the
+# rest of a move together (bench/live.py), so the SQL is built once per process from the model's
+# own metadata and values go through each field's own conversions, as the ORM would do them.
+# Only the game row is locked (`FOR UPDATE OF`): the players' rows are read for their names.
+
+
+class _GameSQL:
+    def __init__(self, connection) -> None:
+        qn = connection.ops.quote_name
+        meta, user = Game._meta, get_user_model()._meta
+        self.fields = list(meta.concrete_fields)
+        columns = ", ".join(f"g.{qn(f.column)}" for f in self.fields)
+        username = qn(user.get_field(get_user_model().USERNAME_FIELD).column)
+        lock = ""
+        if connection.features.has_select_for_update:  # SQLite locks the whole database instead
+            lock = (
+                " FOR UPDATE OF g"
+                if connection.features.has_select_for_update_of
+                else " FOR UPDATE"
+            )
+        self.select = (
+            f"SELECT {columns}, w.{username}, b.{username} FROM {qn(meta.db_table)} g"
+            f" JOIN {qn(user.db_table)} w ON w.{qn(user.pk.column)} = g.{qn(meta.get_field('white').column)}"
+            f" JOIN {qn(user.db_table)} b ON b.{qn(user.pk.column)} = g.{qn(meta.get_field('black').column)}"
+            f" WHERE g.{qn(meta.pk.column)} = %s{lock}"
+        )
+        self.converters = [
+            (connection.ops.get_db_converters(col) + f.get_db_converters(connection), col)
+            for f in self.fields
+            for col in [f.get_col(meta.db_table)]
+        ]
+        self.updates: dict[tuple[str, ...], tuple[str, list]] = {}
+        self.qn, self.table, self.pk_column = qn, qn(meta.db_table), qn(meta.pk.column)
+
+    def update(self, names: tuple[str, ...]) -> tuple[str, list]:
+        if names not in self.updates:
+            fields = [Game._meta.get_field(name) for name in names]
+            sets = ", ".join(f"{self.qn(f.column)} = %s" for f in fields)
+            self.updates[names] = (
+                f"UPDATE {self.table} SET {sets} WHERE {self.pk_column} = %s",
+                fields,
+            )
+        return self.updates[names]
+
+
+_sql_by_vendor: dict[str, _GameSQL] = {}
+# Every concrete column but the primary key: what a full save writes.
+ALL_FIELDS = tuple(f.name for f in Game._meta.concrete_fields if not f.primary_key)
+
+
+def _sql(connection) -> _GameSQL:
+    sql = _sql_by_vendor.get(connection.vendor)
+    if sql is None:
+        sql = _sql_by_vendor[connection.vendor] = _GameSQL(connection)
+    return sql
+
+
 def _locked(game_id: int) -> Game:
+    """The game row, locked until the end of the transaction, with its players' names."""
     try:
-        return Game.objects.select_for_update().select_related("white", "black").get(pk=game_id)
-    except (Game.DoesNotExist, ValueError, TypeError):
+        game_id = int(game_id)
+    except (TypeError, ValueError):
         raise GameNotFound(f"no game {game_id!r}") from None
+    connection = transaction.get_connection()
+    sql = _sql(connection)
+    with connection.cursor() as cursor:
+        cursor.execute(sql.select, [game_id])
+        row = cursor.fetchone()
+    if row is None:
+        raise GameNotFound(f"no game {game_id!r}")
+    values = list(row[: len(sql.fields)])
+    for i, (converters, col) in enumerate(sql.converters):
+        for converter in converters:
+            values[i] = converter(values[i], col, connection)
+    game = Game.from_db(connection.alias, [f.attname for f in sql.fields], values)
+    user_model = get_user_model()
+    for field, user_id, name in (
+        (Game.white.field, game.white_id, row[-2]),
+        (Game.black.field, game.black_id, row[-1]),
+    ):
+        player = user_model.from_db(
+            connection.alias, ["id", user_model.USERNAME_FIELD], [user_id, name]
+        )
+        field.set_cached_value(game, player)
+    return game
 
 
 def _check_ply(game: Game, expected_ply: Any) -> None:
@@ -280,9 +367,20 @@ PLAY_FIELDS = [
 ]
 
 
-def _save_and_broadcast(game: Game, at_ms: int, fields: list[str] | None = None) -> Game:
-    game.save(update_fields=fields)
-    _broadcast_on_commit(game, at_ms)
+def _write(game: Game, fields: list[str] | tuple[str, ...] | None = None) -> None:
+    """`game.save(update_fields=fields)` of a locked, existing row, with SQL built once."""
+    connection = transaction.get_connection()
+    sql, field_objects = _sql(connection).update(tuple(fields or ALL_FIELDS))
+    params = [f.get_db_prep_save(getattr(game, f.attname), connection) for f in field_objects]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, game.pk])
+
+
+def _save_and_broadcast(
+    game: Game, at_ms: int, fields: list[str] | None = None, played: Played | None = None
+) -> Game:
+    _write(game, fields)
+    _broadcast_on_commit(game, at_ms, played)
     return game
 
 
@@ -392,22 +490,25 @@ def game_move(
         if rules.side_to_move(game.fen) is not color:
             raise NotYourTurn("it is not your turn")
         try:
-            new_fen = rules.apply(game.fen, move.strip())
+            played = rules.play(game.fen, move.strip(), game.positions)
         except (IllegalMove, RulesError) as error:
             raise IllegalMoveError(f"illegal move {move!r}") from error
         game.set_clock(clocks.after_move(game.clock, at))
-        written = [rules.notation(game.fen, move.strip(), lang) for lang in ("it", "en")]
-        game.notation = [*game.notation, written]
+        game.notation = [*game.notation, list(played.notation)]
         game.positions = [*game.positions, game.fen]
         game.moves = [*game.moves, move.strip()]
-        game.fen = new_fen
+        game.fen = played.fen
         game.ply += 1
         if game.draw_offer and game.draw_offer != color.value:
             game.draw_offer = ""  # declined by playing on
-        outcome = rules.outcome(new_fen, game.positions)
-        if outcome is not None:
-            _end(game, result=_outcome_result(outcome), reason=outcome.reason.value, at_ms=at)
-        return _save_and_broadcast(game, at, PLAY_FIELDS)
+        if played.outcome is not None:
+            _end(
+                game,
+                result=_outcome_result(played.outcome),
+                reason=played.outcome.reason.value,
+                at_ms=at,
+            )
+        return _save_and_broadcast(game, at, PLAY_FIELDS, played)
 
 
 def game_resign(
@@ -819,28 +920,13 @@ def user_group(user_id: int) -> str:
 
 def _users_changed_on_commit(user_ids: list[int | None], what: str) -> None:
     """Tell these users' pages that `what` changed for them (they re-fetch their fragment)."""
-    targets = sorted({pk for pk in user_ids if pk is not None})
-
-    def send() -> None:
-        layer = get_channel_layer()
-        if layer is None:
-            return
-        for pk in targets:
-            async_to_sync(layer.group_send)(user_group(pk), {"type": "user.changed", "what": what})
-
-    if targets:
-        transaction.on_commit(send)
+    for pk in sorted({pk for pk in user_ids if pk is not None}):
+        pushes.group_send_on_commit(user_group(pk), {"type": "user.changed", "what": what})
 
 
 def _lobby_changed_on_commit() -> None:
     """Tell lobby pages to re-fetch their list (STYLE 7: a short "changed" push)."""
-
-    def send() -> None:
-        layer = get_channel_layer()
-        if layer is not None:
-            async_to_sync(layer.group_send)(LOBBY_GROUP, {"type": "lobby.changed"})
-
-    transaction.on_commit(send)
+    pushes.group_send_on_commit(LOBBY_GROUP, {"type": "lobby.changed"})
 
 
 # --- events (tournaments, arenas) ------------------------------------------------------------

@@ -2,25 +2,10 @@
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from config import heartbeat
 from tests.processes import Processes, free_port, http_status, process_env, wait_until
-
-CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
-# Flags for a sandboxed machine with no network but loopback (see README "Tests").
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-]
 
 
 @pytest.fixture(scope="session")
@@ -61,20 +46,6 @@ def site(background, tmp_path_factory):
         raise AssertionError("daphne did not start:\n" + procs.log("daphne")) from None
     yield url
     procs.stop_all()
-
-
-@pytest.fixture(scope="session")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    # Playwright's sync API keeps an event loop in the main thread, which makes Django refuse
-    # ORM calls from tests that run after the browser started; the tests are synchronous code,
-    # so the check does not apply here.
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture

@@ -18,6 +18,19 @@ from django.conf import settings
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+# Flags for a sandboxed machine with no network but loopback (see README "Tests").
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+
 
 def free_port() -> int:
     with socket.socket() as sock:

@@ -6,10 +6,11 @@ import json
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 
+from config.sockets import SiteConsumerMixin
 from tournaments.broadcast import group_name
 
 
-class TournamentConsumer(AsyncWebsocketConsumer):
+class TournamentConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.group = group_name(int(self.scope["url_route"]["kwargs"]["pk"]))
         await self.channel_layer.group_add(self.group, self.channel_name)

@@ -13,6 +13,8 @@ Public interface (stable; the live-play code builds on it)::
     v.claimable_draw(fen, history)    # chess: threefold / fifty-move claim available, else None
     v.timeout_outcome(fen, flagged)   # loss on time, or a draw when the opponent cannot win
     v.notation(fen, move, "it")       # 'Cf3', '0-0', 'exd6 e.p.', 'd8D' / English letters; draughts '22x13'
+    v.play(fen, move, history)        # Played(fen, notation=(it, en), outcome, to_move,
+                                      #   legal_moves): all a game server needs, in one call
     v.export(moves, headers=..., result=...)   # PGN (chess) / PDN (draughts) text
     v.replay(moves)                   # all positions of a game; IllegalMove names the first bad ply
     v.perft(depth, fen)
@@ -47,6 +49,7 @@ from .base import (
     InvalidPosition,
     Language,
     Outcome,
+    Played,
     Reason,
     Result,
     RulesError,
@@ -80,6 +83,7 @@ __all__ = [
     "InvalidPosition",
     "Language",
     "Outcome",
+    "Played",
     "Reason",
     "Result",
     "RulesError",

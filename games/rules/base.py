@@ -80,6 +80,17 @@ class Outcome:
         return None
 
 
+@dataclass(frozen=True, slots=True)
+class Played:
+    """Everything a game server needs after one move (``Variant.play``)."""
+
+    fen: str  # the position after the move
+    notation: tuple[str, str]  # how the move is written: (Italian, English)
+    outcome: Outcome | None  # the automatic end the move brought, if any
+    to_move: Color  # the side to move in the new position
+    legal_moves: list[str]  # the legal moves of the new position, sorted; [] when it is over
+
+
 class RulesError(ValueError):
     """Base class of the errors raised by the rules package."""
 
@@ -145,6 +156,20 @@ class Variant(abc.ABC):
     @abc.abstractmethod
     def notation(self, fen: str, move: str, language: Language = "it") -> str:
         """How ``move`` (machine form, legal in ``fen``) is written for players."""
+
+    def play(self, fen: str, move: str, history: Sequence[str] = ()) -> Played:
+        """Play ``move`` in ``fen``: the new position with its notation, outcome, side to move
+        and legal moves, as the separate methods give them (``history``: the earlier positions,
+        oldest first, not including ``fen``). Raises IllegalMove.
+
+        The game server calls this once per move; a variant may override it to read the
+        position once (chess does) but must return exactly what the separate methods return.
+        """
+        new_fen = self.apply(fen, move)
+        notation = (self.notation(fen, move, "it"), self.notation(fen, move, "en"))
+        outcome = self.outcome(new_fen, [*history, fen])
+        legal = [] if outcome is not None else self.legal_moves(new_fen)
+        return Played(new_fen, notation, outcome, self.side_to_move(new_fen), legal)
 
     @abc.abstractmethod
     def export(

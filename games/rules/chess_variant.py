@@ -25,6 +25,7 @@ from .base import (
     InvalidPosition,
     Language,
     Outcome,
+    Played,
     Reason,
     Result,
     Variant,
@@ -53,9 +54,10 @@ def _repetition_key(fen: str) -> str:
     return " ".join(fen.split()[:4])
 
 
-def algebraic(board: chess.Board, move: chess.Move, language: Language) -> str:
-    """The move in FIDE algebraic notation (Appendix E) in the given language."""
-    san = board.san(move)
+def algebraic(board: chess.Board, move: chess.Move, language: Language, san: str = "") -> str:
+    """The move in FIDE algebraic notation (Appendix E) in the given language (``san``: the
+    move's SAN when already known)."""
+    san = san or board.san(move)
     check = ""
     if san[-1] in "+#":
         san, check = san[:-1], san[-1]
@@ -118,9 +120,12 @@ class Chess(Variant):
         return board.fen()
 
     def outcome(self, fen: str, history: Sequence[str] = ()) -> Outcome | None:
-        board = _board(fen)
+        return self._outcome(_board(fen), fen, history)
+
+    def _outcome(self, board: chess.Board, fen: str, history: Sequence[str]) -> Outcome | None:
         if board.is_checkmate():
-            return Outcome(Result.win_for(self.side_to_move(fen).opponent), Reason.CHECKMATE)
+            loser = Color.WHITE if board.turn == chess.WHITE else Color.BLACK
+            return Outcome(Result.win_for(loser.opponent), Reason.CHECKMATE)
         if board.is_stalemate():
             return Outcome(Result.DRAW, Reason.STALEMATE)
         if board.is_insufficient_material():  # art. 5.2.2 dead position (material only)
@@ -130,6 +135,19 @@ class Chess(Variant):
         if board.halfmove_clock >= 150:  # art. 9.6.2, checkmate already handled above
             return Outcome(Result.DRAW, Reason.SEVENTY_FIVE_MOVES)
         return None
+
+    def play(self, fen: str, move: str, history: Sequence[str] = ()) -> Played:
+        """As ``Variant.play``, reading the position once (the hot path of live play)."""
+        board = _board(fen)
+        parsed = self._move(board, move)
+        san = board.san(parsed)
+        notation = (algebraic(board, parsed, "it", san), algebraic(board, parsed, "en", san))
+        board.push(parsed)
+        new_fen = board.fen()
+        outcome = self._outcome(board, new_fen, [*history, fen])
+        legal = [] if outcome is not None else sorted(m.uci() for m in board.legal_moves)
+        to_move = Color.WHITE if board.turn == chess.WHITE else Color.BLACK
+        return Played(new_fen, notation, outcome, to_move, legal)
 
     def claimable_draw(self, fen: str, history: Sequence[str] = ()) -> Outcome | None:
         if self.outcome(fen, history) is not None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.processes import (
     Processes,
     free_port,
@@ -48,13 +47,3 @@ def game_site(django_db_setup, django_db_blocker, tmp_path_factory):
         raise AssertionError("daphne did not start:\n" + procs.log("daphne")) from None
     yield url
     procs.stop_all()
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()

@@ -52,11 +52,11 @@ def draughts_move(page, origin, dest):
 
 
 @pytest.fixture
-def two_players(monkeypatch, transactional_db, game_site, chromium):
+def two_players(monkeypatch, transactional_db, game_site, browser):
     # The database must exist (transactional_db) and its flush at teardown runs while
     # Playwright's event loop is alive in this thread: allow it.
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    contexts = [chromium.new_context(locale="it-IT") for _ in range(2)]
+    contexts = [browser.new_context(locale="it-IT") for _ in range(2)]
     pages = []
     for context in contexts:
         context.set_default_timeout(15_000)

@@ -3,17 +3,44 @@
 (function () {
   "use strict";
 
+  // A push that arrives while the fragment is being fetched or swapped in must not be lost:
+  // the new fragment may predate it, and an event fired between the old element leaving and
+  // the new one listening reaches nobody. So pushes are coalesced: while a refresh is under
+  // way, one more is remembered and fired once the new fragment has settled.
+  const refresh = { busy: false, pending: false, since: 0 };
+  function isLive(element) {
+    return (element.getAttribute("hx-trigger") || "").indexOf("tournament-changed") !== -1;
+  }
+  function changed() {
+    // (A refresh that never ended, e.g. cancelled before it began, stops counting after 10 s.)
+    if (refresh.busy && Date.now() - refresh.since < 10000) { refresh.pending = true; return; }
+    document.body.dispatchEvent(new Event("tournament-changed"));
+  }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (isLive(event.detail.elt)) { refresh.busy = true; refresh.since = Date.now(); }
+  });
+  function settled(event) {
+    if (!refresh.busy || !isLive(event.detail.elt)) return;
+    refresh.busy = false;
+    if (refresh.pending) { refresh.pending = false; changed(); }
+  }
+  document.addEventListener("htmx:afterSettle", settled);
+  // A failed fetch swaps nothing: no settle event follows.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!event.detail.successful) settled(event);
+  });
+
   function connect(root) {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
     let delay = 1000;
     function open() {
       const socket = new WebSocket(scheme + location.host + root.dataset.tournamentSocket);
       socket.onopen = function () { delay = 1000; };
-      socket.onmessage = function () { document.body.dispatchEvent(new Event("tournament-changed")); };
+      socket.onmessage = changed;
       socket.onclose = function () {
         setTimeout(function () {
           // Whatever was missed while away: fetch the fragment once, then listen again.
-          document.body.dispatchEvent(new Event("tournament-changed"));
+          changed();
           open();
         }, delay);
         delay = Math.min(delay * 2, 30000);

@@ -8,8 +8,9 @@ import threading
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
+from config import pushes
 from config.asgi import application
-from tournaments.broadcast import _send
+from tournaments.broadcast import group_name
 
 
 async def scenario() -> dict:
@@ -18,7 +19,9 @@ async def scenario() -> dict:
     )
     connected, _ = await communicator.connect()
     assert connected
-    await sync_to_async(_send)(4242, 0)
+    await sync_to_async(pushes.group_send)(
+        group_name(4242), {"type": "tournament.changed", "round": 0}
+    )
     message = await communicator.receive_json_from(timeout=5)
     await communicator.disconnect()
     return message

@@ -7,13 +7,13 @@ path a killed worker relies on. The receiver has its own test.
 
 from __future__ import annotations
 
-import asyncio
 import random
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from accounts.tests.factories import UserFactory
+from config import pushes
 from games import services as games
 from games.models import EndReason as GameEndReason
 from games.models import Game
@@ -437,36 +437,25 @@ def test_tiebreaks_and_ratings_at_the_end():
 
 def test_players_sockets_are_told_when_their_game_opens(django_capture_on_commit_callbacks):
     """The banner on every page comes from a push on the player's site socket (/ws/me/)."""
-    from asgiref.sync import async_to_sync
-    from channels.layers import get_channel_layer
-
     from games.services import user_group
+    from tests.listening import GroupListener
 
     tournament = make(4)
     player = tournament.registrations.first().player
-    layer = get_channel_layer()
-    channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(user_group(player.pk), channel)
-    try:
+    with GroupListener(user_group(player.pk), timeout=5) as listener:
         with django_capture_on_commit_callbacks(execute=True):
             running.tournament_start(tournament_id=tournament.pk, now=T0)
-
-        async def receive() -> dict:
-            return await asyncio.wait_for(layer.receive(channel), timeout=5)
-
-        message = async_to_sync(receive)()
-        assert message == {"type": "user.changed", "what": "mytournament"}
-    finally:
-        async_to_sync(layer.group_discard)(user_group(player.pk), channel)
+        received = listener.wait()
+    assert [message for _at, message in received] == [
+        {"type": "user.changed", "what": "mytournament"}
+    ]
 
 
-def test_staff_cancel_a_running_tournament(django_capture_on_commit_callbacks, monkeypatch):
+def test_staff_cancel_a_running_tournament(django_capture_on_commit_callbacks):
     """Staff cancel mid-run: live games drawn at once (event end), no further round, nothing
     rated, the page says why, the players are told; a second cancel changes nothing."""
     from tournaments import broadcast, services
 
-    told: list[list[int]] = []
-    monkeypatch.setattr(broadcast, "_send_players", lambda ids: told.append(ids))
     tournament = _swiss_of_eight_started()
     rng = random.Random(5)
     finished, *still_live = live_games(tournament)
@@ -475,7 +464,7 @@ def test_staff_cancel_a_running_tournament(django_capture_on_commit_callbacks, m
         for user_id in (game.white_id, game.black_id):
             games.game_presence(game_id=game.pk, user_id=user_id, connected=True, at_ms=ms(T0))
     staff = UserFactory(is_staff=True)
-    with django_capture_on_commit_callbacks(execute=True):
+    with pushes.collected() as outbox, django_capture_on_commit_callbacks(execute=True):
         services.tournament_cancel(
             tournament_id=tournament.pk, by=staff, staff=True, now=T0 + timedelta(seconds=20)
         )
@@ -488,7 +477,8 @@ def test_staff_cancel_a_running_tournament(django_capture_on_commit_callbacks, m
         assert (game.result, game.reason) == ("1/2-1/2", GameEndReason.EVENT_END)
     assert tournament.rounds.get().ended_at is not None
     players = set(tournament.participants.values_list("player_id", flat=True))
-    assert told and set(told[-1]) == players
+    told = {group for group, message in outbox if message.get("what") == broadcast.PLAYER_WHAT}
+    assert told == {games.user_group(pk) for pk in players}
     # Nothing of it is scored into standings or rated, and the tick pairs nothing more.
     assert not RatingPeriod.objects.exists()
     assert tournament.participants.filter(rank__isnull=False).count() == 0

@@ -303,10 +303,15 @@ def test_door_shut_both_ways_at_the_start_time():
     assert Registration.objects.filter(tournament=t, player=inside).exists()
 
 
-def test_changes_are_pushed_after_commit(django_capture_on_commit_callbacks, monkeypatch):
-    sent = []
-    monkeypatch.setattr("tournaments.broadcast._send", lambda tid, rnd: sent.append((tid, rnd)))
+def test_changes_are_pushed_after_commit(django_capture_on_commit_callbacks):
+    from config import pushes
+    from tournaments.broadcast import group_name
+
     t = TournamentFactory()
-    with django_capture_on_commit_callbacks(execute=True):
-        services.registration_join(tournament_id=t.pk, player=UserFactory())
-    assert sent == [(t.pk, 0)]
+    with pushes.collected() as sent:
+        with django_capture_on_commit_callbacks(execute=False) as hooks:
+            services.registration_join(tournament_id=t.pk, player=UserFactory())
+        assert sent == []  # nothing before commit
+        for hook in hooks:
+            hook()
+    assert sent == [(group_name(t.pk), {"type": "tournament.changed", "round": 0})]

@@ -44,3 +44,43 @@ def test_garbage_position_is_refused(code: str) -> None:
 def test_unknown_variant() -> None:
     with pytest.raises(KeyError):
         variant("checkers")
+
+
+@pytest.mark.parametrize("code", VARIANT_CODES)
+def test_play_agrees_with_the_separate_methods(code: str) -> None:
+    """`play` (one call per move on the server) returns exactly what apply / notation /
+    outcome / side_to_move / legal_moves say, move after move of random games to their end."""
+    import random
+
+    rules = variant(code)
+    rng = random.Random(code)
+    ended = 0
+    for _game in range(5):
+        fen, history = rules.start_fen(), []
+        for _ply in range(300):
+            moves = rules.legal_moves(fen)
+            move = rng.choice(moves)
+            played = rules.play(fen, move, history)
+            new_fen = rules.apply(fen, move)
+            assert played.fen == new_fen
+            assert played.notation == (
+                rules.notation(fen, move, "it"),
+                rules.notation(fen, move, "en"),
+            )
+            history = [*history, fen]
+            assert played.outcome == rules.outcome(new_fen, history)
+            assert played.to_move is rules.side_to_move(new_fen)
+            fen = new_fen
+            if played.outcome is not None:
+                assert played.legal_moves == []
+                ended += 1
+                break
+            assert played.legal_moves == rules.legal_moves(fen)
+    assert ended  # some games reached an automatic end (mate, draw rules, no move left)
+
+
+def test_play_refuses_an_illegal_move() -> None:
+    for code in VARIANT_CODES:
+        rules = variant(code)
+        with pytest.raises(IllegalMove):
+            rules.play(rules.start_fen(), "a1a1" if code == "chess" else "1-50")

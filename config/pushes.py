@@ -1,0 +1,69 @@
+"""Pushes to channel groups, sent after commit (STYLE 4): the one way services broadcast.
+
+`group_send_on_commit` registers the send with `transaction.on_commit`, so a rolled-back change
+is never announced. A push that fails is logged, never raised: a page a little late (pages also
+re-sync on reconnect), never a failed write.
+
+Inside a socket consumer the database work runs in a worker thread; sending from there would
+block that thread while the event loop does the send (`async_to_sync`), two thread switches per
+push on the hottest path of the site (a move). So the consumer runs its calls inside
+`collected()`: the pushes committed meanwhile are handed back in a list, and the consumer sends
+them from the event loop itself (`config.sockets`). Everywhere else (views, Celery tasks) they
+are sent at once.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+log = logging.getLogger(__name__)
+_local = threading.local()
+
+Push = tuple[str, dict[str, Any]]
+
+
+def group_send(group: str, message: dict[str, Any]) -> None:
+    """Send now, or hand the push to the consumer collecting in this thread."""
+    outbox = getattr(_local, "outbox", None)
+    if outbox is not None:
+        outbox.append((group, message))
+        return
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group, message)
+    except Exception:
+        log.exception("push to %s failed", group)
+
+
+def group_send_on_commit(group: str, message: dict[str, Any]) -> None:
+    transaction.on_commit(lambda: group_send(group, message))
+
+
+@contextmanager
+def collected() -> Iterator[list[Push]]:
+    """Collect, instead of sending, the pushes made in this thread inside the block."""
+    previous = getattr(_local, "outbox", None)
+    _local.outbox = outbox = []
+    try:
+        yield outbox
+    finally:
+        _local.outbox = previous
+
+
+async def send_collected(layer: Any, outbox: list[Push]) -> None:
+    """Send collected pushes from the event loop, in the order they were committed."""
+    for group, message in outbox:
+        try:
+            await layer.group_send(group, message)
+        except Exception:
+            log.exception("push to %s failed", group)
