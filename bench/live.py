@@ -93,20 +93,9 @@ class Socket:
 # --- client processes ---------------------------------------------------------------------------
 
 
-async def play_game(
-    game: dict,
-    ports: list[int],
-    interval: float,
-    deadline: float,
-    measure_from: float,
-    out: dict,
-    gate: asyncio.Semaphore,
-):
-    sent: dict[int, float] = {}  # ply reached by a move -> perf_counter when sent
-    rng = random.Random(game["id"])
+async def connect_game(game: dict, ports: list[int], gate: asyncio.Semaphore) -> dict:
+    """Both players' sockets, each on its own daphne (the move crosses the channel layer)."""
     sockets = {}
-    seen = {"white": 0, "black": 0}  # the newest ply each player has seen
-    moved_at = {"white": -1, "black": -1}  # the ply each player last moved at
     async with gate:  # a few handshakes at a time: a burst overflows daphne's listen backlog
         for i, color in enumerate(("white", "black")):
             for attempt in range(5):
@@ -119,6 +108,21 @@ async def play_game(
                     if attempt == 4:
                         raise
                     await asyncio.sleep(0.2 * (attempt + 1))
+    return sockets
+
+
+async def play_game(
+    game: dict,
+    sockets: dict,
+    interval: float,
+    deadline: float,
+    measure_from: float,
+    out: dict,
+):
+    sent: dict[int, float] = {}  # ply reached by a move -> perf_counter when sent
+    rng = random.Random(game["id"])
+    seen = {"white": 0, "black": 0}  # the newest ply each player has seen
+    moved_at = {"white": -1, "black": -1}  # the ply each player last moved at
     # Stagger the first moves over one interval so the load is steady.
     next_move_at = time.perf_counter() + rng.random() * interval
 
@@ -142,6 +146,7 @@ async def play_game(
                 sent_at = sent.pop(ply)
                 if sent_at >= measure_from:
                     out["latencies"].append((time.perf_counter() - sent_at) * 1000)
+                    out["sent_at"].append(sent_at - measure_from)
                     out["moves"] += 1
             if message["status"] != "live":
                 out["finished"] += 1
@@ -168,14 +173,31 @@ async def play_game(
         ws.writer.close()
 
 
-def client_process(games, ports, interval, seconds, warmup, queue):
+def client_process(games, ports, interval, seconds, warmup, ready, go, queue):
+    """Connect every socket first; when all client processes are connected (`go`), play:
+    the warm-up, then the measured window. Connection set-up is timed on its own (`ready`)."""
+
     async def main():
-        out = {"latencies": [], "moves": 0, "errors": 0, "error_codes": {}, "finished": 0}
+        out = {
+            "latencies": [],
+            "sent_at": [],
+            "moves": 0,
+            "errors": 0,
+            "error_codes": {},
+            "finished": 0,
+        }
+        began = time.perf_counter()
+        gate = asyncio.Semaphore(10)
+        sockets = await asyncio.gather(*(connect_game(g, ports, gate) for g in games))
+        ready.put(time.perf_counter() - began)
+        await asyncio.get_running_loop().run_in_executor(None, go.wait)
         measure_from = time.perf_counter() + warmup
         deadline = measure_from + seconds
-        gate = asyncio.Semaphore(10)
         await asyncio.gather(
-            *(play_game(g, ports, interval, deadline, measure_from, out, gate) for g in games)
+            *(
+                play_game(g, s, interval, deadline, measure_from, out)
+                for g, s in zip(games, sockets, strict=True)
+            )
         )
         return out
 
@@ -306,28 +328,46 @@ def machine_busy_seconds() -> tuple[float, float]:
 def run(n: int, args, ports, servers) -> dict:
     games = open_games(n, args.variant)
     queue: multiprocessing.Queue = multiprocessing.Queue()
+    ready: multiprocessing.Queue = multiprocessing.Queue()
+    go = multiprocessing.Event()
     slices = [games[i :: args.clients] for i in range(args.clients)]
     procs = [
         multiprocessing.Process(
             target=client_process,
-            args=(s, ports, args.interval, args.seconds, args.warmup, queue),
+            args=(s, ports, args.interval, args.seconds, args.warmup, ready, go, queue),
         )
         for s in slices
         if s
     ]
     for p in procs:
         p.start()
+    connect_seconds = max(ready.get(timeout=600) for _ in procs)
+    go.set()
     # CPU use over the measured window only (after the warm-up, as the latencies).
     time.sleep(args.warmup)
     cpu_before = sum(process_cpu_seconds(s.pid) for s in servers)
+    clients_before = sum(process_cpu_seconds(p.pid) for p in procs)
     busy_before, total_before = machine_busy_seconds()
     time.sleep(args.seconds)
     cpu_after = sum(process_cpu_seconds(s.pid) for s in servers)
+    clients_after = sum(process_cpu_seconds(p.pid) for p in procs)
     busy_after, total_after = machine_busy_seconds()
     results = [queue.get() for _ in procs]
     for p in procs:
         p.join()
     latencies = sorted(x for r in results for x in r["latencies"])
+    if args.timeline:  # p50 / p99 of each second of the measured window: when do stalls come?
+        by_second: dict[int, list[float]] = {}
+        for r in results:
+            for at, latency in zip(r["sent_at"], r["latencies"], strict=True):
+                by_second.setdefault(int(at), []).append(latency)
+        for second, values in sorted(by_second.items()):
+            values.sort()
+            print(
+                f"    s{second:>3}: {len(values):4d} moves  p50 {values[len(values) // 2]:6.1f}"
+                f"  p99 {values[min(len(values) - 1, int(0.99 * len(values)))]:6.1f}  max"
+                f" {values[-1]:6.1f} ms"
+            )
     moves = sum(r["moves"] for r in results)
 
     def pct(q: float) -> float:
@@ -347,15 +387,18 @@ def run(n: int, args, ports, servers) -> dict:
             for code in {c for r in results for c in r["error_codes"]}
         },
         "finished": sum(r["finished"] for r in results),
+        "connect_seconds": connect_seconds,
         "daphne_cpu_ms_per_move": (cpu_after - cpu_before) * 1000 / moves if moves else 0.0,
         "machine_busy": (busy_after - busy_before) / max(total_after - total_before, 1e-9),
+        "clients_cpu_ms_per_move": (clients_after - clients_before) * 1000 / moves if moves else 0,
     }
     print(
         f"{n:>5} games  {report['moves_per_s']:8.1f} moves/s  p50 {report['p50']:6.1f} ms  "
         f"p95 {report['p95']:6.1f} ms  p99 {report['p99']:6.1f} ms  errors {report['errors']}  "
         f"finished {report['finished']}  daphne CPU {report['daphne_cpu_ms_per_move']:.1f} "
-        f"ms/move  machine busy {report['machine_busy']:.0%}"
-        + (f"  {report['error_codes']}" if report["errors"] else ""),
+        f"ms/move  clients {report['clients_cpu_ms_per_move']:.1f} ms/move  machine busy "
+        f"{report['machine_busy']:.0%}  ({2 * n} sockets connected in "
+        f"{connect_seconds:.1f} s)" + (f"  {report['error_codes']}" if report["errors"] else ""),
         flush=True,
     )
     return report
@@ -370,7 +413,10 @@ def main() -> int:
     parser.add_argument("--servers", type=int, default=2, help="daphne processes")
     parser.add_argument("--clients", type=int, default=2, help="client processes")
     parser.add_argument("--variant", default="chess")
+    parser.add_argument("--timeline", action="store_true", help="latency of each second")
     parser.add_argument("--sweep", action="store_true", help="find the largest N under target")
+    parser.add_argument("--sweep-from", type=int, default=50, help="first N of the sweep")
+    parser.add_argument("--sweep-step", type=int, default=25, help="N grows by this much")
     args = parser.parse_args()
 
     django_setup()
@@ -387,13 +433,13 @@ def main() -> int:
             report = run(args.games, args, ports, servers)
             return 0 if report["p99"] < TARGET_P99_MS and report["moves"] else 1
         best = 0
-        n = 10
+        n = args.sweep_from
         while n <= 2000:
             report = run(n, args, ports, servers)
             if report["p99"] >= TARGET_P99_MS or not report["moves"]:
                 break
             best = n
-            n = int(n * 1.5)
+            n += args.sweep_step
         print(f"largest N with p99 < {TARGET_P99_MS:.0f} ms: {best}")
         return 0 if best >= args.games else 1
     finally:

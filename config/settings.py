@@ -108,7 +108,7 @@ CACHES = {
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": os.environ.get(
-            "CHANNEL_LAYER_BACKEND", "channels_redis.pubsub.RedisPubSubChannelLayer"
+            "CHANNEL_LAYER_BACKEND", "config.layers.PubSubChannelLayer"
         ),
         "CONFIG": {
             # redis-py fails rather than waits past its pool size (100 by default): a round start
