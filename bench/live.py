@@ -317,6 +317,25 @@ def process_cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def postgres_cpu_seconds() -> float:
+    """CPU time so far of the PostgreSQL backends (when the server runs on this machine: its
+    processes are read from /proc; 0 otherwise)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pid FROM pg_stat_activity")
+        pids = [pid for (pid,) in cursor.fetchall()]
+    return sum(process_cpu_seconds(pid) for pid in pids)
+
+
+def redis_cpu_seconds() -> float:
+    """CPU time so far of the Redis server (its own INFO figures)."""
+    import redis
+
+    info = redis.Redis.from_url(os.environ["REDIS_URL"]).info("cpu")
+    return float(info["used_cpu_sys"]) + float(info["used_cpu_user"])
+
+
 def machine_busy_seconds() -> tuple[float, float]:
     """(busy, total) CPU seconds of the whole machine so far, all cores (Linux /proc/stat)."""
     values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
@@ -347,10 +366,12 @@ def run(n: int, args, ports, servers) -> dict:
     time.sleep(args.warmup)
     cpu_before = sum(process_cpu_seconds(s.pid) for s in servers)
     clients_before = sum(process_cpu_seconds(p.pid) for p in procs)
+    postgres_before, redis_before = postgres_cpu_seconds(), redis_cpu_seconds()
     busy_before, total_before = machine_busy_seconds()
     time.sleep(args.seconds)
     cpu_after = sum(process_cpu_seconds(s.pid) for s in servers)
     clients_after = sum(process_cpu_seconds(p.pid) for p in procs)
+    postgres_after, redis_after = postgres_cpu_seconds(), redis_cpu_seconds()
     busy_after, total_after = machine_busy_seconds()
     results = [queue.get() for _ in procs]
     for p in procs:
@@ -391,14 +412,20 @@ def run(n: int, args, ports, servers) -> dict:
         "daphne_cpu_ms_per_move": (cpu_after - cpu_before) * 1000 / moves if moves else 0.0,
         "machine_busy": (busy_after - busy_before) / max(total_after - total_before, 1e-9),
         "clients_cpu_ms_per_move": (clients_after - clients_before) * 1000 / moves if moves else 0,
+        "postgres_cpu_ms_per_move": (postgres_after - postgres_before) * 1000 / moves
+        if moves
+        else 0,
+        "redis_cpu_ms_per_move": (redis_after - redis_before) * 1000 / moves if moves else 0,
     }
     print(
-        f"{n:>5} games  {report['moves_per_s']:8.1f} moves/s  p50 {report['p50']:6.1f} ms  "
+        f"{n:>5} games  {report['moves_per_s']:6.1f} moves/s  p50 {report['p50']:6.1f} ms  "
         f"p95 {report['p95']:6.1f} ms  p99 {report['p99']:6.1f} ms  errors {report['errors']}  "
-        f"finished {report['finished']}  daphne CPU {report['daphne_cpu_ms_per_move']:.1f} "
-        f"ms/move  clients {report['clients_cpu_ms_per_move']:.1f} ms/move  machine busy "
-        f"{report['machine_busy']:.0%}  ({2 * n} sockets connected in "
-        f"{connect_seconds:.1f} s)" + (f"  {report['error_codes']}" if report["errors"] else ""),
+        f"finished {report['finished']}"
+        + (f"  {report['error_codes']}" if report["errors"] else "")
+        + f"\n{'':>12}CPU per move: daphne {report['daphne_cpu_ms_per_move']:.1f} ms, postgres "
+        f"{report['postgres_cpu_ms_per_move']:.1f}, redis {report['redis_cpu_ms_per_move']:.1f}, "
+        f"clients {report['clients_cpu_ms_per_move']:.1f}; machine {report['machine_busy']:.0%} "
+        f"busy; {2 * n} sockets connected in {connect_seconds:.1f} s",
         flush=True,
     )
     return report

@@ -95,8 +95,18 @@ def database_config(url: str | None, default_sqlite_path: Path | str) -> dict:
         name = unquote(parts.path.lstrip("/"))
         if not name:
             raise ConfigError(f"DATABASE_URL={url!r}: no database name after the host")
-        options = dict(parse_qsl(parts.query))
+        options: dict = dict(parse_qsl(parts.query))
         host = options.pop("host", None) or unquote(parts.hostname or "")
+        # Options psycopg / Django want typed, not as the URL's text.
+        if "server_side_binding" in options:
+            options["server_side_binding"] = options["server_side_binding"].lower() in TRUE_WORDS
+        if "prepare_threshold" in options:
+            try:
+                options["prepare_threshold"] = int(options["prepare_threshold"])
+            except ValueError:
+                raise ConfigError(
+                    f"DATABASE_URL={url!r}: prepare_threshold must be a number"
+                ) from None
         try:
             port = parts.port
         except ValueError:

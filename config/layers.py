@@ -43,8 +43,6 @@ class PubSubChannelLayer(RedisPubSubChannelLayer):
         loop = asyncio.get_running_loop()
         layer = self._layers.get(loop)
         if layer is None:
-            layer = self._layers[loop] = _LoopLayer(
-                *self._args, **self._kwargs, channel_layer=self
-            )
+            layer = self._layers[loop] = _LoopLayer(*self._args, **self._kwargs, channel_layer=self)
             _wrap_close(self, loop)
         return layer

@@ -107,9 +107,7 @@ CACHES = {
 # CHANNEL_LAYER_BACKEND=channels_redis.core.RedisChannelLayer switches back.
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": os.environ.get(
-            "CHANNEL_LAYER_BACKEND", "config.layers.PubSubChannelLayer"
-        ),
+        "BACKEND": os.environ.get("CHANNEL_LAYER_BACKEND", "config.layers.PubSubChannelLayer"),
         "CONFIG": {
             # redis-py fails rather than waits past its pool size (100 by default): a round start
             # or a burst of sockets on one daphne process needs more.

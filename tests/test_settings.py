@@ -49,9 +49,25 @@ def test_database_postgres_options_socket_and_conn_max_age():
     assert config["OPTIONS"] == {"sslmode": "require"}
 
 
+def test_database_postgres_typed_options():
+    """psycopg / Django want these typed: "false" must not read as a true string."""
+    config = database_config(
+        "postgresql://u@h/db?server_side_binding=false&prepare_threshold=3", "unused"
+    )
+    assert config["OPTIONS"] == {"server_side_binding": False, "prepare_threshold": 3}
+    config = database_config("postgresql://u@h/db?server_side_binding=true", "unused")
+    assert config["OPTIONS"] == {"server_side_binding": True}
+
+
 @pytest.mark.parametrize(
     "url",
-    ["mysql://u@h/db", "postgresql://u@h:5432/", "sqlite:///", "postgresql://u@h:port/db"],
+    [
+        "mysql://u@h/db",
+        "postgresql://u@h/db?prepare_threshold=often",
+        "postgresql://u@h:5432/",
+        "sqlite:///",
+        "postgresql://u@h:port/db",
+    ],
 )
 def test_database_bad_urls_say_what_is_wrong(url):
     with pytest.raises(ConfigError, match="DATABASE_URL"):
