@@ -130,7 +130,7 @@ class Chess(Variant):
             return Outcome(Result.DRAW, Reason.STALEMATE)
         if board.is_insufficient_material():  # art. 5.2.2 dead position (material only)
             return Outcome(Result.DRAW, Reason.INSUFFICIENT_MATERIAL)
-        if self._repetitions(fen, history) >= 5:  # art. 9.6.1
+        if self._repetitions(fen, history, board.halfmove_clock) >= 5:  # art. 9.6.1
             return Outcome(Result.DRAW, Reason.FIVEFOLD_REPETITION)
         if board.halfmove_clock >= 150:  # art. 9.6.2, checkmate already handled above
             return Outcome(Result.DRAW, Reason.SEVENTY_FIVE_MOVES)
@@ -152,16 +152,19 @@ class Chess(Variant):
     def claimable_draw(self, fen: str, history: Sequence[str] = ()) -> Outcome | None:
         if self.outcome(fen, history) is not None:
             return None
-        if self._repetitions(fen, history) >= 3:  # art. 9.2
+        if self._repetitions(fen, history, _board(fen).halfmove_clock) >= 3:  # art. 9.2
             return Outcome(Result.DRAW, Reason.THREEFOLD_REPETITION, claimable=True)
         if _board(fen).halfmove_clock >= 100:  # art. 9.3
             return Outcome(Result.DRAW, Reason.FIFTY_MOVES, claimable=True)
         return None
 
     @staticmethod
-    def _repetitions(fen: str, history: Sequence[str]) -> int:
+    def _repetitions(fen: str, history: Sequence[str], quiet_plies: int) -> int:
+        """How often the position of ``fen`` stands in the game. Only the last ``quiet_plies``
+        positions (the halfmove clock: plies since a capture or pawn move) can equal it."""
         key = _repetition_key(fen)
-        return 1 + sum(1 for earlier in history if _repetition_key(earlier) == key)
+        recent = history[max(0, len(history) - quiet_plies) :]
+        return 1 + sum(1 for earlier in recent if _repetition_key(earlier) == key)
 
     def timeout_outcome(self, fen: str, flagged: Color) -> Outcome:
         board = _board(fen)

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from .base import (
@@ -58,6 +58,7 @@ from .base import (
     InvalidPosition,
     Language,
     Outcome,
+    Played,
     Reason,
     Result,
     Variant,
@@ -489,25 +490,51 @@ class DraughtsVariant(Variant):
         return True
 
     def outcome(self, fen: str, history: Sequence[str] = ()) -> Outcome | None:
+        return self._outcome(self.position(fen), history)
+
+    def play(self, fen: str, move: str, history: Sequence[str] = ()) -> Played:
+        """As ``Variant.play``, reading the position once (the hot path of live play)."""
         pos = self.position(fen)
+        found = self.find_move(pos, move)
+        after = self.board.apply(pos, found)
+        written = move_text(found)  # numeric notation, the same in every language (RULES §2)
+        outcome = self._outcome(after, [*history, fen])
+        legal = (
+            []
+            if outcome is not None
+            else [move_text(m) for m in sorted(self.board.legal_moves(after))]
+        )
+        to_move = Color.WHITE if after.white_to_move else Color.BLACK
+        return Played(format_fen(after), (written, written), outcome, to_move, legal)
+
+    def _outcome(self, pos: Position, history: Sequence[str]) -> Outcome | None:
         if not self.board.legal_moves(pos):
             # Every variant: a player who cannot move (no pieces, or all blocked) loses.
             loser = Color.WHITE if pos.white_to_move else Color.BLACK
             return Outcome(Result.win_for(loser.opponent), Reason.NO_LEGAL_MOVE)
-        positions = [self.position(f) for f in history] + [pos]
-        if positions.count(pos) >= 3:
+        # Earlier positions are read newest first and only as far back as a rule looks: a
+        # game server asks this after every move of games hundreds of plies long.
+        quiet, repeats = self._quiet_plies_and_repeats(pos, history)
+        if repeats >= 3:
             return Outcome(Result.DRAW, Reason.THREEFOLD_REPETITION)
-        if self._king_only_plies(positions) >= self.king_only_plies:
+        if quiet >= self.king_only_plies:
             return Outcome(Result.DRAW, Reason.KING_MOVES)
-        if self.fmjd_endgame and self._fmjd_endgame_reached(positions):
+        if self.fmjd_endgame and self._fmjd_endgame_reached(pos, history):
             return Outcome(Result.DRAW, Reason.ENDGAME_MOVES)
         return None
 
-    @staticmethod
-    def _king_only_plies(positions: Sequence[Position]) -> int:
-        """Plies in a row, ending now, with no capture and no man moved."""
-        plies = 0
-        for before, after in zip(reversed(positions[:-1]), reversed(positions[1:]), strict=True):
+    def _earlier(self, history: Sequence[str]) -> Iterator[Position]:
+        return (self.position(fen) for fen in reversed(history))
+
+    def _quiet_plies_and_repeats(self, pos: Position, history: Sequence[str]) -> tuple[int, int]:
+        """Plies in a row, ending now, with no capture and no man moved; and how many times
+        ``pos`` stands among them (itself included).
+
+        Only within that stretch can a position repeat: men never move back and pieces never
+        come back, so once the men or the piece count change, no earlier position can return.
+        """
+        plies, repeats, after = 0, 1, pos
+        for before in self._earlier(history):
             if (
                 (before.white | before.black) & ~before.kings
                 != (after.white | after.black) & ~after.kings
@@ -516,13 +543,13 @@ class DraughtsVariant(Variant):
             ).bit_count():
                 break
             plies += 1
-        return plies
+            repeats += before == pos
+            after = before
+        return plies, repeats
 
-    @staticmethod
-    def _fmjd_endgame_reached(positions: Sequence[Position]) -> bool:
+    def _fmjd_endgame_reached(self, pos: Position, history: Sequence[str]) -> bool:
         """FMJD art. 6.3/6.4: against a lone king, 3 pieces (≥1 king) get 16 moves each,
         2 pieces or fewer (≥1 king) get 5 moves each, counted from when the material arose."""
-        pos = positions[-1]
 
         def limit(p: Position) -> int | None:
             for strong, weak in ((p.white, p.black), (p.black, p.white)):
@@ -538,12 +565,14 @@ class DraughtsVariant(Variant):
             return False
         count = (pos.white | pos.black).bit_count()
         plies = 0
-        for earlier in reversed(positions[:-1]):
+        for earlier in self._earlier(history):
             if (earlier.white | earlier.black).bit_count() != count or limit(
                 earlier
             ) != plies_allowed:
                 break
             plies += 1
+            if plies >= plies_allowed:
+                return True
         return plies >= plies_allowed
 
     def claimable_draw(self, fen: str, history: Sequence[str] = ()) -> Outcome | None:
