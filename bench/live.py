@@ -4,9 +4,14 @@ Starts daphne (``--servers`` processes; the two players of a game connect to dif
 every move crosses the Redis channel layer), opens N games on the database of DATABASE_URL
 (PostgreSQL; run migrations first — the script does it), and drives them from ``--clients``
 client processes that play random legal moves at a steady pace (one move per game every
-``--interval`` seconds). Prints moves per second and the p50 / p95 / p99 latency from a move
-being sent to the opponent receiving the new state. ``--sweep`` tries growing N and reports the
-largest that keeps p99 under 100 ms (issue 6 target: 200 games on this 2-core machine).
+``--interval`` seconds). Every socket is connected first (the time it took is printed: a burst
+of connections is a different load, measured by bench/tournament.py for a round start); then
+the games play, and after ``--warmup`` seconds the ``--seconds`` window is measured: moves per
+second, the p50 / p95 / p99 latency from a move being sent to the opponent receiving the new
+state, and the CPU time per move of daphne, PostgreSQL, Redis and the clients themselves (all
+on this machine). ``--timeline`` adds p50 / p99 for each second of the window (stalls show
+there). ``--sweep`` grows N and reports the largest that keeps p99 under 100 ms (issue 6
+target: 200 games on this 2-core machine).
 
 The websocket client is a minimal RFC 6455 implementation over asyncio streams (text frames
 only), so the benchmark needs nothing beyond the project's requirements.

@@ -3,7 +3,8 @@
 The session fixtures of `tests/conftest.py` are not visible here, and importing them would make
 a second, session-long worker and beat that outlive this package (and keep the heartbeat the
 health tests stop fresh). So this package starts its own daphne, for one module only, with the
-same helpers (`tests.processes`); no worker is needed by the flows tested here.
+same helpers (`tests.processes`); no worker is needed by the flows tested here. The browser is
+the session's one (`browser`, root `conftest.py`): two Playwrights cannot run side by side.
 """
 
 from __future__ import annotations
