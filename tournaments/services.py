@@ -18,8 +18,9 @@ from django.contrib.auth.hashers import check_password, make_password
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
-from ratings.selectors import rating_value
+from ratings.selectors import rating_value, ratings_snapshot
 from tournaments import options, running
 from tournaments.broadcast import changed_on_commit
 from tournaments.live_events import open_live_event
@@ -149,10 +150,42 @@ def tournament_update(*, tournament_id: int, by, data: TournamentOptions) -> Tou
             _("Ci sono già %(n)d iscritti: i posti non possono essere meno.") % {"n": registered},
         )
     _apply(tournament, data)
+    _check_floor_keeps_everyone(tournament)
     tournament.full_clean(exclude=["invite_token"])
     tournament.save()
     changed_on_commit(tournament.pk)
     return tournament
+
+
+def _check_floor_keeps_everyone(tournament: Tournament) -> None:
+    """An edit may not leave registered players under the floor (RULES 7.2).
+
+    **Decision** (the rules are silent): nobody is ever removed because the opener changed the
+    settings after they joined, so an edit that would put an entrant under the floor — a higher
+    floor, or another variant or cadence and so another rating — is refused, naming them; the
+    opener lowers the floor or keeps the rest. Making the tournament private keeps whoever is
+    already in: they joined when it was open."""
+    if not (tournament.rated and tournament.floor is not None):
+        return
+    entrants = dict(tournament.registrations.values_list("player_id", "player__username"))
+    ratings = ratings_snapshot(
+        player_ids=entrants, variant=tournament.variant, cadence=tournament.cadence
+    )
+    below = sorted(name for pk, name in entrants.items() if ratings[pk] < tournament.floor)
+    if below:
+        raise TournamentError(
+            "floor",
+            ngettext(
+                "Con queste impostazioni un iscritto resterebbe sotto lo sbarramento "
+                "(%(floor)d): %(names)s. Chi è iscritto non viene escluso: abbassa lo "
+                "sbarramento.",
+                "Con queste impostazioni %(count)d iscritti resterebbero sotto lo sbarramento "
+                "(%(floor)d): %(names)s. Chi è iscritto non viene escluso: abbassa lo "
+                "sbarramento.",
+                len(below),
+            )
+            % {"count": len(below), "floor": tournament.floor, "names": ", ".join(below)},
+        )
 
 
 @transaction.atomic

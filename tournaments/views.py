@@ -124,7 +124,8 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             services.tournament_update(tournament_id=pk, by=request.user, data=form.to_options())
         except services.TournamentError as error:
-            form.add_error(None, error.message)
+            # Beside the field it is about (seats, floor), else on top of the form.
+            form.add_error(error.code if error.code in form.fields else None, error.message)
             return _form_page(request, form, tournament=tournament)
         messages.success(request, _("Torneo aggiornato."))
         return redirect("tournaments:detail", pk=pk)

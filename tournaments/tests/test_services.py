@@ -244,6 +244,37 @@ def test_refused_below_the_floor_with_rating_and_floor():
     refused("floor", services.registration_join, tournament_id=t.pk, player=other_pool)
 
 
+def test_an_edit_never_leaves_an_entrant_under_the_floor():
+    """Decision (RULES 7.2 is silent): nobody is removed by an edit; an edit that would put an
+    entrant under the floor is refused, naming them, and changes nothing."""
+    opener = UserFactory()
+    t = services.tournament_create(opener=opener, data=opts(floor=1400))  # italian, blitz
+    strong, newcomer = UserFactory(username="forte"), UserFactory(username="nuovo")
+    Rating.objects.create(player=strong, variant="italian", cadence="blitz", value=1700)
+    for player in (strong, newcomer):  # the newcomer has 1500, the initial rating
+        services.registration_join(tournament_id=t.pk, player=player)
+    error = refused(
+        "floor", services.tournament_update, tournament_id=t.pk, by=opener, data=opts(floor=1600)
+    )
+    assert "nuovo" in error.message and "forte" not in error.message and "1600" in error.message
+    # Another cadence is another rating: the strong player has none in rapid (1500).
+    error = refused(
+        "floor",
+        services.tournament_update,
+        tournament_id=t.pk,
+        by=opener,
+        data=opts(floor=1600, base_seconds=1200, name="Rapido"),
+    )
+    assert "2 iscritti" in error.message and "forte, nuovo" in error.message
+    t.refresh_from_db()
+    assert (t.floor, t.base_seconds, t.name) == (1400, 300, "Torneo")
+    # A floor everyone meets, a casual tournament, and going private all keep everyone.
+    services.tournament_update(tournament_id=t.pk, by=opener, data=opts(floor=1500))
+    services.tournament_update(tournament_id=t.pk, by=opener, data=opts(rated=False, floor=1900))
+    services.tournament_update(tournament_id=t.pk, by=opener, data=opts(password="segreta"))
+    assert t.registrations.count() == 2
+
+
 def test_refused_private_without_password_and_with_a_wrong_one():
     opener = UserFactory()
     t = services.tournament_create(opener=opener, data=opts(password="segreta"))
