@@ -259,10 +259,13 @@ def tournament_game_ids(tournament: Tournament) -> list[int]:
 
 
 def recently_cancelled_for(user) -> Tournament | None:
-    """RULES 4.3: a tournament the visitor joined that cancelled itself at the start (below the
-    minimum) in the last hour; the banner tells them (one query)."""
+    """A tournament the visitor joined that was cancelled in the last hour, so the banner tells
+    them why: it cancelled itself at the start (below the minimum, RULES 4.3), staff cancelled
+    it (before or during play), or its opener did before the start (the opener knows; one
+    query)."""
     from datetime import timedelta
 
+    from django.db.models import Q
     from django.utils import timezone
 
     from tournaments.models import EndReason
@@ -272,9 +275,11 @@ def recently_cancelled_for(user) -> Tournament | None:
     return (
         Tournament.objects.filter(
             status=Tournament.Status.CANCELLED,
-            end_reason=EndReason.BELOW_MINIMUM,
             registrations__player=user,
             cancelled_at__gte=timezone.now() - timedelta(hours=1),
+        )
+        .filter(
+            Q(end_reason__in=[EndReason.BELOW_MINIMUM, EndReason.BY_STAFF]) | ~Q(opened_by=user)
         )
         .order_by("-cancelled_at")
         .first()

@@ -103,6 +103,28 @@ def test_players_of_a_tournament_cancelled_below_the_minimum_are_told(client):
     assert "Iscritti sotto il minimo" in page
 
 
+def test_players_of_a_tournament_cancelled_by_staff_or_opener_are_told(client):
+    from accounts.tests.factories import UserFactory
+    from tournaments import services
+
+    def banner_of(player) -> str:
+        client.force_login(player)
+        return client.get(reverse("tournaments:banner")).content.decode()
+
+    # Staff cancel a running tournament: its players are told why on every page.
+    started = make(4, starts_at=timezone.now())
+    assert running.tournament_start(tournament_id=started.pk)
+    services.tournament_cancel(tournament_id=started.pk, by=UserFactory(is_staff=True), staff=True)
+    player = started.registrations.first().player
+    assert "annullato dallo staff" in banner_of(player) and started.name in banner_of(player)
+    # The opener cancels before the start: the entrants are told, the opener is not.
+    scheduled = make(4)
+    services.tournament_cancel(tournament_id=scheduled.pk, by=scheduled.opened_by)
+    entrant = scheduled.registrations.exclude(player=scheduled.opened_by).first().player
+    assert "annullato da chi l" in banner_of(entrant)
+    assert "tournament-cancelled-banner" not in banner_of(scheduled.opened_by)
+
+
 def test_pgn_of_all_games_names_the_tournament(client):
     tournament = make(4)
     run(tournament)
