@@ -202,3 +202,35 @@ def test_chess_promotion_chooser(game_site, two_players):
     expect(chooser).to_contain_text("Promuovi a:")
     chooser.get_by_role("button", name="♞").click()
     expect(anna.get_by_test_id("moves")).to_contain_text("a8C")  # Italian: C for the knight
+
+
+def test_draughts_capture_path_chooser(game_site, two_players):
+    """Two captures from the same square to the same square: the player picks the path, and
+    the one picked is the one played (both boards show it)."""
+    from accounts.models import User
+    from games.services import game_open
+
+    (anna, bruno), names = two_players
+    white, black = (User.objects.get(username=name) for name in names)
+    # Italian draughts, White to move: the man on 18 takes two men and lands on 2, via 9 or
+    # via 11 (the same number and kind of pieces: RULES 2, both are legal).
+    game = game_open(
+        white_id=white.pk,
+        black_id=black.pk,
+        variant_code="italian",
+        base_seconds=600,
+        increment_seconds=5,
+        rated=False,
+        start_fen="W:W17,18,21,23,24,26,28,29,30,32:B1,3,4,5,6,7,8,10,12,13,14,K31",
+    )
+    for page in (anna, bruno):
+        page.goto(f"{game_site}/games/{game.pk}/")
+    draughts_move(anna, 18, 2)
+    chooser = anna.get_by_test_id("chooser")
+    expect(chooser).to_contain_text("18x9x2")
+    expect(chooser).to_contain_text("18x11x2")
+    chooser.get_by_role("button", name="18x11x2").click()
+    for page in (anna, bruno):
+        expect(page.get_by_test_id("moves")).to_contain_text("18x11x2")
+    game.refresh_from_db()
+    assert game.moves == ["18x11x2"]
