@@ -234,3 +234,30 @@ def test_draughts_capture_path_chooser(game_site, two_players):
         expect(page.get_by_test_id("moves")).to_contain_text("18x11x2")
     game.refresh_from_db()
     assert game.moves == ["18x11x2"]
+
+
+def test_a_lost_push_is_made_good_by_the_page(game_site, two_players):
+    """States travel over Redis pub/sub, so one can be lost (a daphne cut off from Redis at
+    that moment): a live game's page that has heard nothing for 15 s asks for the state."""
+    from accounts.models import User
+    from config import pushes
+    from games.services import game_move, game_open
+
+    (anna, bruno), names = two_players
+    white, black = (User.objects.get(username=name) for name in names)
+    game = game_open(
+        white_id=white.pk,
+        black_id=black.pk,
+        variant_code="chess",
+        base_seconds=600,
+        increment_seconds=0,
+        rated=False,
+    )
+    bruno.goto(f"{game_site}/games/{game.pk}/")
+    # His own presence shown online: the socket is up and has had its states.
+    expect(bruno.locator('.presence[data-side="bottom"]')).to_have_class(re.compile(r"\bon\b"))
+    with pushes.collected():  # the move is committed, its push never sent
+        game_move(game_id=game.pk, user_id=white.pk, expected_ply=0, move="e2e4")
+    bruno.wait_for_timeout(3_000)
+    expect(bruno.get_by_test_id("moves")).not_to_contain_text("e4")
+    expect(bruno.get_by_test_id("moves")).to_contain_text("e4", timeout=30_000)

@@ -31,6 +31,7 @@ let socket = null;
 let retry = 0;
 let board = null; // chess: chessground api; draughts: {render}
 
+let heardAt = Date.now(); // when the socket last said anything (see the silence check below)
 let pending = []; // sent while (re)connecting: delivered on open; a stale ply is refused there
 function send(message) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
@@ -329,6 +330,7 @@ function connect() {
     for (const message of pending.splice(0)) socket.send(JSON.stringify(message));
   };
   socket.onmessage = (event) => {
+    heardAt = Date.now();
     const message = JSON.parse(event.data);
     if (message.type === "state") apply(message);
     else if (message.type === "error") {
@@ -342,6 +344,17 @@ function connect() {
     setTimeout(connect, 250 * 2 ** retry);
   };
 }
+
+// Pushes travel over Redis pub/sub (docs/protocol.md): one sent while the server was cut off
+// from Redis is not sent again. A live game silent for 15 s asks for the state, which costs
+// the server one read and puts the board right if anything was missed.
+setInterval(() => {
+  if (state.status === "live" && socket && socket.readyState === WebSocket.OPEN
+      && Date.now() - heardAt > 15000) {
+    heardAt = Date.now();
+    socket.send(JSON.stringify({ type: "sync" }));
+  }
+}, 5000);
 
 function confirmThen(message, action) { if (window.confirm(message)) action(); }
 root.querySelector("#flip").addEventListener("click", () => {
