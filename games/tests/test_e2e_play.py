@@ -261,3 +261,43 @@ def test_a_lost_push_is_made_good_by_the_page(game_site, two_players):
     bruno.wait_for_timeout(3_000)
     expect(bruno.get_by_test_id("moves")).not_to_contain_text("e4")
     expect(bruno.get_by_test_id("moves")).to_contain_text("e4", timeout=30_000)
+
+
+def test_chess_check_is_shown_on_the_king(game_site, two_players):
+    from accounts.models import User
+    from games.services import game_move, game_open
+
+    (anna, bruno), names = two_players
+    white, black = (User.objects.get(username=name) for name in names)
+    game = game_open(
+        white_id=white.pk,
+        black_id=black.pk,
+        variant_code="chess",
+        base_seconds=600,
+        increment_seconds=0,
+        rated=False,
+    )
+    for ply, (user, move) in enumerate([(white, "e2e4"), (black, "f7f5"), (white, "d1h5")]):
+        game_move(game_id=game.pk, user_id=user.pk, expected_ply=ply, move=move)
+    bruno.goto(f"{game_site}/games/{game.pk}/")
+    expect(bruno.get_by_test_id("moves")).to_contain_text("Dh5+")
+    expect(bruno.locator("cg-board square.check")).to_have_count(1)
+    game_move(game_id=game.pk, user_id=black.pk, expected_ply=3, move="g7g6")
+    bruno.reload()
+    expect(bruno.get_by_test_id("moves")).to_contain_text("g6")
+    expect(bruno.locator("cg-board square.check")).to_have_count(0)
+    # An en-passant capture that gives check is written "exd6+ e.p.": still shown as check.
+    ep = game_open(
+        white_id=User.objects.create(username=f"c_{uuid.uuid4().hex[:8]}").pk,
+        black_id=User.objects.create(username=f"d_{uuid.uuid4().hex[:8]}").pk,
+        variant_code="chess",
+        base_seconds=600,
+        increment_seconds=0,
+        rated=False,
+        start_fen="8/2kp4/8/4P3/8/8/8/4K3 b - - 0 1",
+    )
+    game_move(game_id=ep.pk, user_id=ep.black_id, expected_ply=0, move="d7d5")
+    game_move(game_id=ep.pk, user_id=ep.white_id, expected_ply=1, move="e5d6")
+    bruno.goto(f"{game_site}/games/{ep.pk}/")
+    expect(bruno.get_by_test_id("moves")).to_contain_text("exd6+ e.p.")
+    expect(bruno.locator("cg-board square.check")).to_have_count(1)

@@ -229,10 +229,11 @@ function chooser(title, options, onCancel) {
   box.appendChild(cancel);
   document.getElementById("board").after(box);
 }
-// The side to move is in check when the last move's notation says so (+ or #, RULES 2).
+// The side to move is in check when the last move's notation says so (+ or #, RULES 2; an
+// en-passant capture writes "e.p." after it).
 function inCheck() {
   const last = state.notation.length ? state.notation[state.notation.length - 1][1] : "";
-  return state.status === "live" && /[+#]$/.test(last) ? state.turn : false;
+  return state.status === "live" && /[+#]( e\.p\.)?$/.test(last) ? state.turn : false;
 }
 
 // --- chess board -------------------------------------------------------------------------
