@@ -301,3 +301,38 @@ def test_chess_check_is_shown_on_the_king(game_site, two_players):
     bruno.goto(f"{game_site}/games/{ep.pk}/")
     expect(bruno.get_by_test_id("moves")).to_contain_text("exd6+ e.p.")
     expect(bruno.locator("cg-board square.check")).to_have_count(1)
+
+
+def clock_seconds(page, side: str) -> float:
+    minutes, seconds = page.get_by_test_id(f"clock-{side}").inner_text().split(":")
+    return int(minutes) * 60 + float(seconds)
+
+
+def test_clocks_agree_with_the_server(game_site, two_players):
+    """The page shows the server's figures, not "10:00" from whenever it loaded: the running
+    clock has run since the game opened, and keeps running smoothly; the other one stands."""
+    from accounts.models import User
+    from games.services import game_open
+
+    (anna, bruno), names = two_players
+    white, black = (User.objects.get(username=name) for name in names)
+    game = game_open(
+        white_id=white.pk,
+        black_id=black.pk,
+        variant_code="chess",
+        base_seconds=600,
+        increment_seconds=0,
+        rated=False,
+    )
+    opened = time.monotonic()
+    time.sleep(3)
+    bruno.goto(f"{game_site}/games/{game.pk}/")  # Black: White's clock is on top
+    expect(bruno.locator('.presence[data-side="bottom"]')).to_have_class(re.compile(r"\bon\b"))
+    shown, elapsed = clock_seconds(bruno, "top"), time.monotonic() - opened
+    assert abs(shown - (600 - elapsed)) < 1.5, (shown, elapsed)
+    assert clock_seconds(bruno, "bottom") == 600
+    bruno.wait_for_timeout(2_000)
+    later, elapsed_later = clock_seconds(bruno, "top"), time.monotonic() - opened
+    assert abs(later - (600 - elapsed_later)) < 1.5, (later, elapsed_later)
+    assert 1.0 < shown - later < 3.0
+    assert clock_seconds(bruno, "bottom") == 600
