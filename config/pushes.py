@@ -9,18 +9,21 @@ block that thread while the event loop does the send (`async_to_sync`), two thre
 push on the hottest path of the site (a move). So the consumer runs its calls inside
 `collected()`: the pushes committed meanwhile are handed back in a list, and the consumer sends
 them from the event loop itself (`config.sockets`). Everywhere else (views, Celery tasks) they
-are sent at once.
+are sent at once, through one event loop kept in a thread of the process (`_Pusher`):
+`async_to_sync` would build a new loop, and with it a new Redis connection, for every push —
+three hundred of them when a 200-player round opens (bench/tournament.py).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
@@ -28,6 +31,38 @@ log = logging.getLogger(__name__)
 _local = threading.local()
 
 Push = tuple[str, dict[str, Any]]
+SEND_TIMEOUT_SECONDS = 10.0
+
+
+class _Pusher:
+    """An event loop in a daemon thread, one per process (a forked Celery child starts its
+    own), where synchronous code's pushes run; the channel layer keeps its Redis connection
+    for that loop between pushes."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._pid = 0
+
+    def _running_loop(self) -> asyncio.AbstractEventLoop:
+        with self._lock:
+            alive = self._thread is not None and self._thread.is_alive()
+            if self._loop is None or self._pid != os.getpid() or not alive:
+                self._loop = asyncio.new_event_loop()
+                self._thread = threading.Thread(
+                    target=self._loop.run_forever, name="pushes", daemon=True
+                )
+                self._thread.start()
+                self._pid = os.getpid()
+            return self._loop
+
+    def run(self, make: Callable[[], Coroutine[Any, Any, Any]]) -> Any:
+        future = asyncio.run_coroutine_threadsafe(make(), self._running_loop())
+        return future.result(SEND_TIMEOUT_SECONDS)
+
+
+_pusher = _Pusher()
 
 
 def group_send(group: str, message: dict[str, Any]) -> None:
@@ -40,7 +75,7 @@ def group_send(group: str, message: dict[str, Any]) -> None:
     if layer is None:
         return
     try:
-        async_to_sync(layer.group_send)(group, message)
+        _pusher.run(lambda: layer.group_send(group, message))
     except Exception:
         log.exception("push to %s failed", group)
 
