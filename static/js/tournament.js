@@ -4,31 +4,16 @@
   "use strict";
 
   // A push that arrives while the fragment is being fetched or swapped in must not be lost:
-  // the new fragment may predate it, and an event fired between the old element leaving and
-  // the new one listening reaches nobody. So pushes are coalesced: while a refresh is under
-  // way, one more is remembered and fired once the new fragment has settled.
-  const refresh = { busy: false, pending: false, since: 0 };
-  function isLive(element) {
-    return (element.getAttribute("hx-trigger") || "").indexOf("tournament-changed") !== -1;
-  }
+  // the fetch under way may predate it, and an event fired between the old element leaving and
+  // the new one listening reaches nobody. So each push re-fetches at once and once more two
+  // seconds after the last push of a burst: whatever raced, the page ends on the newest state.
+  let trailing = null;
+  function fire() { document.body.dispatchEvent(new Event("tournament-changed")); }
   function changed() {
-    // (A refresh that never ended, e.g. cancelled before it began, stops counting after 10 s.)
-    if (refresh.busy && Date.now() - refresh.since < 10000) { refresh.pending = true; return; }
-    document.body.dispatchEvent(new Event("tournament-changed"));
+    fire();
+    clearTimeout(trailing);
+    trailing = setTimeout(fire, 2000);
   }
-  document.addEventListener("htmx:beforeRequest", function (event) {
-    if (isLive(event.detail.elt)) { refresh.busy = true; refresh.since = Date.now(); }
-  });
-  function settled(event) {
-    if (!refresh.busy || !isLive(event.detail.elt)) return;
-    refresh.busy = false;
-    if (refresh.pending) { refresh.pending = false; changed(); }
-  }
-  document.addEventListener("htmx:afterSettle", settled);
-  // A failed fetch swaps nothing: no settle event follows.
-  document.addEventListener("htmx:afterRequest", function (event) {
-    if (!event.detail.successful) settled(event);
-  });
 
   function connect(root) {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
