@@ -31,6 +31,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from psycopg import Cursor
 
 from config import pushes
 from games.models import (
@@ -218,6 +219,7 @@ class _GameSQL:
         qn = connection.ops.quote_name
         meta, user = Game._meta, get_user_model()._meta
         self.fields = list(meta.concrete_fields)
+        self.attnames = [f.attname for f in self.fields]
         columns = ", ".join(f"g.{qn(f.column)}" for f in self.fields)
         username = qn(user.get_field(get_user_model().USERNAME_FIELD).column)
         lock = ""
@@ -262,8 +264,6 @@ def _execute(connection, sql: str, params: list, *, fetch: bool = False) -> Any:
     (behind PgBouncer, use 1.21+ with `max_prepared_statements`). Errors are still Django's;
     only the debug query log does not see them."""
     if connection.vendor == "postgresql":
-        from psycopg import Cursor
-
         connection.ensure_connection()
         raw = connection.connection
         if raw.prepare_threshold is None:  # Django's "never": only our cursors can prepare
@@ -303,7 +303,7 @@ def _locked(game_id: int) -> Game:
     for i, (converters, col) in enumerate(sql.converters):
         for converter in converters:
             values[i] = converter(values[i], col, connection)
-    game = Game.from_db(connection.alias, [f.attname for f in sql.fields], values)
+    game = Game.from_db(connection.alias, sql.attnames, values)
     user_model = get_user_model()
     for field, user_id, name in (
         (Game.white.field, game.white_id, row[-2]),

@@ -21,9 +21,10 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from accounts.tests.factories import PASSWORD, UserFactory
+from accounts.tests.factories import UserFactory
 from games.models import Game
 from games.models import Status as GameStatus
+from tests.browser import log_in
 from tests.processes import Processes, free_port, http_status, wait_until
 from tournaments import services
 from tournaments.models import Pairing, Tournament
@@ -41,14 +42,6 @@ def orm_beside_playwright():
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "1")
         yield
-
-
-def log_in(page, site: str, username: str) -> None:
-    page.goto(site + "/accounts/login/")
-    page.get_by_label("Nome utente").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Accedi").last.click()
-    expect(page.get_by_test_id("user-menu")).to_have_text(username)
 
 
 class OwnSite:

@@ -10,20 +10,13 @@ from datetime import datetime, timedelta
 import pytest
 from playwright.sync_api import expect
 
-from accounts.tests.factories import PASSWORD, UserFactory
+from accounts.tests.factories import UserFactory
+from tests.browser import log_in
 from tournaments.models import Tournament
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 NEW_YORK = "America/New_York"
-
-
-def log_in(page, site: str, username: str) -> None:
-    page.goto(site + "/accounts/login/")
-    page.get_by_label("Nome utente").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Accedi").last.click()
-    expect(page.get_by_test_id("user-menu")).to_have_text(username)
 
 
 @pytest.fixture(autouse=True, scope="module")

@@ -150,11 +150,12 @@ class Chess(Variant):
         return Played(new_fen, notation, outcome, to_move, legal)
 
     def claimable_draw(self, fen: str, history: Sequence[str] = ()) -> Outcome | None:
-        if self.outcome(fen, history) is not None:
+        board = _board(fen)
+        if self._outcome(board, fen, history) is not None:
             return None
-        if self._repetitions(fen, history, _board(fen).halfmove_clock) >= 3:  # art. 9.2
+        if self._repetitions(fen, history, board.halfmove_clock) >= 3:  # art. 9.2
             return Outcome(Result.DRAW, Reason.THREEFOLD_REPETITION, claimable=True)
-        if _board(fen).halfmove_clock >= 100:  # art. 9.3
+        if board.halfmove_clock >= 100:  # art. 9.3
             return Outcome(Result.DRAW, Reason.FIFTY_MOVES, claimable=True)
         return None
 

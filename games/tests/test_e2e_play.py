@@ -204,24 +204,33 @@ def test_chess_promotion_chooser(game_site, two_players):
     expect(anna.get_by_test_id("moves")).to_contain_text("a8C")  # Italian: C for the knight
 
 
-def test_draughts_capture_path_chooser(game_site, two_players):
-    """Two captures from the same square to the same square: the player picks the path, and
-    the one picked is the one played (both boards show it)."""
+def game_between(names, variant_code="chess", start_fen=None):
+    """A live 10+0 casual game opened directly between the two signed-up players (first is
+    White), with the players' rows."""
     from accounts.models import User
     from games.services import game_open
 
-    (anna, bruno), names = two_players
     white, black = (User.objects.get(username=name) for name in names)
-    # Italian draughts, White to move: the man on 18 takes two men and lands on 2, via 9 or
-    # via 11 (the same number and kind of pieces: RULES 2, both are legal).
     game = game_open(
         white_id=white.pk,
         black_id=black.pk,
-        variant_code="italian",
+        variant_code=variant_code,
         base_seconds=600,
-        increment_seconds=5,
+        increment_seconds=0,
         rated=False,
-        start_fen="W:W17,18,21,23,24,26,28,29,30,32:B1,3,4,5,6,7,8,10,12,13,14,K31",
+        start_fen=start_fen,
+    )
+    return game, white, black
+
+
+def test_draughts_capture_path_chooser(game_site, two_players):
+    """Two captures from the same square to the same square: the player picks the path, and
+    the one picked is the one played (both boards show it)."""
+    (anna, bruno), names = two_players
+    # Italian draughts, White to move: the man on 18 takes two men and lands on 2, via 9 or
+    # via 11 (the same number and kind of pieces: RULES 2, both are legal).
+    game, _white, _black = game_between(
+        names, "italian", "W:W17,18,21,23,24,26,28,29,30,32:B1,3,4,5,6,7,8,10,12,13,14,K31"
     )
     for page in (anna, bruno):
         page.goto(f"{game_site}/games/{game.pk}/")
@@ -239,20 +248,11 @@ def test_draughts_capture_path_chooser(game_site, two_players):
 def test_a_lost_push_is_made_good_by_the_page(game_site, two_players):
     """States travel over Redis pub/sub, so one can be lost (a daphne cut off from Redis at
     that moment): a live game's page that has heard nothing for 15 s asks for the state."""
-    from accounts.models import User
     from config import pushes
-    from games.services import game_move, game_open
+    from games.services import game_move
 
     (anna, bruno), names = two_players
-    white, black = (User.objects.get(username=name) for name in names)
-    game = game_open(
-        white_id=white.pk,
-        black_id=black.pk,
-        variant_code="chess",
-        base_seconds=600,
-        increment_seconds=0,
-        rated=False,
-    )
+    game, white, black = game_between(names)
     bruno.goto(f"{game_site}/games/{game.pk}/")
     # His own presence shown online: the socket is up and has had its states.
     expect(bruno.locator('.presence[data-side="bottom"]')).to_have_class(re.compile(r"\bon\b"))
@@ -268,15 +268,7 @@ def test_chess_check_is_shown_on_the_king(game_site, two_players):
     from games.services import game_move, game_open
 
     (anna, bruno), names = two_players
-    white, black = (User.objects.get(username=name) for name in names)
-    game = game_open(
-        white_id=white.pk,
-        black_id=black.pk,
-        variant_code="chess",
-        base_seconds=600,
-        increment_seconds=0,
-        rated=False,
-    )
+    game, white, black = game_between(names)
     for ply, (user, move) in enumerate([(white, "e2e4"), (black, "f7f5"), (white, "d1h5")]):
         game_move(game_id=game.pk, user_id=user.pk, expected_ply=ply, move=move)
     bruno.goto(f"{game_site}/games/{game.pk}/")
@@ -311,19 +303,8 @@ def clock_seconds(page, side: str) -> float:
 def test_clocks_agree_with_the_server(game_site, two_players):
     """The page shows the server's figures, not "10:00" from whenever it loaded: the running
     clock has run since the game opened, and keeps running smoothly; the other one stands."""
-    from accounts.models import User
-    from games.services import game_open
-
     (anna, bruno), names = two_players
-    white, black = (User.objects.get(username=name) for name in names)
-    game = game_open(
-        white_id=white.pk,
-        black_id=black.pk,
-        variant_code="chess",
-        base_seconds=600,
-        increment_seconds=0,
-        rated=False,
-    )
+    game, white, black = game_between(names)
     opened = time.monotonic()
     time.sleep(3)
     bruno.goto(f"{game_site}/games/{game.pk}/")  # Black: White's clock is on top
