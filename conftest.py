@@ -7,6 +7,18 @@ import os
 import pytest
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _tasks_run_inline():
+    """Tasks sent by the code under test (a finished game's settle task) run inline in the test
+    process, as they would run in a worker; the real worker of the end-to-end tests (another
+    process, started with the environment) still gets them through Redis."""
+    from config.celery import app
+
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = False
+
+
 @pytest.fixture(autouse=True)
 def _fresh_channel_layer():
     """A new channel layer for every test.

@@ -1,19 +1,21 @@
-"""Celery beat's scheduler: django-celery-beat's database scheduler (staff see and can pause
-the periodic tasks in the admin) plus a heartbeat on every turn of the loop, so /healthz can
-tell that beat itself is alive, independently of the worker."""
+"""Celery beat's scheduler: celery's own in-memory scheduler over the schedule declared in
+config/celery.py (the one place for schedules; nothing of it lives in the database), plus a
+heartbeat on every turn of the loop, so /healthz can tell that beat itself is alive,
+independently of the worker. Every scheduled task runs every tick, so nothing needs to
+survive a restart of beat."""
 
 from __future__ import annotations
 
 import logging
 
-from django_celery_beat.schedulers import DatabaseScheduler
+from celery.beat import Scheduler
 
-from config import heartbeat
+from live import heartbeat
 
 log = logging.getLogger(__name__)
 
 
-class HeartbeatScheduler(DatabaseScheduler):
+class HeartbeatScheduler(Scheduler):
     def tick(self, *args, **kwargs):
         try:
             heartbeat.record(heartbeat.BEAT)

@@ -1,5 +1,10 @@
-"""The Celery application. Every periodic schedule of the project is declared here, in one
-place (STYLE 5)."""
+"""The Celery application, and every periodic schedule of the project, declared here in one
+place (STYLE 5). Each app owns its tasks (`<app>/tasks.py`, found by autodiscovery); this file
+schedules them by name and imports none of them.
+
+Every scheduled task runs every TICK_SECONDS and is safe to run twice; expiring after a few
+ticks keeps a stopped worker from finding a backlog of stale ticks when it comes back.
+"""
 
 from __future__ import annotations
 
@@ -12,17 +17,23 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 app = Celery("circolo")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
-app.conf.include = ["config.tasks"]  # config is not an app: name its tasks module
 
 TICK_SECONDS = float(os.environ.get("TICK_SECONDS", "1.0"))
 
-# The tick: later issues hang their due-work checks on it (starting tournaments, advancing
-# rounds, flagging clocks). Expiring after a few ticks keeps a stopped worker from finding a
-# backlog of stale ticks when it comes back.
-app.conf.beat_schedule = {
-    "tick": {
-        "task": "config.tasks.tick",
+
+def _every_tick(task: str) -> dict:
+    return {
+        "task": task,
         "schedule": TICK_SECONDS,
         "options": {"expires": max(5.0, TICK_SECONDS * 5)},
-    },
+    }
+
+
+app.conf.beat_schedule = {
+    # The worker's heartbeat for /healthz, and the sweep of presence rows of dead processes.
+    "live.heartbeat": _every_tick("live.heartbeat"),
+    # RULES 3: flags, abandonment, never-sat games; finished games not yet settled.
+    "games.due": _every_tick("games.due"),
+    # RULES 4.3-4.9: tournaments start, pair their rounds and close by themselves.
+    "tournaments.due": _every_tick("tournaments.due"),
 }

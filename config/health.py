@@ -1,7 +1,7 @@
 """GET /healthz: is every part of the site up?
 
 JSON with the status of the database, Redis, the Celery worker and Celery beat (the latter two
-from their heartbeats, config/heartbeat.py); HTTP 200 when all are up, 503 when one is down.
+from their heartbeats, live/heartbeat.py); HTTP 200 when all are up, 503 when one is down.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 
-from config import heartbeat
+from live import heartbeat
 
 
 def _check_database() -> dict:

@@ -1,8 +1,9 @@
-"""Websocket routes of every app, gathered in one list."""
+"""Websocket routes of every app, gathered in one list (the root: it may import the apps)."""
 
 from __future__ import annotations
 
 from games.routing import websocket_urlpatterns as games_routes
+from live.routing import websocket_urlpatterns as live_routes
 from tournaments.routing import websocket_urlpatterns as tournaments_routes
 
-websocket_urlpatterns: list = [*games_routes, *tournaments_routes]
+websocket_urlpatterns: list = [*live_routes, *games_routes, *tournaments_routes]

@@ -32,12 +32,13 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "channels",
-    "django_celery_beat",
+    "live",
     "accounts",
     "games",
+    "ratings",
+    "events",
     "tournaments",
     "arena",
-    "ratings",
 ]
 
 MIDDLEWARE = [
@@ -83,6 +84,10 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Tests only (FAST_PASSWORD_HASHER=1, set by the test suite for itself and the processes it
+# starts): MD5 instead of PBKDF2, which made creating players most of a test's time.
+if env_bool(os.environ, "FAST_PASSWORD_HASHER", False):
+    PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -107,7 +112,7 @@ CACHES = {
 # CHANNEL_LAYER_BACKEND=channels_redis.core.RedisChannelLayer switches back.
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": os.environ.get("CHANNEL_LAYER_BACKEND", "config.layers.PubSubChannelLayer"),
+        "BACKEND": os.environ.get("CHANNEL_LAYER_BACKEND", "live.layers.PubSubChannelLayer"),
         "CONFIG": {
             # redis-py fails rather than waits past its pool size (100 by default): a round start
             # or a burst of sockets on one daphne process needs more.
@@ -128,6 +133,9 @@ CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = "UTC"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A task sent from a request or a socket (a game's settle task) must not hold it for long when
+# the broker is away: the tick catches up on whatever was not sent.
+CELERY_BROKER_CONNECTION_TIMEOUT = 1.0
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "circolo")
 CELERY_TASK_ALWAYS_EAGER = env_bool(os.environ, "CELERY_TASK_ALWAYS_EAGER", False)
 TICK_SECONDS = float(os.environ.get("TICK_SECONDS", "1.0"))
@@ -139,6 +147,9 @@ GAME_ABANDON_SECONDS = int(os.environ.get("GAME_ABANDON_SECONDS", "30"))
 
 # RULES 4.8: pause between the end of a round and the pairing of the next.
 ROUND_PAUSE_SECONDS = int(os.environ.get("ROUND_PAUSE_SECONDS", "30"))
+
+# A row held longer than this by another transaction makes the waiter fail (live.locks).
+LOCK_TIMEOUT_MS = int(os.environ.get("LOCK_TIMEOUT_MS", "5000"))
 
 # RULES 7.1: a new player's rating in every variant and cadence.
 RATING_INITIAL = int(os.environ.get("RATING_INITIAL", "1500"))

@@ -1,6 +1,5 @@
 from django.contrib import admin
 from django.urls import include, path
-from django.views.i18n import JavaScriptCatalog
 
 from accounts import views as account_views
 from config import health, views
@@ -15,7 +14,6 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("ratings/", include("ratings.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
-    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("healthz", health.healthz, name="healthz"),
     path("admin/", admin.site.urls),
 ]

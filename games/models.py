@@ -62,7 +62,6 @@ class EndReason(models.TextChoices):
     AGREED_DRAW = "agreed_draw", _("patta d'accordo")
     ABANDONMENT = "abandonment", _("abbandono della partita")
     BOTH_ABSENT = "both_absent", _("entrambi assenti")
-    FORFEIT = "forfeit", _("forfait")
     EVENT_END = "event_end", _("fine dell'evento")
 
 
@@ -82,7 +81,11 @@ class Game(models.Model):
     variant = models.CharField(_("variante"), max_length=16, choices=Variant.choices)
     base_seconds = models.PositiveIntegerField(_("tempo base (s)"))
     increment_seconds = models.PositiveIntegerField(_("incremento (s)"))
+    # The rating decision, fixed when the game opens (games.services.play.game_open): whether it
+    # counts at all, and whether its event rates it with the others as one period (a round
+    # tournament, RULES 7.1) rather than alone when it ends (challenges, arenas).
     rated = models.BooleanField(_("valida per il punteggio"), default=True)
+    rated_with_event = models.BooleanField(_("valutata con l'evento"), default=False)
 
     start_fen = models.TextField(_("posizione iniziale"))
     fen = models.TextField(_("posizione attuale"))
@@ -90,6 +93,9 @@ class Game(models.Model):
     positions = models.JSONField(default=list)  # canonical FENs before the current one
     notation = models.JSONField(default=list)  # [Italian, English] notation of each move
     ply = models.PositiveIntegerField(_("semimosse"), default=0)
+    # STYLE 4: bumped under the row lock with every change pushed (moves, presence, draw offers,
+    # flags, the end); clients drop any state not newer than the one they hold.
+    version = models.PositiveIntegerField(default=0)
 
     # Clock snapshot (games.rules.clock.Clock): time left at clock_since_ms, running side.
     white_ms = models.BigIntegerField()
@@ -129,6 +135,9 @@ class Game(models.Model):
 
     created_at = models.DateTimeField(_("creata il"), auto_now_add=True)
     finished_at = models.DateTimeField(_("finita il"), null=True, blank=True)
+    # Every `game_finished` receiver (events, ratings) has run for this finished game
+    # (games.services.due.game_settle); the tick settles those whose settle task was lost.
+    settled = models.BooleanField(default=False)
 
     class Meta:
         verbose_name = _("partita")
@@ -138,6 +147,11 @@ class Game(models.Model):
             models.Index(fields=["event_type", "event_id"]),
             models.Index(fields=["status", "white_away_since_ms"]),
             models.Index(fields=["status", "black_away_since_ms"]),
+            models.Index(
+                fields=["finished_at"],
+                condition=models.Q(status="finished", settled=False),
+                name="games_game_unsettled",
+            ),
         ]
         constraints = [
             models.CheckConstraint(
@@ -165,9 +179,6 @@ class Game(models.Model):
             return Color.BLACK
         return None
 
-    def player_id(self, color: Color) -> int:
-        return self.white_id if color is Color.WHITE else self.black_id
-
     @property
     def clock(self) -> Clock:
         return Clock(
@@ -190,28 +201,6 @@ class Game(models.Model):
         self.clock_running = clock.running.value if clock.running else ""
         self.clock_since_ms = clock.since_ms
         self.flag_at_ms = flag_instant(clock)
-
-
-class GameConnection(models.Model):
-    """One open socket of a player (RULES 3 presence), keyed by the consumer's channel name.
-
-    The process serving the socket refreshes `seen_ms` with one heartbeat query for all its
-    sockets; a row not refreshed for `PRESENCE_STALE_SECONDS` belongs to a process that died
-    without saying goodbye, and the periodic tick sweeps it (so abandonment still fires). The
-    game's `<colour>_connections` count these rows (kept by the services, under the game lock).
-    """
-
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="connections")
-    color = models.CharField(max_length=5)
-    key = models.CharField(max_length=200, unique=True)
-    seen_ms = models.BigIntegerField(db_index=True)
-
-    class Meta:
-        verbose_name = _("connessione")
-        verbose_name_plural = _("connessioni")
-
-    def __str__(self) -> str:
-        return f"#{self.game_id} {self.color} {self.key}"
 
 
 class ColorChoice(models.TextChoices):

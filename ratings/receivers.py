@@ -1,8 +1,10 @@
 """Ratings learn that a game ended from the `game_finished` signal (STYLE 6).
 
-Connected by `ratings.apps.RatingsConfig.ready` importing this module. Only games that belong to
-no event are rated here one by one (challenges, RULES 7.1); tournament games are rated with the
-whole tournament by `tournament_rate`, and arenas decide for their own games.
+Connected by `ratings.apps.RatingsConfig.ready` importing this module; it runs in a worker,
+off the move that ended the game (`games.services.state.settle_on_commit`). The game carries
+its own rating decision, fixed when it opened: a game rated with its event (a round
+tournament) is rated by `tournament_rate` at the event's end; every other rated game
+(challenges, arenas) is rated here, alone (RULES 7.1). Idempotent: a game is rated once, ever.
 """
 
 from __future__ import annotations
@@ -11,26 +13,11 @@ from django.dispatch import receiver
 
 from games.models import Game
 from games.signals import game_finished
-from ratings.services import FinishedGame, GameResult, RatingOutcome, game_rate
-
-
-def finished_game_of(game: Game) -> FinishedGame:
-    return FinishedGame(
-        game_id=game.pk,
-        white_id=game.white_id,
-        black_id=game.black_id,
-        variant=game.variant,
-        time_control=game.time_control,
-        result=GameResult(game.result),
-        rated=game.rated,
-        white_sat=game.white_sat,
-        black_sat=game.black_sat,
-        forfeit=game.reason == "forfeit",
-    )
+from ratings.services import RatingOutcome, finished_game_of, game_rate
 
 
 @receiver(game_finished, dispatch_uid="ratings.rate_finished_game")
 def rate_finished_game(sender, game: Game, **kwargs) -> RatingOutcome | None:
-    if game.event_type_id is not None:
+    if game.rated_with_event:
         return None
     return game_rate(game=finished_game_of(game))

@@ -30,6 +30,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
+from typing import Any
 
 from django.db import IntegrityError, transaction
 
@@ -70,8 +71,9 @@ class FinishedGame:
     white_sat: bool
     black_sat: bool
     forfeit: bool = False
-    # Set for a round-tournament game: it is rated with its tournament, never on its own.
-    tournament_id: int | None = None
+    # The game's own decision (`Game.rated_with_event`): its event rates it with the others as
+    # one period (a round tournament), never on its own.
+    with_event: bool = False
 
     def halves_of(self, player_id: int) -> int:
         white, black = RESULT_HALVES[self.result]
@@ -102,7 +104,7 @@ class NotRatedReason(StrEnum):
     FORFEIT = "forfeit"  # RULES 4.7, REI art. 7: forfeits are never rated
     NEVER_SAT = "never_sat"  # RULES 3: a game one player never sat at is never rated
     NO_RATED_GAMES = "no_rated_games"  # a tournament with nothing left to rate
-    WITH_TOURNAMENT = "with_tournament"  # RULES 7.1: a tournament is rated as one period
+    WITH_EVENT = "with_event"  # RULES 7.1: a tournament is rated as one period
 
 
 class Status(StrEnum):
@@ -116,6 +118,23 @@ class RatingOutcome:
     status: Status
     reason: NotRatedReason | None = None
     changes: tuple[RatingChange, ...] = ()
+
+
+def finished_game_of(game: Any) -> FinishedGame:
+    """What the ratings need of a finished `games.models.Game` (read by attribute: the ratings
+    know games only through this description)."""
+    return FinishedGame(
+        game_id=game.pk,
+        white_id=game.white_id,
+        black_id=game.black_id,
+        variant=game.variant,
+        time_control=game.time_control,
+        result=GameResult(game.result),
+        rated=game.rated,
+        white_sat=game.white_sat,
+        black_sat=game.black_sat,
+        with_event=game.rated_with_event,
+    )
 
 
 def game_not_rated_reason(game: FinishedGame) -> NotRatedReason | None:
@@ -197,8 +216,8 @@ def game_rate(*, game: FinishedGame) -> RatingOutcome:
     computed from the ratings read under lock, before either is written.
     """
     reason = game_not_rated_reason(game)
-    if reason is None and game.tournament_id is not None:
-        reason = NotRatedReason.WITH_TOURNAMENT  # counted once, by tournament_rate
+    if reason is None and game.with_event:
+        reason = NotRatedReason.WITH_EVENT  # counted once, by tournament_rate
     if reason is not None:
         return RatingOutcome(Status.NOT_RATED, reason)
     cadence = game.time_control.cadence.value

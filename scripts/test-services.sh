@@ -50,6 +50,8 @@ export REDIS_URL=redis://127.0.0.1:$redisport/0
 export TEST_PG_BIN=$bin
 export TEST_PG_DATA=$pgdata
 export TEST_REDIS_PORT=$redisport
+# Test users need no PBKDF2 (config/settings.py): MD5 for the suite and the processes it starts.
+export FAST_PASSWORD_HASHER=1
 ENV
   as_pg "$bin/createdb" -h 127.0.0.1 -p "$pgport" -U circolo circolo
   echo "test services up: PostgreSQL on $pgport, Redis on $redisport ($dir/env)"

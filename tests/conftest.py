@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from config import heartbeat
+from live import heartbeat
 from tests.processes import Processes, free_port, http_status, process_env, wait_until
 
 

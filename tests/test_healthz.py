@@ -7,7 +7,7 @@ import time
 import pytest
 from django.test import override_settings
 
-from config import heartbeat
+from live import heartbeat
 from tests.processes import free_port
 
 pytestmark = pytest.mark.django_db

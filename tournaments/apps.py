@@ -5,4 +5,13 @@ class TournamentsConfig(AppConfig):
     name = "tournaments"
 
     def ready(self) -> None:
-        from tournaments import receivers  # noqa: F401  (connects game_finished)
+        # One kind of event (events.kinds): its games' ends come through the events router.
+        from events.kinds import EventKind, register
+        from tournaments.models import Tournament
+
+        def game_finished(*, game_id: int) -> bool:
+            from tournaments.running import tournament_game_finished
+
+            return tournament_game_finished(game_id=game_id)
+
+        register(EventKind(model=Tournament, game_finished=game_finished))

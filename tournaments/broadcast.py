@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from config import pushes
+from live import pushes
 
 
 def group_name(tournament_id: int) -> str:
@@ -17,17 +17,12 @@ def changed_on_commit(tournament_id: int, round_number: int = 0) -> None:
     )
 
 
-# What a player's site-wide socket (`/ws/me/`, games.consumers.UserConsumer) is told when their
-# tournament game opens or ends, or their tournament cancels itself: the banner re-fetches.
+# What a player's site socket (`/ws/me/`) is told when their tournament game opens or ends, or
+# their tournament cancels itself: the banner re-fetches.
 PLAYER_WHAT = "mytournament"
 
 
 def players_changed_on_commit(user_ids) -> None:
     """After commit, tell these players' pages that their tournament game changed (a banner a
     little late if a push is lost: the fragment also polls)."""
-    from games.services import user_group
-
-    for user_id in sorted(set(user_ids)):
-        pushes.group_send_on_commit(
-            user_group(user_id), {"type": "user.changed", "what": PLAYER_WHAT}
-        )
+    pushes.user_changed_on_commit(user_ids, PLAYER_WHAT)

@@ -2,25 +2,14 @@
 
 from __future__ import annotations
 
-import json
-
-from channels.generic.websocket import AsyncWebsocketConsumer
-
-from config.sockets import SiteConsumerMixin
+from live.sockets import LiveConsumer
 from tournaments.broadcast import group_name
 
 
-class TournamentConsumer(SiteConsumerMixin, AsyncWebsocketConsumer):
+class TournamentConsumer(LiveConsumer):
     async def connect(self) -> None:
-        self.group = group_name(int(self.scope["url_route"]["kwargs"]["pk"]))
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.join(group_name(int(self.scope["url_route"]["kwargs"]["pk"])))
         await self.accept()
 
-    async def disconnect(self, code: int) -> None:
-        await self.channel_layer.group_discard(self.group, self.channel_name)
-
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None):
-        """Clients have nothing to say here; ignored."""
-
     async def tournament_changed(self, event: dict) -> None:
-        await self.send(text_data=json.dumps({"type": "changed", "round": event.get("round", 0)}))
+        await self.send_json({"type": "changed", "round": event.get("round", 0)})

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from events.options import OpeningMode
 from tournaments.models import Tournament
-from tournaments.options import OpeningMode
 
 
 def describe(t: Tournament) -> list[str]:

@@ -1,99 +1,17 @@
-"""The tournament form (RULES 4.1) and the join form (RULES 4.2).
-
-Time zones (decision, issue 7): the start is stored in UTC. The form has a hidden `timezone`
-field that tournament.js fills with the browser's zone (Intl API); the typed start is read in
-that zone, and Europe/Rome (setting TOURNAMENT_DEFAULT_TIME_ZONE) is used without JavaScript or
-for an unknown zone. After a successful submit the zone is remembered in the session, and the
-tournament pages show times in it; on the detail page the browser also rewrites the start in
-its own locale and zone. Countdowns are computed in the browser from the UTC instant.
-"""
+"""The tournament form (RULES 4.1) and the join form (RULES 4.2). What every event shares
+(time control, start and its zone, openings, rated and floor, private) is `events.forms`."""
 
 from __future__ import annotations
 
-import zoneinfo
-from datetime import datetime
-
 from django import forms
-from django.conf import settings
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.rules import openings
-from ratings.models import Variant
+from events.forms import EventForm
 from tournaments import options
-from tournaments.models import OpeningModeChoice, Tournament
-from tournaments.options import OpeningMode
 from tournaments.services import TournamentOptions
 
-CUSTOM = "custom"
-# Common time controls, "minutes+seconds" (RULES 2); anything else through "custom".
-PRESETS = [
-    "1+0",
-    "2+1",
-    "3+0",
-    "3+2",
-    "5+0",
-    "5+3",
-    "10+0",
-    "10+5",
-    "15+10",
-    "30+0",
-    "30+20",
-    "60+30",
-    "90+30",
-]
-DEFAULT_ZONE = getattr(settings, "TOURNAMENT_DEFAULT_TIME_ZONE", "Europe/Rome")
 
-
-def parse_preset(value: str) -> tuple[int, int]:
-    minutes, seconds = value.split("+")
-    return int(minutes) * 60, int(seconds)
-
-
-def zone_or_default(name: str | None) -> zoneinfo.ZoneInfo:
-    try:
-        return zoneinfo.ZoneInfo(name) if name else zoneinfo.ZoneInfo(DEFAULT_ZONE)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        return zoneinfo.ZoneInfo(DEFAULT_ZONE)
-
-
-def thematic_choices(variant: str) -> list[tuple[int, str]]:
-    """The 174 openings with their class; English classes are derived and say so (RULES 6)."""
-    code = variant if variant in options.TABLE_VARIANTS else "italian"
-    return [
-        (o.number, f"{o.number}. {' '.join(o.moves(code))} — {o.class_label(code)}")
-        for o in openings.table()
-    ]
-
-
-class TournamentForm(forms.Form):
-    name = forms.CharField(label=_("Nome"), max_length=80)
-    description = forms.CharField(
-        label=_("Descrizione"), required=False, widget=forms.Textarea(attrs={"rows": 3})
-    )
-    variant = forms.ChoiceField(label=_("Variante"), choices=Variant.choices)
-    time_control = forms.ChoiceField(
-        label=_("Tempo di riflessione"),
-        choices=[(p, p) for p in PRESETS] + [(CUSTOM, _("Personalizzato"))],
-        initial="5+3",
-        help_text=_("Minuti per giocatore + secondi di incremento per mossa."),
-    )
-    base_minutes = forms.IntegerField(
-        label=_("Minuti (personalizzato)"), required=False, min_value=0, max_value=180
-    )
-    increment = forms.IntegerField(
-        label=_("Incremento in secondi (personalizzato)"),
-        required=False,
-        min_value=0,
-        max_value=180,
-    )
-    starts_at = forms.DateTimeField(
-        label=_("Inizio"),
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
-        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M"],
-    )
-    # The browser's zone, filled in by tournament_form.js; Europe/Rome without JavaScript.
-    timezone = forms.CharField(widget=forms.HiddenInput, required=False, initial=DEFAULT_ZONE)
+class TournamentForm(EventForm):
     seats = forms.IntegerField(label=_("Posti"), initial=16)
     minimum = forms.IntegerField(label=_("Minimo per iniziare"), initial=4)
     threshold = forms.IntegerField(
@@ -105,21 +23,6 @@ class TournamentForm(forms.Form):
     )
     extra_round = forms.BooleanField(label=_("Turno extra (solo svizzero)"), required=False)
     double_games = forms.BooleanField(label=_("Andata e ritorno"), required=False)
-    opening_mode = forms.ChoiceField(
-        label=_("Aperture"), choices=OpeningModeChoice.choices, initial=OpeningMode.FREE.value
-    )
-    thematic_opening = forms.TypedChoiceField(
-        label=_("Apertura tematica"), coerce=int, required=False, empty_value=None, choices=()
-    )
-    rated = forms.BooleanField(label=_("Valutato"), required=False, initial=True)
-    floor = forms.TypedChoiceField(
-        label=_("Sbarramento"),
-        coerce=int,
-        required=False,
-        empty_value=None,
-        choices=[("", _("Nessuno"))] + [(f, str(f)) for f in options.FLOORS],
-    )
-    private = forms.BooleanField(label=_("Privato"), required=False)
     password = forms.CharField(
         label=_("Password del torneo"),
         required=False,
@@ -127,64 +30,18 @@ class TournamentForm(forms.Form):
         widget=forms.PasswordInput(render_value=True),
     )
 
-    def __init__(
-        self, *args, instance: Tournament | None = None, now: datetime | None = None, **kwargs
-    ) -> None:
-        self.instance = instance
-        self.now = now
-        if instance is not None and "initial" not in kwargs:
-            kwargs["initial"] = self.initial_from(instance)
-        super().__init__(*args, **kwargs)
-        self.fields["timezone"].initial = timezone.get_current_timezone_name()
-        variant = self.data.get("variant") or self.initial.get("variant") or "chess"
-        self.fields["thematic_opening"].choices = [("", "—")] + thematic_choices(variant)
-        if variant == "english":
-            self.fields["thematic_opening"].help_text = _(
-                "Le classi inglesi sono derivate da quelle F.I.D., non ufficiali."
-            )
-        if instance is not None and instance.is_private:
-            self.fields["password"].help_text = _("Lascia vuoto per tenere la password attuale.")
+    double_games_field = "double_games"  # RULES 7.3: double games keep a tournament rated
 
-    @staticmethod
-    def initial_from(t: Tournament) -> dict:
-        tc = f"{t.base_seconds // 60}+{t.increment_seconds}"
-        custom = tc not in PRESETS or t.base_seconds % 60
+    @classmethod
+    def initial_from(cls, t) -> dict:
         return {
-            "name": t.name,
-            "description": t.description,
-            "variant": t.variant,
-            "time_control": CUSTOM if custom else tc,
-            "base_minutes": t.base_seconds // 60,
-            "increment": t.increment_seconds,
-            "starts_at": timezone.localtime(t.starts_at),
+            **super().initial_from(t),
             "seats": t.seats,
             "minimum": t.minimum,
             "threshold": t.threshold,
             "extra_round": t.extra_round,
             "double_games": t.double_games,
-            "opening_mode": t.opening_mode,
-            "thematic_opening": t.thematic_opening,
-            "rated": t.rated or t.rated_switched_off,
-            "floor": t.floor,
-            "private": t.is_private,
         }
-
-    def zone(self) -> zoneinfo.ZoneInfo:
-        return zone_or_default(self.data.get("timezone") if self.is_bound else None)
-
-    def full_clean(self) -> None:
-        # The start is typed in the user's zone and stored in UTC (issue 7).
-        with timezone.override(self.zone()):
-            super().full_clean()
-
-    def clean_starts_at(self) -> datetime:
-        value = self.cleaned_data["starts_at"]
-        now = self.now or timezone.now()
-        if value < now + options.START_AT_LEAST:  # RULES 4.1
-            raise forms.ValidationError(_("L'inizio deve essere fra almeno 5 minuti."))
-        if value > now + options.START_AT_MOST:
-            raise forms.ValidationError(_("L'inizio può essere al massimo fra 14 giorni."))
-        return value
 
     def clean_seats(self) -> int:
         value = self.cleaned_data["seats"]
@@ -200,18 +57,6 @@ class TournamentForm(forms.Form):
 
     def clean(self) -> dict:
         data = super().clean()
-        # Time control (RULES 2).
-        preset = data.get("time_control")
-        if preset == CUSTOM:
-            base, inc = data.get("base_minutes"), data.get("increment")
-            if base is None or inc is None:
-                self.add_error("base_minutes", _("Indica minuti e incremento."))
-            elif base == 0 and inc == 0:
-                self.add_error("base_minutes", _("Serve un tempo base o un incremento."))
-            else:
-                data["base_seconds"], data["increment_seconds"] = base * 60, inc
-        elif preset:
-            data["base_seconds"], data["increment_seconds"] = parse_preset(preset)
         # RULES 4.1: minimum from 4 up to the seats.
         seats, minimum = data.get("seats"), data.get("minimum")
         if minimum is not None:
@@ -221,83 +66,18 @@ class TournamentForm(forms.Form):
                     "minimum",
                     _("Il minimo va da 4 al numero dei posti (%(seats)d).") % {"seats": top},
                 )
-        # RULES 7.2: a floor only on rated tournaments.
-        if data.get("floor") is not None and not data.get("rated"):
-            self.add_error("floor", _("Lo sbarramento vale solo per i tornei valutati."))
-        # RULES 6: table draws and thematic only on Italian and English draughts.
-        mode, variant = data.get("opening_mode"), data.get("variant")
-        if mode and variant and not options.mode_allowed(mode, variant):
-            self.add_error(
-                "opening_mode",
-                _(
-                    "Sorteggio dalla tabella e apertura tematica solo per dama italiana e "
-                    "dama inglese."
-                ),
-            )
-        if mode == OpeningMode.THEMATIC and not data.get("thematic_opening"):
-            self.add_error("thematic_opening", _("Scegli l'apertura tematica."))
-        # RULES 4.1: private means a password; on edit an empty one keeps the current one.
-        if data.get("private") and not data.get("password"):
-            if self.instance is None or not self.instance.is_private:
-                self.add_error("password", _("Scegli una password per il torneo privato."))
         return data
 
     def to_options(self) -> TournamentOptions:
         d = self.cleaned_data
-        if not d["private"]:
-            password = ""
-        else:
-            password = d["password"] or None  # None keeps the current password
         return TournamentOptions(
-            name=d["name"].strip(),
-            description=d["description"].strip(),
-            variant=d["variant"],
-            base_seconds=d["base_seconds"],
-            increment_seconds=d["increment_seconds"],
-            starts_at=d["starts_at"],
+            **self.event_options(),
             seats=d["seats"],
             minimum=d["minimum"],
             threshold=d["threshold"],
             extra_round=d["extra_round"],
             double_games=d["double_games"],
-            opening_mode=d["opening_mode"],
-            thematic_opening=d["thematic_opening"],
-            rated=d["rated"],
-            floor=d["floor"] if d["rated"] else None,
-            password=password,
         )
-
-    @staticmethod
-    def rated_hint(data) -> options.RatedOutcome | None:
-        """RULES 7.3 from the data as typed so far, for the live hint before submitting."""
-        if not data:
-            return None
-        try:
-            mode = OpeningMode(data.get("opening_mode") or OpeningMode.FREE.value)
-            thematic = int(data.get("thematic_opening") or 0) or None
-        except ValueError:
-            return None
-        if thematic is not None and not 1 <= thematic <= len(openings.table()):
-            thematic = None
-        if mode is not OpeningMode.THEMATIC:
-            thematic = None
-        return options.rated_outcome(
-            rated=bool(data.get("rated")),
-            floor=None,
-            double_games=bool(data.get("double_games")),
-            mode=mode,
-            thematic_number=thematic,
-        )
-
-    @classmethod
-    def echo(cls, data, *, instance: Tournament | None = None) -> TournamentForm:
-        """An unbound form showing what was typed so far, without error messages (the live
-        hint re-renders part of the form while the opener is still choosing)."""
-        initial = {k: data.get(k) for k in data if k not in ("csrfmiddlewaretoken", "password")}
-        for name, field in cls.base_fields.items():
-            if isinstance(field, forms.BooleanField):
-                initial[name] = name in data
-        return cls(initial=initial, instance=instance)
 
 
 class JoinForm(forms.Form):

@@ -1,46 +1,15 @@
-"""Round tournaments before their start (RULES 4.1, 4.2): the options and the registrations."""
+"""Round tournaments (RULES 4): a concrete `events.models.Event` with its seats, threshold and
+rounds, the registrations before the start, and the run (participants, rounds, pairings)."""
 
 from __future__ import annotations
-
-import secrets
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from games.rules.timecontrol import TimeControl
-from ratings.models import CadenceChoice, Variant
+from events.models import Event, OpeningModeChoice, new_invite_token  # noqa: F401 (re-exported)
 from tournaments import options
-from tournaments.options import OpeningMode
-
-
-def new_invite_token() -> str:
-    return secrets.token_urlsafe(24)
-
-
-class OpeningModeChoice(models.TextChoices):
-    """RULES 6, with the names the interface uses."""
-
-    FREE = OpeningMode.FREE.value, _("Mossa libera")
-    RANDOM_1 = OpeningMode.RANDOM_1.value, _("1 mossa a caso")
-    RANDOM_2 = OpeningMode.RANDOM_2.value, _("2 mosse a caso")
-    RANDOM_3 = OpeningMode.RANDOM_3.value, _("3 mosse a caso")
-    TABLE_1 = OpeningMode.TABLE_1.value, _("Sorteggio dalla tabella F.I.D., fino alla classe 1")
-    TABLE_2 = OpeningMode.TABLE_2.value, _("Sorteggio dalla tabella F.I.D., fino alla classe 2")
-    TABLE_3 = OpeningMode.TABLE_3.value, _("Sorteggio dalla tabella F.I.D., fino alla classe 3")
-    TABLE_ALL = OpeningMode.TABLE_ALL.value, _("Sorteggio dalla tabella F.I.D., tutte le 174")
-    THEMATIC = OpeningMode.THEMATIC.value, _("Tematico (un'apertura scelta)")
-
-
-class TournamentQuerySet(models.QuerySet):
-    def live(self) -> TournamentQuerySet:
-        """RULES 1: not finished and not cancelled."""
-        return self.exclude(status__in=[Tournament.Status.FINISHED, Tournament.Status.CANCELLED])
-
-    def listed(self) -> TournamentQuerySet:
-        return self.exclude(status=Tournament.Status.CANCELLED)
 
 
 class Format(models.TextChoices):
@@ -56,67 +25,24 @@ class EndReason(models.TextChoices):
     BY_STAFF = "by_staff", _("Annullato dallo staff")
 
 
-class Tournament(models.Model):
-    class Status(models.TextChoices):
-        SCHEDULED = "scheduled", _("In programma")
-        RUNNING = "running", _("In corso")  # set by the start (next issue, RULES 4.3)
-        FINISHED = "finished", _("Concluso")
-        CANCELLED = "cancelled", _("Annullato")
-
-    name = models.CharField(_("nome"), max_length=80)
-    description = models.TextField(_("descrizione"), blank=True)
-    opened_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        related_name="tournaments_opened",
-        verbose_name=_("aperto da"),
-    )
-    variant = models.CharField(_("variante"), max_length=20, choices=Variant.choices)
-    base_seconds = models.PositiveIntegerField(_("tempo base (secondi)"))
-    increment_seconds = models.PositiveIntegerField(_("incremento (secondi)"))
-    # Derived from the time control when saved; stored so lists filter on it (RULES 2).
-    cadence = models.CharField(_("cadenza"), max_length=20, choices=CadenceChoice.choices)
-    starts_at = models.DateTimeField(_("inizio"))  # UTC in the database (USE_TZ)
+class Tournament(Event):
     seats = models.PositiveSmallIntegerField(_("posti"), default=16)
     minimum = models.PositiveSmallIntegerField(_("minimo per iniziare"), default=4)
     threshold = models.PositiveSmallIntegerField(_("soglia"), default=7)
     extra_round = models.BooleanField(_("turno extra"), default=False)
     double_games = models.BooleanField(_("andata e ritorno"), default=False)
-    opening_mode = models.CharField(
-        _("aperture"), max_length=20, choices=OpeningModeChoice.choices, default="free"
-    )
-    thematic_opening = models.PositiveSmallIntegerField(
-        _("apertura tematica"), null=True, blank=True
-    )
-    rated = models.BooleanField(_("valutato"), default=True)
-    # RULES 7.3: the opener asked for rated, the openings made it casual; the page says so.
-    rated_switched_off = models.BooleanField(_("valutazione tolta dalle aperture"), default=False)
-    floor = models.PositiveSmallIntegerField(_("sbarramento"), null=True, blank=True)
-    password_hash = models.CharField(_("password (cifrata)"), max_length=200, blank=True)
-    invite_token = models.CharField(
-        _("codice d'invito"), max_length=64, unique=True, default=new_invite_token
-    )
-    status = models.CharField(
-        _("stato"), max_length=20, choices=Status.choices, default=Status.SCHEDULED
-    )
-    created_at = models.DateTimeField(_("creato il"), auto_now_add=True)
-    cancelled_at = models.DateTimeField(_("annullato il"), null=True, blank=True)
 
     # Fixed at the start (RULES 4.3, 4.4, 4.9) by running.tournament_start.
     format = models.CharField(_("formato"), max_length=20, choices=Format.choices, blank=True)
     total_rounds = models.PositiveSmallIntegerField(_("turni"), null=True, blank=True)
     legs = models.PositiveSmallIntegerField(_("partite per accoppiamento"), default=1)  # 4.5
     first_colour = models.CharField(max_length=1, default="W")  # Lim 10.5: the lot for #1
-    seed = models.BigIntegerField(default=0)  # the opening draws (RULES 6)
     started_at = models.DateTimeField(_("iniziato il"), null=True, blank=True)
     announced_end = models.DateTimeField(_("fine annunciata"), null=True, blank=True)
     current_round = models.PositiveSmallIntegerField(_("turno in corso"), default=0)
-    finished_at = models.DateTimeField(_("concluso il"), null=True, blank=True)
     end_reason = models.CharField(
         _("motivo della chiusura"), max_length=20, choices=EndReason.choices, blank=True
     )
-
-    objects = TournamentQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("torneo")
@@ -144,28 +70,6 @@ class Tournament(models.Model):
                 condition=Q(floor__isnull=True) | Q(rated=True), name="tournaments_floor_rated"
             ),
         ]
-
-    def __str__(self) -> str:
-        return self.name
-
-    @property
-    def time_control(self) -> TimeControl:
-        return TimeControl(self.base_seconds, self.increment_seconds)
-
-    @property
-    def is_private(self) -> bool:
-        return bool(self.password_hash)
-
-    @property
-    def opening(self):
-        from games.rules import openings
-
-        return openings.by_number(self.thematic_opening) if self.thematic_opening else None
-
-    def has_started(self, now=None) -> bool:
-        """RULES 4.2: from the start on the door is shut both ways."""
-        now = now or timezone.now()
-        return self.status != self.Status.SCHEDULED or now >= self.starts_at
 
 
 class Registration(models.Model):

@@ -24,31 +24,32 @@ import random
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from events import ending
+from events.openings import draw_opening as draw_event_opening
+from games import selectors as game_selectors
 from games import services as games
 from games.models import EndReason as GameEndReason
 from games.models import Game, GameResult
 from games.models import Status as GameStatus
-from games.rules import openings, variant
-from ratings.receivers import finished_game_of
+from live import locks
 from ratings.selectors import ratings_snapshot
-from ratings.services import FinishedTournament, tournament_rate
+from ratings.services import FinishedTournament, finished_game_of, tournament_rate
 from tournaments.broadcast import changed_on_commit, players_changed_on_commit
 from tournaments.engine import lim, model
 from tournaments.engine.berger import berger_schedule
 from tournaments.engine.rounds import ROUND_ROBIN, plan_tournament
-from tournaments.engine.standings import round_robin_standings, swiss_standings
 from tournaments.models import EndReason, Format, Pairing, Participant, Round, Tournament
-from tournaments.options import TABLE_MODES, OpeningMode
+from tournaments.selectors import engine_tournament, final_standings, game_ids
 
 log = logging.getLogger(__name__)
 
 # RULES 4.9: after the announced end, games still open get ten more minutes.
-GRACE = timedelta(minutes=10)
-RANDOM_PLIES = {OpeningMode.RANDOM_1: 1, OpeningMode.RANDOM_2: 2, OpeningMode.RANDOM_3: 3}
+GRACE = ending.GRACE
 POINTS = {  # RULES 4.6, per game, (white, black)
     GameResult.WHITE_WINS: (2, 0),
     GameResult.BLACK_WINS: (0, 2),
@@ -68,39 +69,57 @@ def round_slot(tournament: Tournament) -> timedelta:
     return timedelta(seconds=2 * estimated * tournament.legs) + round_pause()
 
 
-def _ms(at: datetime) -> int:
-    return int(at.timestamp() * 1000)
+_ms = ending.ms
 
 
 def _locked(tournament_id: int) -> Tournament:
-    return Tournament.objects.select_for_update().get(pk=tournament_id)
+    return locks.lock_one(Tournament, tournament_id, locks.Rank.EVENT)
+
+
+def _next_due(tournament: Tournament, rnd: Round | None) -> datetime | None:
+    """When the tick must look at the tournament next (`Event.next_due_at`).
+
+    Scheduled: at its start. During a round: at the end of the grace (RULES 4.9; the round's
+    own end comes from its last game, `tournament_game_finished`). After a round: at once if it
+    was the last, else after the pause (RULES 4.8), or at the announced end if that comes
+    first (no round starts after it). Finished or cancelled: never."""
+    if tournament.status == Tournament.Status.SCHEDULED:
+        return tournament.starts_at
+    if tournament.status != Tournament.Status.RUNNING:
+        return None
+    if rnd is None or rnd.ended_at is None:
+        return tournament.announced_end + GRACE
+    if rnd.number >= tournament.total_rounds:
+        return rnd.ended_at
+    return min(rnd.ended_at + round_pause(), tournament.announced_end)
+
+
+def _reschedule(tournament: Tournament, rnd: Round | None) -> None:
+    tournament.next_due_at = _next_due(tournament, rnd)
+    Tournament.objects.filter(pk=tournament.pk).update(next_due_at=tournament.next_due_at)
 
 
 # --- the tick ----------------------------------------------------------------------------------
 
 
 def tournaments_due_process(*, now: datetime | None = None) -> list[int]:
-    """Start every tournament due, advance every running one (the periodic tick).
+    """Start or advance every tournament that is due (the periodic tick).
 
-    Each tournament is handled in its own transaction, so one failure does not stop the others.
+    Only tournaments whose `next_due_at` has come are read (one indexed query), so a tick with
+    hundreds of running tournaments and nothing due costs one query. Each is handled in its own
+    transaction, so one failure does not stop the others (it stays due: the next tick retries).
     Returns the ids of the tournaments whose state changed.
     """
     now = now or timezone.now()
     changed: list[int] = []
-    due = Tournament.objects.filter(status=Tournament.Status.SCHEDULED, starts_at__lte=now)
-    for tournament_id in list(due.values_list("pk", flat=True)):
+    due = Tournament.objects.due(now).order_by("next_due_at", "pk").values_list("pk", "status")
+    for tournament_id, status in list(due):
+        step = tournament_start if status == Tournament.Status.SCHEDULED else tournament_advance
         try:
-            if tournament_start(tournament_id=tournament_id, now=now):
+            if step(tournament_id=tournament_id, now=now):
                 changed.append(tournament_id)
         except Exception:
-            log.exception("tournament %s: start failed", tournament_id)
-    running = Tournament.objects.filter(status=Tournament.Status.RUNNING)
-    for tournament_id in list(running.values_list("pk", flat=True)):
-        try:
-            if tournament_advance(tournament_id=tournament_id, now=now):
-                changed.append(tournament_id)
-        except Exception:
-            log.exception("tournament %s: advance failed", tournament_id)
+            log.exception("tournament %s: %s failed", tournament_id, step.__name__)
     return changed
 
 
@@ -123,7 +142,8 @@ def tournament_start(*, tournament_id: int, now: datetime | None = None) -> bool
         tournament.status = Tournament.Status.CANCELLED
         tournament.cancelled_at = now
         tournament.end_reason = EndReason.BELOW_MINIMUM
-        tournament.save(update_fields=["status", "cancelled_at", "end_reason"])
+        tournament.next_due_at = None
+        tournament.save(update_fields=["status", "cancelled_at", "end_reason", "next_due_at"])
         changed_on_commit(tournament.pk, 0)
         players_changed_on_commit(r.player_id for r in registrations)  # RULES 4.3: told
         return True
@@ -164,52 +184,13 @@ def tournament_start(*, tournament_id: int, now: datetime | None = None) -> bool
     tournament.announced_end = now + plan.rounds * round_slot(tournament)
     tournament.status = Tournament.Status.RUNNING
     tournament.save()
-    _round_open(tournament, 1, now)
+    rnd = _round_open(tournament, 1, now)
+    _reschedule(tournament, rnd)
     changed_on_commit(tournament.pk, 1)
     return True
 
 
 # --- a round -----------------------------------------------------------------------------------
-
-
-def engine_tournament(tournament: Tournament) -> model.Tournament:
-    """The tournament as the engine sees it, from the database (two queries)."""
-    participants = list(tournament.participants.select_related("player"))
-    number = {p.pk: p.number for p in participants}
-    results: list[model.GameResult] = []
-    byes: list[model.Bye] = []
-    rows = Pairing.objects.filter(round__tournament=tournament).values_list(
-        "round__number",
-        "white_id",
-        "black_id",
-        "white_points1",
-        "black_points1",
-        "played1",
-        "white_points2",
-        "black_points2",
-        "played2",
-    )
-    for r, white_id, black_id, wp1, bp1, played1, wp2, bp2, played2 in rows:
-        if black_id is None:
-            if wp1 is not None:
-                byes.append(model.Bye(r, number[white_id], points=wp1))
-            continue
-        white, black = number[white_id], number[black_id]
-        if wp1 is not None:
-            results.append(model.GameResult(r, white, black, wp1, bp1, played1, 1))
-        if wp2 is not None:  # RULES 4.5: colours reversed in the second game
-            results.append(model.GameResult(r, black, white, bp2, wp2, played2, 2))
-    return model.Tournament(
-        entrants=tuple(
-            model.Entrant(p.number, p.player.username, p.start_rating) for p in participants
-        ),
-        total_rounds=tournament.total_rounds or 0,
-        games=tuple(results),
-        byes=tuple(byes),
-        first_colour=tournament.first_colour,
-        double_games=tournament.legs == 2,
-        name=tournament.name,
-    )
 
 
 def _pairs_of(tournament: Tournament, number: int) -> tuple[list[tuple[int, int]], int | None]:
@@ -235,33 +216,16 @@ def draw_opening(tournament: Tournament, number: int) -> tuple[int | None, list[
     No repeats within a tournament, unless the allowed pool is used up (then anything allowed).
     Deterministic for the tournament's seed and the round, so a retried step draws the same.
     """
-    mode = OpeningMode(tournament.opening_mode)
-    rng = random.Random(f"{tournament.seed}:{number}")
     earlier = tournament.rounds.filter(number__lt=number)
-    table_number: int | None = None
-    if mode is OpeningMode.FREE:
-        return None, [], ""
-    if mode is OpeningMode.THEMATIC:
-        table_number = tournament.thematic_opening
-        moves = list(openings.by_number(table_number).moves(tournament.variant))
-    elif mode in TABLE_MODES:
-        used = [n for n in earlier.values_list("opening_number", flat=True) if n]
-        ceiling = TABLE_MODES[mode]
-        drawn = openings.draw_from_table(ceiling, rng, exclude=used)
-        drawn = drawn or openings.draw_from_table(ceiling, rng)
-        table_number = drawn.number
-        moves = list(drawn.moves(tournament.variant))
-    else:
-        used_moves = {tuple(m) for m in earlier.values_list("opening_moves", flat=True)}
-        for _attempt in range(50):
-            moves = openings.random_opening(tournament.variant, RANDOM_PLIES[mode], rng)
-            if tuple(moves) not in used_moves:
-                break
-    rules = variant(tournament.variant)
-    fen = rules.start_fen()
-    for move in moves:
-        fen = rules.apply(fen, move)
-    return table_number, moves, fen
+    drawn = draw_event_opening(
+        mode=tournament.opening_mode,
+        variant_code=tournament.variant,
+        thematic=tournament.thematic_opening,
+        rng=random.Random(f"{tournament.seed}:{number}"),
+        used_numbers=[n for n in earlier.values_list("opening_number", flat=True) if n],
+        used_moves=[tuple(m) for m in earlier.values_list("opening_moves", flat=True)],
+    )
+    return drawn.number, list(drawn.moves), drawn.fen
 
 
 def _round_open(tournament: Tournament, number: int, now: datetime) -> Round:
@@ -278,6 +242,10 @@ def _round_open(tournament: Tournament, number: int, now: datetime) -> Round:
     )
     participants = {p.number: p for p in tournament.participants.all()}
     player_ids = [p.player_id for p in participants.values()]
+    # Every player's user row at once, in id order (live.locks), before the games open one by
+    # one: a challenge accepted meanwhile for two of them then waits instead of deadlocking.
+    users = get_user_model().objects.filter(pk__in=player_ids).only("pk")
+    locks.lock_rows(users, locks.Rank.USER)
     # RULES 4.7: a player busy in another live game when the round is paired loses by forfeit.
     busy = set()
     for white_id, black_id in Game.objects.filter(
@@ -345,14 +313,16 @@ def _open_leg(tournament: Tournament, rnd: Round, pairing: Pairing, leg: int, no
                 base_seconds=tournament.base_seconds,
                 increment_seconds=tournament.increment_seconds,
                 rated=tournament.rated,
+                rated_with_event=True,  # RULES 7.1: rated with the tournament, as one period
                 start_fen=rnd.start_fen or None,
                 event=tournament,
                 at_ms=_ms(now),
             )
         except games.PlayerBusy:
             # A game opened for one of them since we looked: busy all the same (RULES 4.7).
-            pairing.white_forfeit = games.live_game_of(pairing.white.player_id) is not None
-            pairing.black_forfeit = games.live_game_of(pairing.black.player_id) is not None
+            busy = game_selectors.live_game_id_of
+            pairing.white_forfeit = busy(pairing.white.player_id) is not None
+            pairing.black_forfeit = busy(pairing.black.player_id) is not None
             if not (pairing.white_forfeit or pairing.black_forfeit):
                 raise  # cannot happen under the user-row locks; let the tick retry
         else:
@@ -420,9 +390,14 @@ def _open_pairings(rnd: Round):
 
 @transaction.atomic
 def tournament_game_finished(*, game_id: int, now: datetime | None = None) -> bool:
-    """A tournament game ended (from the `game_finished` receiver): score it, open the second
-    game of a double pairing, end the round when it was the last. Safe to run twice."""
-    now = now or timezone.now()
+    """A tournament game ended (from the `game_finished` router, in a worker): score it, open
+    the second game of a double pairing, end the round when it was the last. Safe to run twice.
+
+    Without `now`, the step happens now, and never before the game ended by its own clock
+    (a game's clocks may run ahead of the wall clock in tests; in production they agree)."""
+    if now is None:
+        ended = Game.objects.filter(pk=game_id).values_list("finished_at", flat=True).first()
+        now = max(filter(None, (timezone.now(), ended)))
     found = Pairing.objects.filter(Q(game1_id=game_id) | Q(game2_id=game_id)).values_list(
         "round__tournament_id", flat=True
     )
@@ -437,7 +412,9 @@ def tournament_game_finished(*, game_id: int, now: datetime | None = None) -> bo
         .get()
     )
     changed = _catch_up(tournament, pairing, now)
-    changed = _round_end_if_done(pairing.round, now) or changed
+    if _round_end_if_done(pairing.round, now):
+        _reschedule(tournament, pairing.round)
+        changed = True
     if changed:
         changed_on_commit(tournament.pk, pairing.round.number)
         players_changed_on_commit([pairing.white.player_id, pairing.black.player_id])
@@ -449,11 +426,12 @@ def tournament_game_finished(*, game_id: int, now: datetime | None = None) -> bo
 
 @transaction.atomic
 def tournament_advance(*, tournament_id: int, now: datetime | None = None) -> bool:
-    """The tick's step for a running tournament; returns whether it changed anything.
+    """The tick's step for a running tournament that is due; returns whether it changed
+    anything.
 
-    Scores games whose `game_finished` was lost (a process killed after the commit), ends the
-    round, pairs the next one after the pause, or closes the tournament: at the last round, when
-    the announced end has passed, or at the announced end plus the grace (open games drawn).
+    Scores what was not scored yet, ends the round, pairs the next one after the pause, or
+    closes the tournament: at the last round, when the announced end has passed, or at the
+    announced end plus the grace (open games drawn). Then says when it is due next.
     """
     now = now or timezone.now()
     tournament = _locked(tournament_id)
@@ -468,16 +446,13 @@ def tournament_advance(*, tournament_id: int, now: datetime | None = None) -> bo
                 changed = True
         changed = _round_end_if_done(rnd, now) or changed
     if rnd.ended_at is None:
-        if now >= tournament.announced_end + GRACE:  # RULES 4.9: games still open are drawn
+        if ending.grace_over(tournament.announced_end, now):  # RULES 4.9: open games drawn
+            ending.end_live_games(tournament, now=now)
             for pairing in _open_pairings(rnd):
-                for leg in range(1, tournament.legs + 1):
-                    game = getattr(pairing, f"game{leg}")
-                    if game is not None and game.status == GameStatus.LIVE:
-                        games.game_end_by_event(game_id=game.pk, at_ms=_ms(now))
-                        game.refresh_from_db()
                 _catch_up_without_opening(tournament, pairing)
             _tournament_finish(tournament, EndReason.TIME_UP, now)
             return True
+        _reschedule(tournament, rnd)
         if changed:
             changed_on_commit(tournament.pk, rnd.number)
         return changed
@@ -488,16 +463,18 @@ def tournament_advance(*, tournament_id: int, now: datetime | None = None) -> bo
         _tournament_finish(tournament, EndReason.TIME_UP, now)
         return True
     if now < rnd.ended_at + round_pause():  # RULES 4.8: the pause to see the results
+        _reschedule(tournament, rnd)
         if changed:
             changed_on_commit(tournament.pk, rnd.number)
         return changed
     try:
         with transaction.atomic():
-            _round_open(tournament, rnd.number + 1, now)
+            rnd = _round_open(tournament, rnd.number + 1, now)
     except lim.NoLegalPairing:  # LIM 11: the tournament ends and says why
         _tournament_finish(tournament, EndReason.NO_PAIRING, now)
         return True
-    changed_on_commit(tournament.pk, rnd.number + 1)
+    _reschedule(tournament, rnd)
+    changed_on_commit(tournament.pk, rnd.number)
     return True
 
 
@@ -515,13 +492,6 @@ def _catch_up_without_opening(tournament: Tournament, pairing: Pairing) -> None:
 # --- the end (RULES 4.9, 4.10, 7.1) -------------------------------------------------------------
 
 
-def final_standings(tournament: Tournament) -> list:
-    state = engine_tournament(tournament)
-    if tournament.format == Format.ROUND_ROBIN:
-        return round_robin_standings(state)
-    return swiss_standings(state)
-
-
 def _tournament_finish(tournament: Tournament, reason: str, now: datetime) -> None:
     """Close, cache the final standings and tiebreaks, rate the tournament as one period."""
     rnd = tournament.rounds.filter(number=tournament.current_round).first()
@@ -531,7 +501,8 @@ def _tournament_finish(tournament: Tournament, reason: str, now: datetime) -> No
     tournament.status = Tournament.Status.FINISHED
     tournament.finished_at = now
     tournament.end_reason = reason
-    tournament.save(update_fields=["status", "finished_at", "end_reason"])
+    tournament.next_due_at = None
+    tournament.save(update_fields=["status", "finished_at", "end_reason", "next_due_at"])
     participants = {p.number: p for p in tournament.participants.all()}
     standings = final_standings(tournament)
     for standing in standings:
@@ -578,18 +549,12 @@ def cancel_running(tournament: Tournament, now: datetime) -> None:
     tournament.status = Tournament.Status.CANCELLED
     tournament.cancelled_at = now
     tournament.end_reason = EndReason.BY_STAFF
-    tournament.save(update_fields=["status", "cancelled_at", "end_reason"])
-    live = Game.objects.filter(pk__in=game_ids(tournament), status=GameStatus.LIVE).order_by("pk")
-    for game_id in list(live.values_list("pk", flat=True)):
-        games.game_end_by_event(game_id=game_id, at_ms=_ms(now))
+    tournament.next_due_at = None
+    tournament.save(update_fields=["status", "cancelled_at", "end_reason", "next_due_at"])
+    ending.end_live_games(tournament, now=now)
     rnd = tournament.rounds.filter(number=tournament.current_round, ended_at__isnull=True).first()
     if rnd is not None:
         rnd.ended_at = now
         rnd.save(update_fields=["ended_at"])
     changed_on_commit(tournament.pk, tournament.current_round)
     players_changed_on_commit(tournament.participants.values_list("player_id", flat=True))
-
-
-def game_ids(tournament: Tournament) -> list[int]:
-    rows = Pairing.objects.filter(round__tournament=tournament).values_list("game1_id", "game2_id")
-    return [game_id for pair in rows for game_id in pair if game_id is not None]

@@ -1,4 +1,5 @@
-"""Reading tournaments for pages (RULES 4.1, 4.2, 4.4)."""
+"""Reading tournaments (RULES 4.1, 4.2, 4.4, 4.10): for pages, and the state the run and the
+engine read (STYLE 2: services import selectors, never the other way)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,65 @@ from dataclasses import dataclass
 
 from django.db.models import Count, QuerySet
 
+from events.openings import opening_label
 from ratings.selectors import ratings_snapshot
-from tournaments.models import Registration, Tournament
+from tournaments.engine import model
+from tournaments.engine.standings import round_robin_standings, swiss_standings
+from tournaments.models import Format, Pairing, Registration, Tournament
+
+
+def engine_tournament(tournament: Tournament) -> model.Tournament:
+    """The tournament as the engine sees it, from the database (two queries)."""
+    participants = list(tournament.participants.select_related("player"))
+    number = {p.pk: p.number for p in participants}
+    results: list[model.GameResult] = []
+    byes: list[model.Bye] = []
+    rows = Pairing.objects.filter(round__tournament=tournament).values_list(
+        "round__number",
+        "white_id",
+        "black_id",
+        "white_points1",
+        "black_points1",
+        "played1",
+        "white_points2",
+        "black_points2",
+        "played2",
+    )
+    for r, white_id, black_id, wp1, bp1, played1, wp2, bp2, played2 in rows:
+        if black_id is None:
+            if wp1 is not None:
+                byes.append(model.Bye(r, number[white_id], points=wp1))
+            continue
+        white, black = number[white_id], number[black_id]
+        if wp1 is not None:
+            results.append(model.GameResult(r, white, black, wp1, bp1, played1, 1))
+        if wp2 is not None:  # RULES 4.5: colours reversed in the second game
+            results.append(model.GameResult(r, black, white, bp2, wp2, played2, 2))
+    return model.Tournament(
+        entrants=tuple(
+            model.Entrant(p.number, p.player.username, p.start_rating) for p in participants
+        ),
+        total_rounds=tournament.total_rounds or 0,
+        games=tuple(results),
+        byes=tuple(byes),
+        first_colour=tournament.first_colour,
+        double_games=tournament.legs == 2,
+        name=tournament.name,
+    )
+
+
+def final_standings(tournament: Tournament, state: model.Tournament | None = None) -> list:
+    """RULES 4.10, from the engine: the standings with their tiebreaks."""
+    state = state or engine_tournament(tournament)
+    if tournament.format == Format.ROUND_ROBIN:
+        return round_robin_standings(state)
+    return swiss_standings(state)
+
+
+def game_ids(tournament: Tournament) -> list[int]:
+    """Every game opened in the tournament (both games of double pairings)."""
+    rows = Pairing.objects.filter(round__tournament=tournament).values_list("game1_id", "game2_id")
+    return [game_id for pair in rows for game_id in pair if game_id is not None]
 
 
 def tournament_list(*, variant: str = "", cadence: str = "") -> dict[str, QuerySet]:
@@ -107,18 +165,13 @@ def _leg_result(points: tuple[int | None, int | None], played: bool, game) -> st
 
 
 def _opening_label(tournament: Tournament, rnd) -> str:
-    from games.rules import openings
-
-    if rnd.opening_number:
-        opening = openings.by_number(rnd.opening_number)
-        return f"{rnd.opening_number}. {' '.join(opening.moves(tournament.variant))}"
-    return " ".join(rnd.opening_moves)
+    return opening_label(rnd.opening_number, rnd.opening_moves, tournament.variant)
 
 
 def run_rounds(tournament: Tournament, *, pairings_of: int | None = None) -> list[RoundRow]:
     """Every round with its opening and pairings (two queries, whatever the size); with
     `pairings_of`, only that round's pairings are read (the others have none)."""
-    from tournaments.models import Pairing, Round
+    from tournaments.models import Round
 
     rounds = list(Round.objects.filter(tournament=tournament).order_by("number"))
     pairings = Pairing.objects.filter(round__tournament=tournament)
@@ -169,18 +222,16 @@ def run_rounds(tournament: Tournament, *, pairings_of: int | None = None) -> lis
 
 def run_standings(tournament: Tournament) -> list[StandingRow]:
     """RULES 4.10, live: computed by the engine from the pairings (a fixed number of queries)."""
-    from tournaments.models import Format
-    from tournaments.running import engine_tournament, final_standings
-
     participants = {p.number: p for p in tournament.participants.select_related("player")}
     if not participants:
         return []
-    standings = final_standings(tournament)
+    state = engine_tournament(tournament)
+    standings = final_standings(tournament, state)
     cross: dict[int, list[str]] = {}
     if tournament.format == Format.ROUND_ROBIN:  # the cross table (RULES 4.10)
         n = len(participants)
         cells = {number: [""] * n for number in participants}
-        for g in engine_tournament(tournament).games:
+        for g in state.games:
             for me, other, mine in (
                 (g.white, g.black, g.white_points),
                 (g.black, g.white, g.black_points),
@@ -252,10 +303,7 @@ def player_pairings(tournament: Tournament, number: int) -> list[tuple[RoundRow,
     return rows
 
 
-def tournament_game_ids(tournament: Tournament) -> list[int]:
-    from tournaments.running import game_ids
-
-    return game_ids(tournament)
+tournament_game_ids = game_ids
 
 
 def recently_cancelled_for(user) -> Tournament | None:

@@ -9,54 +9,35 @@ once cannot both pass the one-live-event check (RULES 1).
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.contrib.auth import get_user_model
-from django.contrib.auth.hashers import check_password, make_password
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from ratings.selectors import rating_value, ratings_snapshot
-from tournaments import options, running
+from events import services as events
+from events.services import EventError, EventOptions
+from live import locks
+from ratings.selectors import ratings_snapshot
+from tournaments import running
 from tournaments.broadcast import changed_on_commit
-from tournaments.live_events import open_live_event
 from tournaments.models import EndReason, Registration, Tournament, new_invite_token
 
-
-class TournamentError(Exception):
-    """A refusal with its reason, ready to show (RULES 4.2: each refusal says why)."""
-
-    def __init__(self, code: str, message: str, *, event=None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.event = event  # the live event that blocks a new one (RULES 1), for a link
+# The refusals of every event kind are one class (events.services): views catch it.
+TournamentError = EventError
 
 
 @dataclass(frozen=True)
-class TournamentOptions:
+class TournamentOptions(EventOptions):
     """What the opener chose (RULES 4.1), already checked field by field by the form."""
 
-    name: str
-    description: str
-    variant: str
-    base_seconds: int
-    increment_seconds: int
-    starts_at: datetime
     seats: int
     minimum: int
     threshold: int
     extra_round: bool
     double_games: bool
-    opening_mode: str
-    thematic_opening: int | None
-    rated: bool
-    floor: int | None
-    password: str | None  # None: keep the current one (edit); "": public
 
 
 def _check_opener(user) -> None:
@@ -67,54 +48,18 @@ def _check_opener(user) -> None:
 
 
 def _apply(tournament: Tournament, data: TournamentOptions) -> None:
-    if not options.mode_allowed(data.opening_mode, data.variant):  # RULES 6
-        raise TournamentError(
-            "opening_mode",
-            _(
-                "Il sorteggio dalla tabella e l'apertura tematica valgono solo per la dama "
-                "italiana e la dama inglese."
-            ),
-        )
-    thematic = data.thematic_opening if data.opening_mode == options.OpeningMode.THEMATIC else None
-    outcome = options.rated_outcome(  # RULES 7.3
-        rated=data.rated,
-        floor=data.floor,
-        double_games=data.double_games,
-        mode=data.opening_mode,
-        thematic_number=thematic,
-    )
-    tournament.name = data.name
-    tournament.description = data.description
-    tournament.variant = data.variant
-    tournament.base_seconds = data.base_seconds
-    tournament.increment_seconds = data.increment_seconds
-    tournament.cadence = tournament.time_control.cadence.value
-    tournament.starts_at = data.starts_at
+    events.apply_options(tournament, data, double_games=data.double_games)
     tournament.seats = data.seats
     tournament.minimum = data.minimum
     tournament.threshold = data.threshold
     tournament.extra_round = data.extra_round
     tournament.double_games = data.double_games
-    tournament.opening_mode = data.opening_mode
-    tournament.thematic_opening = thematic
-    tournament.rated = outcome.rated
-    tournament.floor = outcome.floor
-    tournament.rated_switched_off = outcome.switched_off
-    if data.password is not None:
-        tournament.password_hash = make_password(data.password) if data.password else ""
 
 
 @transaction.atomic
 def tournament_create(*, opener, data: TournamentOptions) -> Tournament:
     _check_opener(opener)
-    get_user_model().objects.select_for_update().get(pk=opener.pk)  # RULES 1, see docstring
-    live = open_live_event(opener.pk)
-    if live is not None:
-        raise TournamentError(
-            "live_event",
-            _("Hai già un evento aperto non ancora concluso: «%(name)s».") % {"name": live},
-            event=live,
-        )
+    events.opener_lock_and_check(opener)  # RULES 1: one live event per person
     tournament = Tournament(opened_by=opener)
     _apply(tournament, data)
     tournament.full_clean(exclude=["invite_token"])
@@ -124,8 +69,8 @@ def tournament_create(*, opener, data: TournamentOptions) -> Tournament:
 
 def _locked(tournament_id: int) -> Tournament:
     try:
-        return Tournament.objects.select_for_update().get(pk=tournament_id)
-    except Tournament.DoesNotExist:
+        return locks.lock_one(Tournament, tournament_id, locks.Rank.EVENT)
+    except (Tournament.DoesNotExist, ValueError):
         raise TournamentError("missing", _("Questo torneo non esiste.")) from None
 
 
@@ -212,7 +157,8 @@ def tournament_cancel(
         _check_organizer(tournament, by)
     tournament.status = Tournament.Status.CANCELLED
     tournament.cancelled_at = now
-    tournament.save(update_fields=["status", "cancelled_at", "end_reason"])
+    tournament.next_due_at = None
+    tournament.save(update_fields=["status", "cancelled_at", "end_reason", "next_due_at"])
     changed_on_commit(tournament.pk)
     return tournament
 
@@ -225,12 +171,6 @@ def invite_regenerate(*, tournament_id: int, by) -> Tournament:
     tournament.invite_token = new_invite_token()
     tournament.save(update_fields=["invite_token"])
     return tournament
-
-
-def _may_enter_private(tournament: Tournament, password: str, invite_token: str) -> bool:
-    if invite_token and secrets.compare_digest(invite_token, tournament.invite_token):
-        return True
-    return bool(password) and check_password(password, tournament.password_hash)
 
 
 @transaction.atomic
@@ -255,7 +195,7 @@ def registration_join(
     existing = tournament.registrations.filter(player=player).first()
     if existing is not None:
         return existing
-    if tournament.is_private and not _may_enter_private(tournament, password, invite_token):
+    if tournament.is_private and not events.may_enter_private(tournament, password, invite_token):
         raise TournamentError(
             "private",
             _("Torneo privato: serve la password giusta o il link d'invito.")
@@ -264,16 +204,7 @@ def registration_join(
         )
     if tournament.registrations.count() >= tournament.seats:
         raise TournamentError("full", _("Il torneo è al completo."))
-    if tournament.rated and tournament.floor is not None:  # RULES 7.2
-        rating = rating_value(
-            player_id=player.pk, variant=tournament.variant, cadence=tournament.cadence
-        )
-        if rating < tournament.floor:
-            raise TournamentError(
-                "floor",
-                _("Il tuo punteggio (%(rating)d) è sotto lo sbarramento del torneo (%(floor)d).")
-                % {"rating": rating, "floor": tournament.floor},
-            )
+    events.check_floor(tournament, player.pk)  # RULES 7.2
     registration = Registration.objects.create(tournament=tournament, player=player)
     changed_on_commit(tournament.pk)
     return registration

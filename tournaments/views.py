@@ -13,16 +13,17 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from events.forms import zone_or_default
+from events.kinds import open_live_event
 from games.models import Game
 from games.selectors import game_export
 from ratings.models import CadenceChoice, Variant
 from tournaments import selectors, services
 from tournaments.describe import describe
 from tournaments.engine.trf import write_trf
-from tournaments.forms import JoinForm, TournamentForm, zone_or_default
-from tournaments.live_events import open_live_event
+from tournaments.forms import JoinForm, TournamentForm
 from tournaments.models import Participant, Tournament
-from tournaments.running import engine_tournament
+from tournaments.selectors import engine_tournament
 
 RUN_STATUSES = (Tournament.Status.RUNNING, Tournament.Status.FINISHED)
 

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connection
 
 from games import services
-from games.models import Game, GameConnection, Status
+from games.models import Game, Status
 from games.services import (
     GameOver,
     IllegalMoveError,
@@ -29,11 +26,13 @@ from games.services import (
     game_presence,
     game_resign,
     games_due_process,
-    presence_heartbeat,
     presence_sweep,
 )
 from games.signals import game_finished
 from games.tests.factories import T0, UserFactory, open_game
+from live import presence
+from live.models import Connection
+from tests.concurrency import Raised, run_at_once
 
 pytestmark = pytest.mark.django_db
 
@@ -161,7 +160,7 @@ def test_claim_threefold_repetition():
 def test_flag_processed_once(finished):
     game = open_game(base_seconds=60, increment_seconds=0)
     for user in (game.white_id, game.black_id):
-        game_presence(game_id=game.pk, user_id=user, connected=True, at_ms=T0)
+        game_presence(game_id=game.pk, user_id=user, key=f"socket-{user}", connected=True, at_ms=T0)
     assert games_due_process(at_ms=T0 + 59_999) == []
     assert games_due_process(at_ms=T0 + 60_000) == [game.pk]
     assert games_due_process(at_ms=T0 + 61_000) == []
@@ -174,18 +173,26 @@ def test_flag_processed_once(finished):
 def test_flag_against_insufficient_material_is_a_draw():
     # White (K+Q) flags against a lone king: Black cannot win, so a draw (FIDE 6.9).
     game = open_game(start_fen="8/8/8/4k3/8/8/8/4K2Q w - - 0 1", base_seconds=10)
-    game_presence(game_id=game.pk, user_id=game.white_id, connected=True, at_ms=T0)
+    game_presence(
+        game_id=game.pk,
+        user_id=game.white_id,
+        key=f"socket-{game.white_id}",
+        connected=True,
+        at_ms=T0,
+    )
     assert games_due_process(at_ms=T0 + 10_000) == [game.pk]
     game.refresh_from_db()
     assert (game.result, game.reason) == ("1/2-1/2", "timeout_vs_insufficient_material")
 
 
 def test_move_after_flag_ends_game_instead():
+    """The fallen flag is committed (and pushed); the move itself is refused."""
     game = open_game(base_seconds=10, increment_seconds=0)
-    game_presence(game_id=game.pk, user_id=game.white_id, connected=True, at_ms=T0)
-    game = game_move(
-        game_id=game.pk, user_id=game.white_id, expected_ply=0, move="e2e4", at_ms=T0 + 10_001
-    )
+    w = game.white_id
+    game_presence(game_id=game.pk, user_id=w, key="w", connected=True, at_ms=T0)
+    with pytest.raises(GameOver):
+        game_move(game_id=game.pk, user_id=w, expected_ply=0, move="e2e4", at_ms=T0 + 10_001)
+    game.refresh_from_db()
     assert (game.result, game.reason, game.ply) == ("0-1", "timeout", 0)
 
 
@@ -202,17 +209,17 @@ def test_abandonment_after_30_seconds_once(finished):
     game = open_game(base_seconds=600)
     w, b = game.white_id, game.black_id
     for user in (w, b):
-        game_presence(game_id=game.pk, user_id=user, connected=True, at_ms=T0)
+        game_presence(game_id=game.pk, user_id=user, key=f"socket-{user}", connected=True, at_ms=T0)
     game_move(game_id=game.pk, user_id=w, expected_ply=0, move="e2e4", at_ms=T0 + 1_000)
     # Black has not moved yet: Black's absence is not abandonment (its clock just runs).
-    game_presence(game_id=game.pk, user_id=b, connected=False, at_ms=T0 + 2_000)
+    game_presence(game_id=game.pk, user_id=b, key=f"socket-{b}", connected=False, at_ms=T0 + 2_000)
     assert due(T0 + 40_000) == []
-    game_presence(game_id=game.pk, user_id=b, connected=True, at_ms=T0 + 41_000)
+    game_presence(game_id=game.pk, user_id=b, key=f"socket-{b}", connected=True, at_ms=T0 + 41_000)
     # White has moved: away for 30 s loses.
-    game_presence(game_id=game.pk, user_id=w, connected=False, at_ms=T0 + 50_000)
+    game_presence(game_id=game.pk, user_id=w, key=f"socket-{w}", connected=False, at_ms=T0 + 50_000)
     assert due(T0 + 79_999) == []
-    game_presence(game_id=game.pk, user_id=w, connected=True, at_ms=T0 + 79_000)
-    game_presence(game_id=game.pk, user_id=w, connected=False, at_ms=T0 + 80_000)
+    game_presence(game_id=game.pk, user_id=w, key=f"socket-{w}", connected=True, at_ms=T0 + 79_000)
+    game_presence(game_id=game.pk, user_id=w, key=f"socket-{w}", connected=False, at_ms=T0 + 80_000)
     assert due(T0 + 100_000) == []
     assert due(T0 + 110_000) == [game.pk]
     assert due(T0 + 111_000) == []
@@ -225,12 +232,18 @@ def test_abandonment_after_30_seconds_once(finished):
 def test_presence_marks_sat_and_counts_connections():
     game = open_game()
     spectator = UserFactory()
-    assert game_presence(game_id=game.pk, user_id=spectator.pk, connected=True) is None
-    game_presence(game_id=game.pk, user_id=game.white_id, connected=True, at_ms=T0)
-    game_presence(game_id=game.pk, user_id=game.white_id, connected=True, at_ms=T0)
-    game = game_presence(game_id=game.pk, user_id=game.white_id, connected=False, at_ms=T0 + 5)
+    assert (
+        game_presence(
+            game_id=game.pk, user_id=spectator.pk, key=f"socket-{spectator.pk}", connected=True
+        )
+        is None
+    )
+    w = game.white_id
+    game_presence(game_id=game.pk, user_id=w, key="tab-1", connected=True, at_ms=T0)
+    game_presence(game_id=game.pk, user_id=w, key="tab-2", connected=True, at_ms=T0)
+    game = game_presence(game_id=game.pk, user_id=w, key="tab-1", connected=False, at_ms=T0 + 5)
     assert (game.white_sat, game.white_connections, game.white_away_since_ms) == (True, 1, None)
-    game = game_presence(game_id=game.pk, user_id=game.white_id, connected=False, at_ms=T0 + 9)
+    game = game_presence(game_id=game.pk, user_id=w, key="tab-2", connected=False, at_ms=T0 + 9)
     assert (game.white_connections, game.white_away_since_ms) == (0, T0 + 9)
     assert not game.black_sat
 
@@ -265,32 +278,21 @@ def test_refusals_change_nothing():
 def test_double_submitted_move_exactly_one_wins():
     """Two concurrent requests for the same ply on real PostgreSQL: one wins, one is stale."""
     game = open_game(at_ms=services.now_ms())
-    barrier = threading.Barrier(2)
-    outcomes: list[str] = []
 
-    def submit():
-        try:
-            barrier.wait()
-            game_move(game_id=game.pk, user_id=game.white_id, expected_ply=0, move="e2e4")
-            outcomes.append("ok")
-        except StalePly:
-            outcomes.append("stale")
-        finally:
-            connection.close()
+    def submit() -> str:
+        game_move(game_id=game.pk, user_id=game.white_id, expected_ply=0, move="e2e4")
+        return "ok"
 
-    threads = [threading.Thread(target=submit) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert sorted(outcomes) == ["ok", "stale"]
+    outcomes = run_at_once(submit, submit, errors=True)
+    stale = [o for o in outcomes if isinstance(o, Raised) and isinstance(o.error, StalePly)]
+    assert outcomes.count("ok") == 1 and len(stale) == 1, outcomes
     game = Game.objects.get(pk=game.pk)
     assert (game.ply, game.moves) == (1, ["e2e4"])
 
 
 def due(at_ms: int) -> list[int]:
     """The tick at `at_ms`, with every open socket's process alive (its heartbeat just ran)."""
-    presence_heartbeat(keys=list(GameConnection.objects.values_list("key", flat=True)), at_ms=at_ms)
+    presence.refresh(keys=list(Connection.objects.values_list("key", flat=True)), at_ms=at_ms)
     return games_due_process(at_ms=at_ms)
 
 
@@ -301,13 +303,13 @@ def test_presence_of_a_dead_process_is_swept_and_abandonment_fires(finished):
     game_presence(game_id=game.pk, user_id=b, connected=True, key="server2!b", at_ms=T0)
     game_move(game_id=game.pk, user_id=w, expected_ply=0, move="e2e4", at_ms=T0 + 1_000)
     # Server 2 keeps beating; server 1 dies at T0 + 5 s without closing White's socket.
-    presence_heartbeat(keys=["server1!w", "server2!b"], at_ms=T0 + 5_000)
+    presence.refresh(keys=["server1!w", "server2!b"], at_ms=T0 + 5_000)
     for at in range(T0 + 15_000, T0 + 36_000, 10_000):
-        presence_heartbeat(keys=["server2!b"], at_ms=at)
+        presence.refresh(keys=["server2!b"], at_ms=at)
         assert games_due_process(at_ms=at) == []
     game.refresh_from_db()
     assert game.white_connections == 1  # not yet stale (seen 30 s ago at most)
-    presence_heartbeat(keys=["server2!b"], at_ms=T0 + 36_000)
+    presence.refresh(keys=["server2!b"], at_ms=T0 + 36_000)
     assert games_due_process(at_ms=T0 + 36_000) == [game.pk]
     game.refresh_from_db()
     # Away from the last heartbeat (T0 + 5 s): 30 s later White has abandoned.
@@ -315,7 +317,7 @@ def test_presence_of_a_dead_process_is_swept_and_abandonment_fires(finished):
     assert (game.black_connections, game.black_away_since_ms) == (1, None)
     assert (game.result, game.reason) == ("0-1", "abandonment")
     assert finished == [game.pk]
-    assert list(GameConnection.objects.values_list("key", flat=True)) == ["server2!b"]
+    assert list(Connection.objects.values_list("key", flat=True)) == ["server2!b"]
     assert presence_sweep(at_ms=T0 + 37_000) == []
 
 
@@ -324,11 +326,15 @@ def test_presence_sweep_keeps_a_player_with_another_live_socket():
     w = game.white_id
     game_presence(game_id=game.pk, user_id=w, connected=True, key="dead!1", at_ms=T0)
     game_presence(game_id=game.pk, user_id=w, connected=True, key="alive!1", at_ms=T0)
-    presence_heartbeat(keys=["alive!1"], at_ms=T0 + 31_000)
+    presence.refresh(keys=["alive!1"], at_ms=T0 + 31_000)
     assert presence_sweep(at_ms=T0 + 31_000) == [game.pk]
     game.refresh_from_db()
     assert (game.white_connections, game.white_away_since_ms) == (1, None)
     game = game_presence(
-        game_id=game.pk, user_id=w, connected=False, key="alive!1", at_ms=T0 + 32_000
+        game_id=game.pk,
+        user_id=w,
+        connected=False,
+        key="alive!1",
+        at_ms=T0 + 32_000,
     )
     assert (game.white_connections, game.white_away_since_ms) == (0, T0 + 32_000)

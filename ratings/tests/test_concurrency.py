@@ -8,9 +8,7 @@ write would erase the first (these tests fail if `select_for_update` is removed)
 
 from __future__ import annotations
 
-import threading
 import time
-from collections.abc import Callable
 
 import pytest
 from django.db import connection
@@ -24,6 +22,7 @@ from ratings.tests.factories import (
     PlayerFactory,
     RatingFactory,
 )
+from tests.concurrency import run_at_once
 
 pytestmark = pytest.mark.skipif(
     connection.vendor != "postgresql", reason="row locks need the real PostgreSQL"
@@ -42,32 +41,6 @@ def slow_rating_maths(monkeypatch: pytest.MonkeyPatch) -> None:
         return period
 
     monkeypatch.setattr(services, "_open_period", slow)
-
-
-def run_at_once(*jobs: Callable[[], object]) -> list[object]:
-    """Run the jobs in parallel threads released together; re-raise the first error."""
-    barrier = threading.Barrier(len(jobs))
-    results: list[object] = [None] * len(jobs)
-    errors: list[BaseException] = []
-
-    def worker(index: int, job: Callable[[], object]) -> None:
-        try:
-            barrier.wait(timeout=10)
-            results[index] = job()
-        except BaseException as error:  # reported to the test below
-            errors.append(error)
-        finally:
-            connection.close()  # each thread opened its own connection
-
-    threads = [threading.Thread(target=worker, args=(i, job)) for i, job in enumerate(jobs)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert not any(thread.is_alive() for thread in threads), "a worker hung (deadlock?)"
-    if errors:
-        raise errors[0]
-    return results
 
 
 def test_two_games_of_one_player_ending_at_once_both_count(

@@ -146,9 +146,9 @@ def test_never_rated_games(overrides: dict, reason: NotRatedReason) -> None:
 
 
 def test_a_tournament_game_is_not_rated_on_its_own() -> None:
-    game = FinishedGameFactory(tournament_id=42)
+    game = FinishedGameFactory(with_event=True)
     outcome = game_rate(game=game)
-    assert (outcome.status, outcome.reason) == (Status.NOT_RATED, NotRatedReason.WITH_TOURNAMENT)
+    assert (outcome.status, outcome.reason) == (Status.NOT_RATED, NotRatedReason.WITH_EVENT)
     assert not Rating.objects.exists()
     # ... and it still counts, once, when its tournament is rated.
     tournament = FinishedTournamentFactory(

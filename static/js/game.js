@@ -27,16 +27,12 @@ function ageOf(s) {
   return Math.max(0, Math.min(2000, d - offset));
 }
 let receivedAt = performance.now() - ageOf(state);
-let socket = null;
-let retry = 0;
+let socket = null; // LiveSocket (live/socket.js): reconnects by itself
 let board = null; // chess: chessground api; draughts: {render}
 
 let heardAt = Date.now(); // when the socket last said anything (see the silence check below)
-let pending = []; // sent while (re)connecting: delivered on open; a stale ply is refused there
-function send(message) {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
-  else pending.push(message);
-}
+// Sent while (re)connecting: delivered on open; a stale ply is refused there.
+function send(message) { socket.send(message); }
 
 // --- clocks ------------------------------------------------------------------------------
 function timeLeft(color) {
@@ -312,7 +308,9 @@ function renderSide() {
   line.textContent = incoming ? t("tDrawOffered") : live && myColor && offer === myColor ? t("tYouOffered") : "";
 }
 function apply(next) {
-  if (next.ply < state.ply) return; // an older version: ignore
+  // STYLE 4: every change the server pushes has a newer version; states arrive from several
+  // threads and processes, so an older or repeated one is dropped.
+  if (next.version <= state.version) return;
   const moved = next.ply !== state.ply || next.status !== state.status;
   state = next;
   receivedAt = performance.now() - ageOf(next);
@@ -323,37 +321,27 @@ function apply(next) {
 }
 
 function connect() {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/ws/game/${gameId}/`);
-  socket.onopen = () => {
-    retry = 0;
-    document.getElementById("status-line").textContent = "";
-    for (const message of pending.splice(0)) socket.send(JSON.stringify(message));
-  };
-  socket.onmessage = (event) => {
-    heardAt = Date.now();
-    const message = JSON.parse(event.data);
-    if (message.type === "state") apply(message);
-    else if (message.type === "error") {
-      if (message.code === "no_draw_to_claim") document.getElementById("status-line").textContent = t("tNoClaim");
-      else send({ type: "sync" });
-    }
-  };
-  socket.onclose = () => {
-    document.getElementById("status-line").textContent = t("tReconnecting");
-    retry = Math.min(retry + 1, 6);
-    setTimeout(connect, 250 * 2 ** retry);
-  };
+  socket = LiveSocket.open(`/ws/game/${gameId}/`, {
+    open() { document.getElementById("status-line").textContent = ""; },
+    message(message) {
+      heardAt = Date.now();
+      if (message.type === "state") apply(message);
+      else if (message.type === "error") {
+        if (message.code === "no_draw_to_claim") document.getElementById("status-line").textContent = t("tNoClaim");
+        else if (!(message.version <= state.version)) send({ type: "sync" }); // we missed a change
+      }
+    },
+    close() { document.getElementById("status-line").textContent = t("tReconnecting"); },
+  });
 }
 
 // Pushes travel over Redis pub/sub (docs/protocol.md): one sent while the server was cut off
 // from Redis is not sent again. A live game silent for 15 s asks for the state, which costs
 // the server one read and puts the board right if anything was missed.
 setInterval(() => {
-  if (state.status === "live" && socket && socket.readyState === WebSocket.OPEN
-      && Date.now() - heardAt > 15000) {
+  if (state.status === "live" && socket && socket.isOpen && Date.now() - heardAt > 15000) {
     heardAt = Date.now();
-    socket.send(JSON.stringify({ type: "sync" }));
+    send({ type: "sync" });
   }
 }, 5000);
 

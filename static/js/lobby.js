@@ -1,13 +1,9 @@
 // The lobby listens for "changed" pushes and re-fetches its list (STYLE 7); a slow poll in the
-// markup covers a lost socket.
+// markup covers a lost socket, and a reconnect re-fetches at once.
 (() => {
-  let retry = 0;
-  function connect() {
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const socket = new WebSocket(`${scheme}://${location.host}/ws/lobby/`);
-    socket.onopen = () => { retry = 0; };
-    socket.onmessage = () => document.body.dispatchEvent(new Event("lobby-changed"));
-    socket.onclose = () => { retry = Math.min(retry + 1, 6); setTimeout(connect, 250 * 2 ** retry); };
-  }
-  connect();
+  function changed() { document.body.dispatchEvent(new Event("lobby-changed")); }
+  LiveSocket.open("/ws/lobby/", {
+    open(again) { if (again) changed(); },
+    message: changed,
+  });
 })();

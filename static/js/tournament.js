@@ -16,22 +16,11 @@
   }
 
   function connect(root) {
-    const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    let delay = 1000;
-    function open() {
-      const socket = new WebSocket(scheme + location.host + root.dataset.tournamentSocket);
-      socket.onopen = function () { delay = 1000; };
-      socket.onmessage = changed;
-      socket.onclose = function () {
-        setTimeout(function () {
-          // Whatever was missed while away: fetch the fragment once, then listen again.
-          changed();
-          open();
-        }, delay);
-        delay = Math.min(delay * 2, 30000);
-      };
-    }
-    open();
+    // Whatever was missed while away: a reconnect fetches the fragment once.
+    LiveSocket.open(root.dataset.tournamentSocket, {
+      open(again) { if (again) changed(); },
+      message: changed,
+    });
   }
 
   function pad(n) { return String(n).padStart(2, "0"); }

@@ -2,18 +2,19 @@
 
 The step between counting the seats and inserting the registration is slowed down so that,
 without the tournament row lock, both joins would count 3 of 4 and both get in (this test fails
-if `select_for_update` is removed from services._locked).
+if the row lock is removed from services._locked).
 """
 
 from __future__ import annotations
 
-import threading
 import time
 
 import pytest
 from django.db import connection
 
 from accounts.tests.factories import UserFactory
+from events import services as event_services
+from tests.concurrency import run_at_once
 from tournaments import services
 from tournaments.models import Registration
 from tournaments.tests.factories import RegistrationFactory, TournamentFactory
@@ -37,24 +38,18 @@ def test_two_players_race_for_the_last_seat(monkeypatch):
         return real_create(**kwargs)
 
     monkeypatch.setattr(Registration.objects, "create", slow_create)
-    barrier = threading.Barrier(2)
-    outcomes: list[str] = []
 
-    def join(player) -> None:
-        try:
-            barrier.wait(timeout=10)
-            services.registration_join(tournament_id=tournament.pk, player=player)
-            outcomes.append("in")
-        except services.TournamentError as error:
-            outcomes.append(error.code)
-        finally:
-            connection.close()
+    def join(player):
+        def job() -> str:
+            try:
+                services.registration_join(tournament_id=tournament.pk, player=player)
+                return "in"
+            except services.TournamentError as error:
+                return error.code
 
-    threads = [threading.Thread(target=join, args=(p,)) for p in racers]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
+        return job
+
+    outcomes = run_at_once(*(join(p) for p in racers))
     assert sorted(outcomes) == ["full", "in"]
     assert Registration.objects.filter(tournament=tournament).count() == 4
 
@@ -64,30 +59,21 @@ def test_two_forms_at_once_open_one_tournament(monkeypatch):
     from tournaments.tests.test_services import opts
 
     opener = UserFactory()
-    real = services.open_live_event
+    real = event_services.open_live_event
 
     def slow(user_id):
         found = real(user_id)
         time.sleep(0.3)
         return found
 
-    monkeypatch.setattr(services, "open_live_event", slow)
-    barrier = threading.Barrier(2)
-    outcomes: list[str] = []
+    monkeypatch.setattr(event_services, "open_live_event", slow)
 
-    def open_one() -> None:
+    def open_one() -> str:
         try:
-            barrier.wait(timeout=10)
             services.tournament_create(opener=opener, data=opts())
-            outcomes.append("opened")
+            return "opened"
         except services.TournamentError as error:
-            outcomes.append(error.code)
-        finally:
-            connection.close()
+            return error.code
 
-    threads = [threading.Thread(target=open_one) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
+    outcomes = run_at_once(open_one, open_one)
     assert sorted(outcomes) == ["live_event", "opened"]

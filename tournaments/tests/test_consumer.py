@@ -8,8 +8,8 @@ import threading
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from config import pushes
 from config.asgi import application
+from live import pushes
 from tournaments.broadcast import group_name
 
 

@@ -13,16 +13,16 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from accounts.tests.factories import UserFactory
-from config import pushes
 from games import services as games
 from games.models import EndReason as GameEndReason
 from games.models import Game
 from games.models import Status as GameStatus
+from live import pushes
 from ratings.models import RatingPeriod
 from tournaments import running
 from tournaments.engine import lim
 from tournaments.models import EndReason, Format, Pairing, Participant, Round, Tournament
-from tournaments.tests.factories import RegistrationFactory, TournamentFactory
+from tournaments.tests.factories import RegistrationFactory, TournamentFactory, tick
 
 pytestmark = pytest.mark.django_db
 
@@ -60,7 +60,9 @@ def live_games(tournament: Tournament) -> list[Game]:
 def play(game: Game, at: datetime, rng: random.Random) -> None:
     """Both players sit, then one resigns or they agree a draw."""
     for user_id in (game.white_id, game.black_id):
-        games.game_presence(game_id=game.pk, user_id=user_id, connected=True, at_ms=ms(at))
+        games.game_presence(
+            game_id=game.pk, user_id=user_id, key=f"socket-{user_id}", connected=True, at_ms=ms(at)
+        )
     outcome = rng.choice(("white", "black", "draw"))
     if outcome == "draw":
         games.game_draw_offer(game_id=game.pk, user_id=game.white_id, at_ms=ms(at))
@@ -75,9 +77,9 @@ def run(tournament: Tournament, seed: int = 1, twice: bool = False) -> datetime:
     rng = random.Random(seed)
     now = T0
     for _step in range(400):
-        running.tournaments_due_process(now=now)
+        tick(now)
         if twice:
-            assert running.tournaments_due_process(now=now) == []  # idempotent
+            assert tick(now) == []  # idempotent
         tournament.refresh_from_db()
         if tournament.status != Tournament.Status.RUNNING:
             return now
@@ -190,13 +192,13 @@ def test_swiss_pairing_numbers_follow_rating_then_username():
 
 def test_cancelled_below_the_minimum():
     tournament = make(4, minimum=5)
-    assert running.tournaments_due_process(now=T0 - timedelta(seconds=1)) == []
-    assert running.tournaments_due_process(now=T0) == [tournament.pk]
+    assert tick(T0 - timedelta(seconds=1)) == []
+    assert tick(T0) == [tournament.pk]
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.CANCELLED
     assert tournament.end_reason == EndReason.BELOW_MINIMUM
     assert not tournament.rounds.exists()
-    assert running.tournaments_due_process(now=T0) == []
+    assert tick(T0) == []
 
 
 def test_start_is_idempotent_and_announces_the_end():
@@ -224,7 +226,7 @@ def test_busy_player_loses_by_forfeit():
         rated=False,
         at_ms=ms(T0),
     )
-    running.tournaments_due_process(now=T0)
+    tick(T0)
     pairing = (
         Pairing.objects.get(round__tournament=tournament, round__number=1, white__player=busy)
         if Pairing.objects.filter(white__player=busy).exists()
@@ -253,7 +255,7 @@ def test_both_busy_is_nil_nil():
             rated=False,
             at_ms=ms(T0),
         )
-    running.tournaments_due_process(now=T0)
+    tick(T0)
     pairings = Pairing.objects.filter(round__tournament=tournament, round__number=1)
     for p in pairings:
         if p.white_forfeit and p.black_forfeit:
@@ -267,7 +269,7 @@ def test_both_busy_is_nil_nil():
 
 def _swiss_of_eight_started() -> Tournament:
     tournament = make(8)
-    running.tournaments_due_process(now=T0)
+    tick(T0)
     tournament.refresh_from_db()
     return tournament
 
@@ -276,10 +278,16 @@ def test_disconnected_player_loses_on_time_and_the_game_is_not_rated():
     """RULES 4.7 case 1 and RULES 3: the game opens anyway and their clock runs."""
     tournament = _swiss_of_eight_started()
     game = live_games(tournament)[0]
-    games.game_presence(game_id=game.pk, user_id=game.black_id, connected=True, at_ms=ms(T0))
+    games.game_presence(
+        game_id=game.pk,
+        user_id=game.black_id,
+        key=f"socket-{game.black_id}",
+        connected=True,
+        at_ms=ms(T0),
+    )
     later = T0 + timedelta(seconds=301)
     games.games_due_process(at_ms=ms(later))
-    running.tournaments_due_process(now=later)
+    tick(later)
     game.refresh_from_db()
     assert (game.result, game.reason) == ("0-1", "timeout")
     pairing = Pairing.objects.get(game1=game)
@@ -291,13 +299,13 @@ def test_both_absent_scores_nil_nil_and_is_not_a_game_played():
     tournament = _swiss_of_eight_started()
     later = T0 + timedelta(seconds=301)
     games.games_due_process(at_ms=ms(later))
-    running.tournaments_due_process(now=later)
+    tick(later)
     for p in Pairing.objects.filter(round__tournament=tournament):
         assert p.game1.reason == GameEndReason.BOTH_ABSENT
         assert (p.white_points1, p.black_points1, p.played1, p.done) == (0, 0, False, True)
     assert Round.objects.get(tournament=tournament, number=1).ended_at == later
     # After the pause the next round is paired as usual (nobody is excluded).
-    running.tournaments_due_process(now=later + PAUSE)
+    tick(later + PAUSE)
     assert Round.objects.filter(tournament=tournament).count() == 2
     assert len(live_games(tournament)) == 4
 
@@ -307,7 +315,7 @@ def test_never_sat_games_are_not_rated():
     tournament = make(4)
     now = T0
     for _ in range(20):
-        running.tournaments_due_process(now=now)
+        tick(now)
         tournament.refresh_from_db()
         if tournament.status == Tournament.Status.FINISHED:
             break
@@ -327,18 +335,28 @@ def test_the_end_grace_draws_open_games():
     still_open, *others = live_games(tournament)
     for game in others:
         play(game, T0, rng)
-    games.game_presence(game_id=still_open.pk, user_id=still_open.white_id, connected=True)
-    games.game_presence(game_id=still_open.pk, user_id=still_open.black_id, connected=True)
+    games.game_presence(
+        game_id=still_open.pk,
+        user_id=still_open.white_id,
+        key=f"socket-{still_open.white_id}",
+        connected=True,
+    )
+    games.game_presence(
+        game_id=still_open.pk,
+        user_id=still_open.black_id,
+        key=f"socket-{still_open.black_id}",
+        connected=True,
+    )
     end = tournament.announced_end
     # The two keep playing until just before the grace runs out: stand for their moves by
     # moving the clock snapshot there (the running side has its 5 minutes).
     Game.objects.filter(pk=still_open.pk).update(
         clock_since_ms=ms(end + running.GRACE) - 1000, flag_at_ms=ms(end + running.GRACE) + 299000
     )
-    running.tournaments_due_process(now=end)
+    tick(end)
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.RUNNING
-    running.tournaments_due_process(now=end + running.GRACE)
+    tick(end + running.GRACE)
     tournament.refresh_from_db()
     still_open.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
@@ -354,7 +372,7 @@ def test_no_round_starts_after_the_announced_end():
     rng = random.Random(4)
     for game in live_games(tournament):
         play(game, T0, rng)
-    running.tournaments_due_process(now=tournament.announced_end)
+    tick(tournament.announced_end)
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
     assert tournament.rounds.count() == 1
@@ -371,8 +389,8 @@ def test_no_legal_pairing_ends_the_tournament(monkeypatch):
         raise lim.NoLegalPairing("no legal pairing")
 
     monkeypatch.setattr(lim, "pair_round", refuse)
-    running.tournaments_due_process(now=T0)  # the round ends
-    running.tournaments_due_process(now=T0 + PAUSE)
+    tick(T0)  # the round ends
+    tick(T0 + PAUSE)
     tournament.refresh_from_db()
     assert (tournament.status, tournament.end_reason) == (
         Tournament.Status.FINISHED,
@@ -383,7 +401,7 @@ def test_no_legal_pairing_ends_the_tournament(monkeypatch):
 
 def test_the_receiver_scores_a_game_and_opens_the_second_leg(django_capture_on_commit_callbacks):
     tournament = make(4)
-    running.tournaments_due_process(now=T0)
+    tick(T0)
     game = live_games(tournament)[0]
     with django_capture_on_commit_callbacks(execute=True):
         games.game_resign(game_id=game.pk, user_id=game.white_id)
@@ -403,13 +421,19 @@ def test_tiebreaks_and_ratings_at_the_end():
     strength = {u.pk: i for i, u in enumerate(users)}
     now = T0
     for _step in range(30):
-        running.tournaments_due_process(now=now)
+        tick(now)
         tournament.refresh_from_db()
         if tournament.status == Tournament.Status.FINISHED:
             break
         for game in live_games(tournament):
             for user_id in (game.white_id, game.black_id):
-                games.game_presence(game_id=game.pk, user_id=user_id, connected=True, at_ms=ms(now))
+                games.game_presence(
+                    game_id=game.pk,
+                    user_id=user_id,
+                    key=f"socket-{user_id}",
+                    connected=True,
+                    at_ms=ms(now),
+                )
             loser = max(game.white_id, game.black_id, key=strength.get)
             games.game_resign(game_id=game.pk, user_id=loser, at_ms=ms(now))
         now += PAUSE + timedelta(seconds=1)
@@ -437,7 +461,7 @@ def test_tiebreaks_and_ratings_at_the_end():
 
 def test_players_sockets_are_told_when_their_game_opens(django_capture_on_commit_callbacks):
     """The banner on every page comes from a push on the player's site socket (/ws/me/)."""
-    from games.services import user_group
+    from live.pushes import user_group
     from tests.listening import GroupListener
 
     tournament = make(4)
@@ -454,6 +478,7 @@ def test_players_sockets_are_told_when_their_game_opens(django_capture_on_commit
 def test_staff_cancel_a_running_tournament(django_capture_on_commit_callbacks):
     """Staff cancel mid-run: live games drawn at once (event end), no further round, nothing
     rated, the page says why, the players are told; a second cancel changes nothing."""
+    from live.pushes import user_group
     from tournaments import broadcast, services
 
     tournament = _swiss_of_eight_started()
@@ -462,7 +487,13 @@ def test_staff_cancel_a_running_tournament(django_capture_on_commit_callbacks):
     play(finished, T0, rng)
     for game in still_live:
         for user_id in (game.white_id, game.black_id):
-            games.game_presence(game_id=game.pk, user_id=user_id, connected=True, at_ms=ms(T0))
+            games.game_presence(
+                game_id=game.pk,
+                user_id=user_id,
+                key=f"socket-{user_id}",
+                connected=True,
+                at_ms=ms(T0),
+            )
     staff = UserFactory(is_staff=True)
     with pushes.collected() as outbox, django_capture_on_commit_callbacks(execute=True):
         services.tournament_cancel(
@@ -478,12 +509,12 @@ def test_staff_cancel_a_running_tournament(django_capture_on_commit_callbacks):
     assert tournament.rounds.get().ended_at is not None
     players = set(tournament.participants.values_list("player_id", flat=True))
     told = {group for group, message in outbox if message.get("what") == broadcast.PLAYER_WHAT}
-    assert told == {games.user_group(pk) for pk in players}
+    assert told == {user_group(pk) for pk in players}
     # Nothing of it is scored into standings or rated, and the tick pairs nothing more.
     assert not RatingPeriod.objects.exists()
     assert tournament.participants.filter(rank__isnull=False).count() == 0
     later = T0 + timedelta(hours=3)
-    assert running.tournaments_due_process(now=later) == []
+    assert tick(later) == []
     assert running.tournament_advance(tournament_id=tournament.pk, now=later) is False
     for game in [finished, *still_live]:  # the lost or late `game_finished` scores nothing
         assert running.tournament_game_finished(game_id=game.pk, now=later) is False
@@ -501,7 +532,7 @@ def test_the_admin_cancel_action_ends_the_live_games(admin_client):
     from django.urls import reverse
 
     tournament = make(8, starts_at=datetime.now(UTC))  # the admin cancels at the wall clock
-    running.tournaments_due_process(now=tournament.starts_at)
+    tick(tournament.starts_at)
     assert live_games(tournament)
     admin_client.post(
         reverse("admin:tournaments_tournament_changelist"),

@@ -5,7 +5,6 @@ then fail one of them only after games had been opened twice)."""
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 
 import pytest
@@ -13,6 +12,7 @@ from django.db import connection
 
 from games import services as games
 from games.models import Game
+from tests.concurrency import run_at_once
 from tournaments import running
 from tournaments.models import Pairing, Round
 from tournaments.tests.test_run import T0, live_games, make, ms
@@ -23,32 +23,8 @@ pytestmark = [
 ]
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def _twice_at_once(step) -> list:
-    barrier = threading.Barrier(2)
-    results: list = []
-    errors: list = []
-
-    def worker() -> None:
-        try:
-            barrier.wait()
-            results.append(step())
-        except Exception as error:  # pragma: no cover - reported below
-            errors.append(error)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=worker) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert not errors, errors
-    return results
+    return run_at_once(step, step)
 
 
 def test_two_ticks_at_once_start_and_pair_once():

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from tournaments import running
 from tournaments.models import Tournament
+from tournaments.tests.factories import tick
 from tournaments.tests.test_run import T0, live_games, make, play, run
 
 pytestmark = pytest.mark.django_db
@@ -25,7 +26,7 @@ def fast_passwords(settings):
 
 def started(n: int, **options) -> Tournament:
     tournament = make(n, **options)
-    running.tournaments_due_process(now=T0)
+    tick(T0)
     tournament.refresh_from_db()
     return tournament
 
@@ -79,7 +80,7 @@ def _standings_queries(client, n: int) -> int:
     rng = random.Random(n)
     for game in live_games(tournament):
         play(game, T0, rng)
-    running.tournaments_due_process(now=T0 + timedelta(seconds=1))
+    tick(T0 + timedelta(seconds=1))
     with CaptureQueriesContext(connection) as queries:
         response = client.get(
             reverse("tournaments:detail", args=[tournament.pk]), HTTP_HX_REQUEST="true"

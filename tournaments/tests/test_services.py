@@ -11,10 +11,10 @@ from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
 from accounts.tests.factories import UserFactory
+from events.kinds import open_live_event
 from games.rules import openings
 from ratings.models import Rating
 from tournaments import services
-from tournaments.live_events import open_live_event
 from tournaments.models import Registration, Tournament
 from tournaments.services import TournamentError, TournamentOptions
 from tournaments.tests.factories import RegistrationFactory, TournamentFactory
@@ -335,7 +335,7 @@ def test_door_shut_both_ways_at_the_start_time():
 
 
 def test_changes_are_pushed_after_commit(django_capture_on_commit_callbacks):
-    from config import pushes
+    from live import pushes
     from tournaments.broadcast import group_name
 
     t = TournamentFactory()

@@ -9,6 +9,9 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
+from live.models import Connection
+from tests.processes import wait_until
+
 pytestmark = pytest.mark.e2e
 
 PASSWORD = "alfiere-in-c4!"
@@ -52,7 +55,7 @@ def draughts_move(page, origin, dest):
 
 
 @pytest.fixture
-def two_players(monkeypatch, transactional_db, game_site, browser):
+def two_players(monkeypatch, transactional_db, site, browser):
     # The database must exist (transactional_db) and its flush at teardown runs while
     # Playwright's event loop is alive in this thread: allow it.
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -63,22 +66,18 @@ def two_players(monkeypatch, transactional_db, game_site, browser):
         pages.append(context.new_page())
     names = [f"a_{uuid.uuid4().hex[:8]}", f"b_{uuid.uuid4().hex[:8]}"]
     for page, name in zip(pages, names, strict=True):
-        sign_up(page, game_site, name)
+        sign_up(page, site, name)
     yield pages, names
     for context in contexts:
         context.close()
     # The server records each closed socket (a presence row deleted under the game's lock):
     # let it finish before the database is flushed, or the flush's TRUNCATE and that
     # transaction can deadlock on the two tables.
-    from games.models import GameConnection
-
-    deadline = time.monotonic() + 10
-    while GameConnection.objects.exists() and time.monotonic() < deadline:
-        time.sleep(0.1)
+    wait_until(lambda: not Connection.objects.exists(), timeout=10, what="sockets recorded closed")
 
 
-def test_chess_to_checkmate_and_italian_draughts_to_resignation(game_site, two_players):
-    site = game_site
+def test_chess_to_checkmate_and_italian_draughts_to_resignation(site, two_players):
+    site = site
     (anna, bruno), (anna_name, bruno_name) = two_players
 
     # Chess: Anna (Black) challenges Bruno by name; he sees it wherever he is and accepts.
@@ -141,8 +140,8 @@ def open_game_between(site, challenger, accepter, *, variant, color):
     expect(challenger).to_have_url(accepter.url, timeout=15_000)
 
 
-def test_english_draughts_to_agreed_draw_and_international_to_resignation(game_site, two_players):
-    site = game_site
+def test_english_draughts_to_agreed_draw_and_international_to_resignation(site, two_players):
+    site = site
     (anna, bruno), _names = two_players
 
     # English draughts: Black moves first (Anna). Moves by drag and by click, a forced capture
@@ -187,8 +186,8 @@ def wait_plies(page, n):
     )
 
 
-def test_chess_promotion_chooser(game_site, two_players):
-    site = game_site
+def test_chess_promotion_chooser(site, two_players):
+    site = site
     (anna, bruno), _names = two_players
     open_game_between(site, anna, bruno, variant="chess", color="black")  # Bruno is White
     plies = ["a2a4", "b7b5", "a4b5", "a7a6", "b5a6", "c8b7", "a6b7", "b8c6"]
@@ -223,7 +222,7 @@ def game_between(names, variant_code="chess", start_fen=None):
     return game, white, black
 
 
-def test_draughts_capture_path_chooser(game_site, two_players):
+def test_draughts_capture_path_chooser(site, two_players):
     """Two captures from the same square to the same square: the player picks the path, and
     the one picked is the one played (both boards show it)."""
     (anna, bruno), names = two_players
@@ -233,7 +232,7 @@ def test_draughts_capture_path_chooser(game_site, two_players):
         names, "italian", "W:W17,18,21,23,24,26,28,29,30,32:B1,3,4,5,6,7,8,10,12,13,14,K31"
     )
     for page in (anna, bruno):
-        page.goto(f"{game_site}/games/{game.pk}/")
+        page.goto(f"{site}/games/{game.pk}/")
     draughts_move(anna, 18, 2)
     chooser = anna.get_by_test_id("chooser")
     expect(chooser).to_contain_text("18x9x2")
@@ -245,15 +244,15 @@ def test_draughts_capture_path_chooser(game_site, two_players):
     assert game.moves == ["18x11x2"]
 
 
-def test_a_lost_push_is_made_good_by_the_page(game_site, two_players):
+def test_a_lost_push_is_made_good_by_the_page(site, two_players):
     """States travel over Redis pub/sub, so one can be lost (a daphne cut off from Redis at
     that moment): a live game's page that has heard nothing for 15 s asks for the state."""
-    from config import pushes
     from games.services import game_move
+    from live import pushes
 
     (anna, bruno), names = two_players
     game, white, black = game_between(names)
-    bruno.goto(f"{game_site}/games/{game.pk}/")
+    bruno.goto(f"{site}/games/{game.pk}/")
     # His own presence shown online: the socket is up and has had its states.
     expect(bruno.locator('.presence[data-side="bottom"]')).to_have_class(re.compile(r"\bon\b"))
     with pushes.collected():  # the move is committed, its push never sent
@@ -263,7 +262,7 @@ def test_a_lost_push_is_made_good_by_the_page(game_site, two_players):
     expect(bruno.get_by_test_id("moves")).to_contain_text("e4", timeout=30_000)
 
 
-def test_chess_check_is_shown_on_the_king(game_site, two_players):
+def test_chess_check_is_shown_on_the_king(site, two_players):
     from accounts.models import User
     from games.services import game_move, game_open
 
@@ -271,7 +270,7 @@ def test_chess_check_is_shown_on_the_king(game_site, two_players):
     game, white, black = game_between(names)
     for ply, (user, move) in enumerate([(white, "e2e4"), (black, "f7f5"), (white, "d1h5")]):
         game_move(game_id=game.pk, user_id=user.pk, expected_ply=ply, move=move)
-    bruno.goto(f"{game_site}/games/{game.pk}/")
+    bruno.goto(f"{site}/games/{game.pk}/")
     expect(bruno.get_by_test_id("moves")).to_contain_text("Dh5+")
     expect(bruno.locator("cg-board square.check")).to_have_count(1)
     game_move(game_id=game.pk, user_id=black.pk, expected_ply=3, move="g7g6")
@@ -290,7 +289,7 @@ def test_chess_check_is_shown_on_the_king(game_site, two_players):
     )
     game_move(game_id=ep.pk, user_id=ep.black_id, expected_ply=0, move="d7d5")
     game_move(game_id=ep.pk, user_id=ep.white_id, expected_ply=1, move="e5d6")
-    bruno.goto(f"{game_site}/games/{ep.pk}/")
+    bruno.goto(f"{site}/games/{ep.pk}/")
     expect(bruno.get_by_test_id("moves")).to_contain_text("exd6+ e.p.")
     expect(bruno.locator("cg-board square.check")).to_have_count(1)
 
@@ -300,14 +299,14 @@ def clock_seconds(page, side: str) -> float:
     return int(minutes) * 60 + float(seconds)
 
 
-def test_clocks_agree_with_the_server(game_site, two_players):
+def test_clocks_agree_with_the_server(site, two_players):
     """The page shows the server's figures, not "10:00" from whenever it loaded: the running
     clock has run since the game opened, and keeps running smoothly; the other one stands."""
     (anna, bruno), names = two_players
     game, white, black = game_between(names)
     opened = time.monotonic()
     time.sleep(3)
-    bruno.goto(f"{game_site}/games/{game.pk}/")  # Black: White's clock is on top
+    bruno.goto(f"{site}/games/{game.pk}/")  # Black: White's clock is on top
     expect(bruno.locator('.presence[data-side="bottom"]')).to_have_class(re.compile(r"\bon\b"))
     shown, elapsed = clock_seconds(bruno, "top"), time.monotonic() - opened
     assert abs(shown - (600 - elapsed)) < 1.5, (shown, elapsed)

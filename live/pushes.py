@@ -8,7 +8,7 @@ Inside a socket consumer the database work runs in a worker thread; sending from
 block that thread while the event loop does the send (`async_to_sync`), two thread switches per
 push on the hottest path of the site (a move). So the consumer runs its calls inside
 `collected()`: the pushes committed meanwhile are handed back in a list, and the consumer sends
-them from the event loop itself (`config.sockets`). Everywhere else (views, Celery tasks) they
+them from the event loop itself (`live.sockets`). Everywhere else (views, Celery tasks) they
 are sent at once, through one event loop kept in a thread of the process (`_Pusher`):
 `async_to_sync` would build a new loop, and with it a new Redis connection, for every push —
 three hundred of them when a 200-player round opens (bench/tournament.py).
@@ -20,7 +20,7 @@ import asyncio
 import logging
 import os
 import threading
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -102,3 +102,19 @@ async def send_collected(layer: Any, outbox: list[Push]) -> None:
             await layer.group_send(group, message)
         except Exception:
             log.exception("push to %s failed", group)
+
+
+# --- the site socket (`/ws/me/`, live.consumers.UserConsumer) ----------------------------------
+
+
+def user_group(user_id: int) -> str:
+    """The group of one user's site-wide sockets (`/ws/me/`, docs/protocol.md)."""
+    return f"user.{user_id}"
+
+
+def user_changed_on_commit(user_ids: Iterable[int | None], what: str) -> None:
+    """After commit, tell these users' pages that `what` changed for them (`challenges`,
+    `mytournament`, `myarena`, …): the page re-fetches that fragment (STYLE 7). A push lost on
+    the way costs a fragment a little late: each also polls slowly."""
+    for pk in sorted({pk for pk in user_ids if pk is not None}):
+        group_send_on_commit(user_group(pk), {"type": "user.changed", "what": what})

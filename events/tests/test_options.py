@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from events.options import mode_allowed, needs_double_games, rated_outcome
 from games.rules import openings
-from tournaments.options import mode_allowed, needs_double_games, rated_outcome
 
 
 def first_with_degree(degree: int) -> int:

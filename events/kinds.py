@@ -1,0 +1,55 @@
+"""The kinds of event, registered by their apps (`AppConfig.ready`), so that what holds for
+every event is written once, here, without a chain of `if`s that would make one kind import
+another.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.contenttypes.models import ContentType
+from django.db import models
+
+
+@dataclass(frozen=True)
+class EventKind:
+    """One kind of event: its model (a concrete `events.models.Event`) and what it does when
+    one of its games ends (`game_finished(game_id=...)`, safe to run twice)."""
+
+    model: type[models.Model]
+    game_finished: Callable[..., Any]
+
+    @property
+    def code(self) -> str:
+        return self.model._meta.model_name
+
+
+_kinds: dict[str, EventKind] = {}
+
+
+def register(kind: EventKind) -> None:
+    _kinds[kind.code] = kind
+
+
+def all_kinds() -> list[EventKind]:
+    return list(_kinds.values())
+
+
+def kind_of_game(game: Any) -> EventKind | None:
+    """The kind of the event a game belongs to, or None for a game of no event (a challenge)."""
+    if game.event_type_id is None:
+        return None
+    content_type = ContentType.objects.get_for_id(game.event_type_id)
+    return _kinds.get(content_type.model)
+
+
+def open_live_event(user_id: int) -> models.Model | None:
+    """RULES 1, one live event per person: the event of any kind this person opened that is
+    neither finished nor cancelled, else None."""
+    for kind in all_kinds():
+        event = kind.model.objects.live().filter(opened_by_id=user_id).order_by("id").first()
+        if event is not None:
+            return event
+    return None

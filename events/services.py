@@ -1,0 +1,117 @@
+"""The checks and writes every kind of event shares (RULES 1, 4.1, 6, 7.2, 7.3, 8).
+
+Each kind's services call these inside their own transaction; the locks follow the site's
+order (`live.locks`): the opener's user row when an event is opened (so two forms submitted at
+once cannot both pass the one-live-event check, RULES 1), the event row for everything else.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import check_password, make_password
+from django.utils.translation import gettext as _
+
+from events import options
+from events.kinds import open_live_event
+from live import locks
+from ratings.selectors import rating_value
+
+
+class EventError(Exception):
+    """A refusal with its reason, ready to show (each refusal says why); nothing was saved."""
+
+    def __init__(self, code: str, message: str, *, event=None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.event = event  # the live event that blocks a new one (RULES 1), for a link
+
+
+@dataclass(frozen=True)
+class EventOptions:
+    """What the opener chose for any event, already checked field by field by the form."""
+
+    name: str
+    description: str
+    variant: str
+    base_seconds: int
+    increment_seconds: int
+    starts_at: datetime
+    opening_mode: str
+    thematic_opening: int | None
+    rated: bool
+    floor: int | None
+    password: str | None  # None: keep the current one (edit); "": public
+
+
+def opener_lock_and_check(opener) -> None:
+    """RULES 1: lock the opener's user row, then refuse if they have a live event of any kind."""
+    locks.lock_one(get_user_model(), opener.pk, locks.Rank.USER)
+    live = open_live_event(opener.pk)
+    if live is not None:
+        raise EventError(
+            "live_event",
+            _("Hai già un evento aperto non ancora concluso: «%(name)s».") % {"name": live},
+            event=live,
+        )
+
+
+def apply_options(event, data: EventOptions, *, double_games: bool) -> None:
+    """Write the shared options on `event` (not saved). RULES 6: table openings only in Italian
+    and English draughts; RULES 7.3: openings unfair in a single game make the event casual
+    unless it plays double games (an arena never does)."""
+    if not options.mode_allowed(data.opening_mode, data.variant):
+        raise EventError(
+            "opening_mode",
+            _(
+                "Il sorteggio dalla tabella e l'apertura tematica valgono solo per la dama "
+                "italiana e la dama inglese."
+            ),
+        )
+    thematic = data.thematic_opening if data.opening_mode == options.OpeningMode.THEMATIC else None
+    outcome = options.rated_outcome(
+        rated=data.rated,
+        floor=data.floor,
+        double_games=double_games,
+        mode=data.opening_mode,
+        thematic_number=thematic,
+    )
+    event.name = data.name
+    event.description = data.description
+    event.variant = data.variant
+    event.base_seconds = data.base_seconds
+    event.increment_seconds = data.increment_seconds
+    event.cadence = event.time_control.cadence.value
+    event.starts_at = data.starts_at
+    event.opening_mode = data.opening_mode
+    event.thematic_opening = thematic
+    event.rated = outcome.rated
+    event.floor = outcome.floor
+    event.rated_switched_off = outcome.switched_off
+    if data.password is not None:
+        event.password_hash = make_password(data.password) if data.password else ""
+
+
+def may_enter_private(event, password: str, invite_token: str) -> bool:
+    """A private event lets in whoever came through the invite link or gives the password."""
+    if invite_token and secrets.compare_digest(invite_token, event.invite_token):
+        return True
+    return bool(password) and check_password(password, event.password_hash)
+
+
+def check_floor(event, player_id: int) -> None:
+    """RULES 7.2: a rated event with a floor refuses a player rated below it (the event's
+    variant and cadence)."""
+    if not (event.rated and event.floor is not None):
+        return
+    rating = rating_value(player_id=player_id, variant=event.variant, cadence=event.cadence)
+    if rating < event.floor:
+        raise EventError(
+            "floor",
+            _("Il tuo punteggio (%(rating)d) è sotto lo sbarramento (%(floor)d).")
+            % {"rating": rating, "floor": event.floor},
+        )

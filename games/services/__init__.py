@@ -1,0 +1,96 @@
+"""Writing games (RULES 1, 3): the only package that changes `Game` rows.
+
+- `acting`: the prologue every player action shares (the row lock, the flag first, the ply),
+  the end of a game, the push with its version — and the locking contract;
+- `store`: the locked read and the write, SQL built once (the hot path);
+- `state`: the state clients receive, pushed after commit; settling a finished game;
+- `play`: opening a game, moves, resignation;
+- `draws`: offers, acceptance, claims;
+- `presence`: who sits at a game;
+- `due`: the tick's work (flags, abandonment, end by the event, settling);
+- `challenges`: posting, accepting, cancelling;
+- `errors`: the refusals, with the codes clients receive.
+"""
+
+from games.services.acting import ANY_PLY, acting
+from games.services.challenges import (
+    LOBBY_GROUP,
+    challenge_accept,
+    challenge_cancel,
+    challenge_create,
+)
+from games.services.draws import (
+    game_draw_accept,
+    game_draw_claim,
+    game_draw_decline,
+    game_draw_offer,
+)
+from games.services.due import (
+    ABANDON_AFTER_MS,
+    game_abandon,
+    game_end_by_event,
+    game_flag,
+    game_settle,
+    games_due_process,
+    games_settle_due,
+)
+from games.services.errors import (
+    ChallengeGone,
+    GameError,
+    GameNotFound,
+    GameOver,
+    IllegalMoveError,
+    Malformed,
+    NoDrawOffer,
+    NoDrawToClaim,
+    NotAPlayer,
+    NotYourTurn,
+    PlayerBusy,
+    StalePly,
+)
+from games.services.play import MAX_MOVE_LENGTH, game_move, game_open, game_resign
+from games.services.presence import game_presence, presence_sweep
+from games.services.state import clock_figures, game_state, group_name, now_ms, topic
+
+__all__ = [
+    "ABANDON_AFTER_MS",
+    "ANY_PLY",
+    "LOBBY_GROUP",
+    "MAX_MOVE_LENGTH",
+    "ChallengeGone",
+    "GameError",
+    "GameNotFound",
+    "GameOver",
+    "IllegalMoveError",
+    "Malformed",
+    "NoDrawOffer",
+    "NoDrawToClaim",
+    "NotAPlayer",
+    "NotYourTurn",
+    "PlayerBusy",
+    "StalePly",
+    "acting",
+    "challenge_accept",
+    "challenge_cancel",
+    "challenge_create",
+    "clock_figures",
+    "game_abandon",
+    "game_draw_accept",
+    "game_draw_claim",
+    "game_draw_decline",
+    "game_draw_offer",
+    "game_end_by_event",
+    "game_flag",
+    "game_move",
+    "game_open",
+    "game_presence",
+    "game_resign",
+    "game_settle",
+    "game_state",
+    "games_due_process",
+    "games_settle_due",
+    "group_name",
+    "now_ms",
+    "presence_sweep",
+    "topic",
+]

@@ -1,0 +1,129 @@
+"""Challenges ("sfide", RULES 3): posted open or to one player; accepting opens the game.
+
+Locking: accepting or cancelling locks the challenge row (CHALLENGE rank), then opening the
+game locks the players' user rows (`play.game_open`), in the site's lock order (`live.locks`).
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import transaction
+
+from games.models import Challenge, ChallengeStatus, ColorChoice, Game
+from games.rules import VARIANT_CODES
+from games.services.errors import ChallengeGone, Malformed, NotAPlayer
+from games.services.play import game_open
+from live import locks, pushes
+
+MAX_BASE_SECONDS = 180 * 60
+MAX_INCREMENT_SECONDS = 60
+LOBBY_GROUP = "lobby"
+
+
+def lobby_changed_on_commit() -> None:
+    """Tell lobby pages to re-fetch their list (STYLE 7: a short "changed" push)."""
+    pushes.group_send_on_commit(LOBBY_GROUP, {"type": "lobby.changed"})
+
+
+def challenge_create(
+    *,
+    challenger_id: int,
+    variant_code: str,
+    base_seconds: int,
+    increment_seconds: int,
+    color: str,
+    rated: bool,
+    opponent_id: int | None = None,
+) -> Challenge:
+    """Post a challenge, open or addressed to one player."""
+    if variant_code not in VARIANT_CODES:
+        raise Malformed("unknown variant")
+    if not 0 <= base_seconds <= MAX_BASE_SECONDS or not (
+        0 <= increment_seconds <= MAX_INCREMENT_SECONDS
+    ):
+        raise Malformed("time control out of range")
+    if base_seconds == 0 and increment_seconds == 0:
+        raise Malformed("a time control needs a base time or an increment")
+    if color not in ColorChoice.values:
+        raise Malformed("unknown colour")
+    if opponent_id == challenger_id:
+        raise Malformed("you cannot challenge yourself")
+    with transaction.atomic():
+        challenge = Challenge.objects.create(
+            challenger_id=challenger_id,
+            opponent_id=opponent_id,
+            variant=variant_code,
+            base_seconds=base_seconds,
+            increment_seconds=increment_seconds,
+            color=color,
+            rated=rated,
+        )
+        lobby_changed_on_commit()
+        pushes.user_changed_on_commit([opponent_id], "challenges")
+    return challenge
+
+
+def _locked_open_challenge(challenge_id: int) -> Challenge:
+    try:
+        challenge = locks.lock_one(Challenge, challenge_id, locks.Rank.CHALLENGE)
+    except (Challenge.DoesNotExist, ValueError):
+        raise ChallengeGone("no such challenge") from None
+    if challenge.status != ChallengeStatus.OPEN:
+        raise ChallengeGone("the challenge is no longer open")
+    return challenge
+
+
+def challenge_accept(*, challenge_id: int, user_id: int) -> Game:
+    """Accept a challenge: the game opens at once (RULES 3). Raises PlayerBusy when either
+    player is in a live game (RULES 1) and ChallengeGone when someone else got there first."""
+    with transaction.atomic():
+        challenge = _locked_open_challenge(challenge_id)
+        if user_id == challenge.challenger_id:
+            raise NotAPlayer("you cannot accept your own challenge")
+        if challenge.opponent_id is not None and challenge.opponent_id != user_id:
+            raise NotAPlayer("this challenge is addressed to another player")
+        if challenge.color == ColorChoice.RANDOM:
+            challenger_white = bool(secrets.randbelow(2))
+        else:
+            challenger_white = challenge.color == ColorChoice.WHITE
+        white, black = (
+            (challenge.challenger_id, user_id)
+            if challenger_white
+            else (user_id, challenge.challenger_id)
+        )
+        game = game_open(
+            white_id=white,
+            black_id=black,
+            variant_code=challenge.variant,
+            base_seconds=challenge.base_seconds,
+            increment_seconds=challenge.increment_seconds,
+            rated=challenge.rated,
+        )
+        challenge.status = ChallengeStatus.ACCEPTED
+        challenge.game = game
+        challenge.opponent_id = user_id
+        challenge.save(update_fields=["status", "game", "opponent"])
+        # Other open challenges of the two players can no longer start (one board at a time),
+        # but they stay posted: they can be accepted after this game.
+        lobby_changed_on_commit()
+        pushes.user_changed_on_commit([challenge.challenger_id, user_id], "challenges")
+    return game
+
+
+def challenge_cancel(*, challenge_id: int, user_id: int) -> Challenge:
+    """The challenger withdraws the challenge, or its addressee declines it."""
+    with transaction.atomic():
+        challenge = _locked_open_challenge(challenge_id)
+        if user_id == challenge.challenger_id:
+            challenge.status = ChallengeStatus.CANCELLED
+        elif user_id == challenge.opponent_id:
+            challenge.status = ChallengeStatus.DECLINED
+        else:
+            raise NotAPlayer("not your challenge")
+        challenge.save(update_fields=["status"])
+        lobby_changed_on_commit()
+        pushes.user_changed_on_commit(
+            [challenge.challenger_id, challenge.opponent_id], "challenges"
+        )
+    return challenge

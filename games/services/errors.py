@@ -1,0 +1,57 @@
+"""Refusals of the game services. `code` is stable and goes to clients (docs/protocol.md)."""
+
+from __future__ import annotations
+
+
+class GameError(Exception):
+    """A refused action; nothing changed."""
+
+    code = "error"
+
+    def __init__(self, message: str = "") -> None:
+        super().__init__(message or self.code)
+        self.message = message or self.code
+
+
+class GameNotFound(GameError):
+    code = "not_found"
+
+
+class GameOver(GameError):
+    code = "game_over"
+
+
+class NotAPlayer(GameError):
+    code = "not_a_player"
+
+
+class NotYourTurn(GameError):
+    code = "not_your_turn"
+
+
+class StalePly(GameError):
+    code = "stale_ply"
+
+
+class IllegalMoveError(GameError):
+    code = "illegal_move"
+
+
+class Malformed(GameError):
+    code = "malformed"
+
+
+class NoDrawOffer(GameError):
+    code = "no_draw_offer"
+
+
+class NoDrawToClaim(GameError):
+    code = "no_draw_to_claim"
+
+
+class PlayerBusy(GameError):
+    code = "player_busy"
+
+
+class ChallengeGone(GameError):
+    code = "challenge_gone"

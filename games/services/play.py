@@ -1,0 +1,133 @@
+"""Opening a game and the players' moves (RULES 1, 3)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.models import Q
+
+from games.models import EndReason, Game, Status
+from games.rules import IllegalMove, RulesError, variant
+from games.rules import clock as clocks
+from games.services.acting import acting, end_game, optional_ply, win_for
+from games.services.errors import IllegalMoveError, Malformed, NotYourTurn, PlayerBusy
+from games.services.state import now_ms
+from games.services.store import PLAY_FIELDS
+from live import locks
+
+MAX_MOVE_LENGTH = 200
+
+
+def game_open(
+    *,
+    white_id: int,
+    black_id: int,
+    variant_code: str,
+    base_seconds: int,
+    increment_seconds: int,
+    rated: bool,
+    rated_with_event: bool = False,
+    start_fen: str | None = None,
+    event: Any = None,
+    at_ms: int | None = None,
+) -> Game:
+    """Open a game: the clock of the side to move starts at once (RULES 3).
+
+    The rating decision is fixed here, once: `rated` (casual games and unrated events never
+    count) and `rated_with_event` (True when the event rates all its games as one period, a
+    round tournament, RULES 7.1; otherwise the game is rated alone when it ends).
+
+    Raises PlayerBusy if either player is already in a live game (RULES 1). Locks both user
+    rows (USER rank, ascending id) for the duration of the check and the insert.
+    """
+    at = now_ms() if at_ms is None else at_ms
+    if white_id == black_id:
+        raise Malformed("a game needs two different players")
+    rules = variant(variant_code)
+    fen = rules.normalize_fen(start_fen) if start_fen else rules.start_fen()
+    with transaction.atomic():
+        users = get_user_model().objects.filter(pk__in=[white_id, black_id])
+        locks.lock_rows(users.only("pk"), locks.Rank.USER)
+        if Game.objects.filter(
+            Q(white_id__in=[white_id, black_id]) | Q(black_id__in=[white_id, black_id]),
+            status=Status.LIVE,
+        ).exists():
+            raise PlayerBusy("a player is already in a live game")
+        clock = clocks.start(
+            base_ms=base_seconds * 1000,
+            increment_ms=increment_seconds * 1000,
+            to_move=rules.side_to_move(fen),
+            now_ms=at,
+        )
+        game = Game(
+            white_id=white_id,
+            black_id=black_id,
+            variant=variant_code,
+            base_seconds=base_seconds,
+            increment_seconds=increment_seconds,
+            rated=rated,
+            rated_with_event=rated and rated_with_event,
+            start_fen=fen,
+            fen=fen,
+            event=event,
+        )
+        game.set_clock(clock)
+        game.save()
+    return Game.objects.select_related("white", "black").get(pk=game.pk)
+
+
+def game_move(
+    *, game_id: int, user_id: int | None, expected_ply: Any, move: Any, at_ms: int | None = None
+) -> Game:
+    """Play `move` (machine form) for `user_id` at `expected_ply`.
+
+    Under the row lock (`acting`), then: it is their turn, the move is legal. The clock gets
+    the increment, the opponent's starts, a pending draw offer by the opponent lapses, and an
+    automatic end (mate, draw rules) is recorded.
+    """
+    if not isinstance(move, str) or not move.strip() or len(move) > MAX_MOVE_LENGTH:
+        raise Malformed("move must be a non-empty string")
+    move = move.strip()
+    with acting(game_id, user_id, expected_ply, at_ms) as act:
+        game, color = act.game, act.color
+        # In a live game the running clock is the side to move's (RULES 3), which spares
+        # reading the position a second time on the hottest path.
+        if game.clock_running != color.value:
+            raise NotYourTurn("it is not your turn")
+        try:
+            played = variant(game.variant).play(game.fen, move, game.positions)
+        except (IllegalMove, RulesError) as error:
+            raise IllegalMoveError(f"illegal move {move!r}") from error
+        game.set_clock(clocks.after_move(game.clock, act.at_ms))
+        game.notation = [*game.notation, list(played.notation)]
+        game.positions = [*game.positions, game.fen]
+        game.moves = [*game.moves, move]
+        game.fen = played.fen
+        game.ply += 1
+        if game.draw_offer and game.draw_offer != color.value:
+            game.draw_offer = ""  # declined by playing on
+        if played.outcome is not None:
+            end_game(
+                game,
+                result=played.outcome.result.value,
+                reason=played.outcome.reason.value,
+                at_ms=act.at_ms,
+            )
+        act.fields, act.played = PLAY_FIELDS, played
+    return game
+
+
+def game_resign(
+    *, game_id: int, user_id: int | None, expected_ply: Any = None, at_ms: int | None = None
+) -> Game:
+    """The user resigns; the opponent wins. `expected_ply` is checked when given."""
+    with acting(game_id, user_id, optional_ply(expected_ply), at_ms) as act:
+        end_game(
+            act.game,
+            result=win_for(act.color.opponent),
+            reason=EndReason.RESIGNATION,
+            at_ms=act.at_ms,
+        )
+    return act.game

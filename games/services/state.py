@@ -1,0 +1,118 @@
+"""The state of a game as clients receive it, and its pushes (STYLE 4: after commit, with a
+version that grows with every change pushed)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import Any
+
+from django.db import transaction
+
+from games.models import Game
+from games.rules import Color, Played, variant
+from games.rules import clock as clocks
+from live import pushes
+
+logger = logging.getLogger(__name__)
+
+
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def group_name(game_id: int) -> str:
+    return f"game-{game_id}"
+
+
+def topic(game_id: int) -> str:
+    """The presence topic of a game's page (`live.presence`)."""
+    return f"game:{game_id}"
+
+
+def clock_figures(clock: clocks.Clock, at_ms: int) -> dict[str, Any]:
+    """Both clocks as the server computes them at `at_ms` (what clients display)."""
+    return {
+        "white_ms": clocks.remaining_ms(clock, Color.WHITE, at_ms),
+        "black_ms": clocks.remaining_ms(clock, Color.BLACK, at_ms),
+        "running": clock.running.value if clock.running else None,
+        "at_ms": at_ms,
+    }
+
+
+def game_state(
+    game: Game, *, at_ms: int | None = None, played: Played | None = None
+) -> dict[str, Any]:
+    """The full state of a game as clients receive it (docs/protocol.md, "state").
+
+    Clocks are the server's figures at `at_ms`: each side's time left then, and which one runs.
+    `played` is what the rules said of the move that made this position, when there was one
+    (its side to move and legal moves are not worked out a second time).
+    """
+    at = now_ms() if at_ms is None else at_ms
+    clock = game.clock
+    rules = variant(game.variant)
+    if played is not None and played.fen == game.fen:
+        turn, legal = played.to_move, played.legal_moves if game.is_live else []
+    else:
+        turn = rules.side_to_move(game.fen)
+        legal = rules.legal_moves(game.fen) if game.is_live else []
+    return {
+        "type": "state",
+        "game": game.pk,
+        "version": game.version,
+        "ply": game.ply,
+        "variant": game.variant,
+        "fen": game.fen,
+        "start_fen": game.start_fen,
+        "moves": list(game.moves),
+        "notation": list(game.notation),
+        "last_move": game.moves[-1] if game.moves else None,
+        "turn": turn.value,
+        "legal_moves": legal,
+        "clock": clock_figures(clock, at),
+        "status": game.status,
+        "result": game.result,
+        "reason": game.reason,
+        "draw_offer": game.draw_offer or None,
+        "white": {
+            "id": game.white_id,
+            "name": game.white.username,
+            "connected": game.white_connections > 0,
+            "away_since_ms": game.white_away_since_ms,
+        },
+        "black": {
+            "id": game.black_id,
+            "name": game.black.username,
+            "connected": game.black_connections > 0,
+            "away_since_ms": game.black_away_since_ms,
+        },
+        "rated": game.rated,
+        "time_control": str(game.time_control),
+    }
+
+
+def push_state_on_commit(game: Game, at_ms: int, played: Played | None = None) -> None:
+    # Encoded once here, not once per socket: every player and spectator gets the same text.
+    text = json.dumps(game_state(game, at_ms=at_ms, played=played))
+    pushes.group_send_on_commit(group_name(game.pk), {"type": "game.state", "text": text})
+
+
+def settle_on_commit(game_id: int) -> None:
+    """After commit, have a worker send `game_finished` for this game (games.tasks.settle).
+
+    The events' and ratings' work runs there, off the request or socket that ended the game.
+    If the task cannot be sent (the broker is away) or its worker dies, the tick settles the
+    game later (`due.games_settle_due`): `Game.settled` stays False until every receiver ran.
+    """
+
+    def send() -> None:
+        from games.tasks import settle
+
+        try:
+            settle.apply_async(args=[game_id], retry=False)
+        except Exception:
+            logger.warning("game %s: settle task not sent; the tick will settle it", game_id)
+
+    transaction.on_commit(send)

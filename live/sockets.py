@@ -1,0 +1,221 @@
+"""What every socket consumer of the site shares: database calls off the event loop, in a pool
+of threads, with pushes sent from the loop (`live.pushes`); one parser of client frames; a
+base consumer whose cleanup always runs (`LiveConsumer`).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from asgiref.sync import SyncToAsync
+from channels.consumer import get_handler_name
+from channels.exceptions import StopConsumer
+from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
+from django.db import DEFAULT_DB_ALIAS, close_old_connections, connections
+
+from live import pushes
+
+log = logging.getLogger(__name__)
+
+# With persistent connections, each pool thread checks its connection at most this often.
+CONNECTION_CHECK_SECONDS = 5.0
+_checked = threading.local()
+
+
+def _close_old_connections() -> None:
+    """channels' per-call `close_old_connections`, spaced out when connections persist.
+
+    With CONN_MAX_AGE > 0, checking on every message costs a database round trip per move
+    (CONN_HEALTH_CHECKS runs `SELECT 1` after each check), so a thread checks every few seconds,
+    or at once after a database error. With CONN_MAX_AGE 0 it checks every time, as channels
+    does (each call then opens its own connection)."""
+    now = time.monotonic()
+    connection = connections[DEFAULT_DB_ALIAS]
+    if (
+        connection.settings_dict.get("CONN_MAX_AGE") == 0
+        or connection.errors_occurred
+        or now - getattr(_checked, "at", -CONNECTION_CHECK_SECONDS) >= CONNECTION_CHECK_SECONDS
+    ):
+        close_old_connections()
+        _checked.at = now
+
+
+class PooledDatabaseSyncToAsync(SyncToAsync):
+    def thread_handler(self, loop, *args: Any, **kwargs: Any) -> Any:
+        _close_old_connections()
+        try:
+            return super().thread_handler(loop, *args, **kwargs)
+        finally:
+            _close_old_connections()
+
+
+def database_sync_to_async(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Database work off the event loop, in a pool of threads: the services lock the rows they
+    change, so games need not queue behind one another in a single thread (channels' default)."""
+    return PooledDatabaseSyncToAsync(func, thread_sensitive=False)
+
+
+def _collecting(
+    func: Callable[..., Any], *args: Any, **kwargs: Any
+) -> tuple[list[pushes.Push], Any, BaseException | None]:
+    with pushes.collected() as outbox:
+        try:
+            return outbox, func(*args, **kwargs), None
+        except Exception as error:  # re-raised on the loop once the pushes are out
+            return outbox, None, error
+
+
+# One wrapper for every call (building a SyncToAsync per message is measurable on a move).
+_pooled_collecting = database_sync_to_async(_collecting)
+
+
+async def call(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """Run `func` in the pool; send, from the loop, whatever it committed; return its result or
+    raise its error. Pushes go out first, so a client told "error" already has the new state."""
+    outbox, result, error = await _pooled_collecting(func, *args, **kwargs)
+    if outbox:
+        await pushes.send_collected(get_channel_layer(), outbox)
+    if error is not None:
+        raise error
+    return result
+
+
+class FrameError(ValueError):
+    """A client frame the site cannot read: answered with a `malformed` error."""
+
+
+MAX_FRAME_CHARS = 8192  # the longest message any client sends is a few hundred characters
+
+
+def parse_frame(text_data: str | None, bytes_data: bytes | None) -> dict[str, Any]:
+    """The one parser of client frames (docs/protocol.md): a JSON object with a string `type`.
+
+    Anything else raises FrameError with a message for the client: binary frames, empty or
+    over-long text, text that is not JSON (deep nesting included), a non-object, a `type` that
+    is missing or not a string."""
+    if bytes_data is not None or text_data is None:
+        raise FrameError("binary frames are not accepted")
+    if not text_data:
+        raise FrameError("empty frame")
+    if len(text_data) > MAX_FRAME_CHARS:
+        raise FrameError("frame too long")
+    try:
+        message = json.loads(text_data)
+    except (ValueError, RecursionError):
+        raise FrameError("not JSON") from None
+    if not isinstance(message, dict):
+        raise FrameError("a message is a JSON object")
+    if not isinstance(message.get("type"), str):
+        raise FrameError("unknown or missing message type")
+    return message
+
+
+class LiveConsumer(AsyncWebsocketConsumer):
+    """The base of every socket consumer of the site (STYLE 5: consumers are adapters).
+
+    - Client frames are parsed in one place (`parse_frame`); a bad frame gets an `error` reply
+      with code `malformed` and the socket stays open. A message whose `type` is in `accepts`
+      goes to `on_<type>(message)`; `ping` is answered with `pong`.
+    - A handler that raises is logged and answered with an `internal` error; the socket stays.
+    - `closed()` runs exactly once however the socket ends: a clean close, a crash, or the task
+      being cancelled, so what a socket recorded (presence) never outlives it.
+    - `refuse(code)` accepts the handshake, then closes with the code, so a client sees 4401 /
+      4404 rather than a bare HTTP 403.
+    - Dispatch skips channels' per-message `aclose_old_connections`: it runs
+      `close_old_connections` through `sync_to_async` in thread-sensitive mode, queueing every
+      message of every socket of the process behind one thread. Handlers touch the database
+      only through `call` / `database_sync_to_async`, whose threads check their own
+      connections.
+    """
+
+    accepts: frozenset[str] = frozenset()
+    _closed_ran = False
+
+    async def __call__(self, scope, receive, send) -> None:
+        self.joined: list[str] = []
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            await self._run_closed()
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        kind = message["type"]
+        if kind in ("websocket.connect", "websocket.disconnect"):
+            await handler(message)
+            return
+        try:
+            await handler(message)
+        except StopConsumer:
+            raise
+        except Exception:
+            log.exception("%s: handler of %s failed", type(self).__name__, kind)
+            if kind == "websocket.receive":
+                await self.send_error("internal", "the server could not handle this message")
+
+    async def join(self, group: str) -> None:
+        await self.channel_layer.group_add(group, self.channel_name)
+        self.joined.append(group)
+
+    async def refuse(self, code: int) -> None:
+        await self.accept()
+        await self.close(code=code)
+
+    async def disconnect(self, code: int) -> None:
+        await self._run_closed()
+
+    async def _run_closed(self) -> None:
+        if self._closed_ran:
+            return
+        self._closed_ran = True
+        for group in getattr(self, "joined", ()):
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except Exception:
+                log.warning("could not leave group %s", group, exc_info=True)
+        try:
+            await self.closed()
+        except Exception:
+            log.exception("%s: cleanup failed", type(self).__name__)
+
+    async def closed(self) -> None:
+        """What the socket recorded, undone (subclasses)."""
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None):
+        try:
+            message = parse_frame(text_data, bytes_data)
+        except FrameError as error:
+            await self.send_error("malformed", str(error))
+            return
+        kind = message["type"]
+        if kind == "ping":
+            await self.send_json({"type": "pong", "id": message.get("id")})
+            return
+        if kind not in self.accepts:
+            await self.send_error("malformed", "unknown or missing message type", message)
+            return
+        await getattr(self, f"on_{kind}")(message)
+
+    async def send_error(self, code: str, message: str, request: Any = None) -> None:
+        reply: dict[str, Any] = {"type": "error", "code": code, "message": message}
+        if isinstance(request, dict) and "id" in request:
+            reply["id"] = request["id"]
+        await self.send_json(reply)
+
+    async def send_json(self, content: Any) -> None:
+        await self.send(text_data=json.dumps(content))
+
+    async def send(self, text_data=None, bytes_data=None, close=False) -> None:
+        # A socket may close while a push is on its way to it: nothing to tell anyone.
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except Exception:
+            log.debug("send to a closing socket", exc_info=True)

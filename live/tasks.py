@@ -1,0 +1,15 @@
+"""The live layer's periodic work (scheduled in config/celery.py)."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from live import heartbeat, presence
+
+
+@shared_task(name="live.heartbeat", ignore_result=True)
+def worker_heartbeat() -> None:
+    """Every tick: the worker says it is alive (/healthz), and rows of dead processes that no
+    app swept are removed."""
+    heartbeat.record(heartbeat.WORKER)
+    presence.sweep()
