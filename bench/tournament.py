@@ -14,7 +14,13 @@ the configured channel layer (Redis):
    round 10 with the test client: server time (median of 20) and query count, against 50
    players for comparison (the count must not grow with the number of players).
 
-Targets (issue 8): start under 2 s; standings page under 100 ms with a constant query count.
+3. 500 running tournaments with nothing due (issue 12): the periodic work of one tick (the
+   games' due checks and settling, the tournaments' due steps): median time of 20 and its
+   queries, which must not grow with the number of running tournaments (compared with 50).
+
+Targets (issue 8): start under 2 s; standings page under 100 ms with a constant query count;
+(issue 12) a tick with nothing due in a few queries whatever the number of events.
+The benchmark stands in for the Celery worker too: tasks run inline in this process.
 Leaves its rows in the database; run it on a scratch database.
 """
 
@@ -34,6 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 START_TARGET_S = 2.0
 PAGE_TARGET_MS = 100.0
+TICK_QUERIES_TARGET = 6
 
 
 def django_setup() -> None:
@@ -41,6 +48,9 @@ def django_setup() -> None:
     import django
 
     django.setup()
+    from config.celery import app
+
+    app.conf.task_always_eager = True  # the worker's tasks (a game's settle) run here
 
 
 def make_tournament(n: int, tag: str):
@@ -83,7 +93,8 @@ def start_round_one(n: int) -> tuple[object, float, float]:
     tournament = make_tournament(n, uuid.uuid4().hex[:6])
     # One channel per player on the tournament group, read in a thread with its own loop.
     with GroupListener(group_name(tournament.pk), count=n, timeout=30) as listener:
-        type(tournament).objects.filter(pk=tournament.pk).update(starts_at=timezone.now())
+        due = timezone.now()
+        type(tournament).objects.filter(pk=tournament.pk).update(starts_at=due, next_due_at=due)
         began = time.perf_counter()
         tournaments_due_process()
         opened = time.perf_counter()
@@ -104,7 +115,6 @@ def play_rounds(tournament, until_round: int) -> None:
     from tournaments.running import round_pause, tournaments_due_process
 
     rng = random.Random(tournament.pk)
-    now = timezone.now()
     while True:
         tournament.refresh_from_db()
         if tournament.current_round >= until_round or tournament.status != "running":
@@ -118,9 +128,9 @@ def play_rounds(tournament, until_round: int) -> None:
             else:
                 loser = rng.choice((game.white_id, game.black_id))
                 games.game_resign(game_id=game.pk, user_id=loser)
-        tournaments_due_process(now=now)  # scores the games, ends the round
-        now += round_pause() + timedelta(seconds=1)
-        tournaments_due_process(now=now)  # pairs the next one
+        # The games' settle tasks scored them and ended the round; after the pause, the tick
+        # pairs the next one.
+        tournaments_due_process(now=timezone.now() + round_pause() + timedelta(seconds=1))
 
 
 def standings_page(tournament) -> tuple[float, int]:
@@ -137,6 +147,53 @@ def standings_page(tournament) -> tuple[float, int]:
             response = client.get(url, HTTP_HX_REQUEST="true", HTTP_HOST="localhost")
             times.append((time.perf_counter() - began) * 1000)
         assert response.status_code == 200, response.status_code
+    return statistics.median(times), len(queries)
+
+
+def idle_tick(running: int) -> tuple[float, int]:
+    """One tick's periodic work with `running` tournaments under way and nothing due: median
+    milliseconds of 20 and the queries of one."""
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from django.utils import timezone
+
+    from games.services import games_due_process, games_settle_due
+    from tournaments.models import Tournament
+    from tournaments.running import tournaments_due_process
+
+    tag = uuid.uuid4().hex[:6]
+    opener = get_user_model().objects.create(username=f"b-{tag}-idle")
+    now = timezone.now()
+    Tournament.objects.bulk_create(
+        Tournament(
+            name=f"Idle {tag} {i}",
+            opened_by=opener,
+            variant="chess",
+            base_seconds=600,
+            increment_seconds=0,
+            cadence="rapid",
+            starts_at=now - timedelta(minutes=5),
+            status=Tournament.Status.RUNNING,
+            announced_end=now + timedelta(hours=2),
+            next_due_at=now + timedelta(hours=2),  # a round in progress: due at the grace end
+        )
+        for i in range(running)
+    )
+
+    def tick() -> None:
+        games_due_process()
+        games_settle_due()
+        tournaments_due_process()
+
+    times = []
+    for _ in range(20):
+        began = time.perf_counter()
+        tick()
+        times.append((time.perf_counter() - began) * 1000)
+    with CaptureQueriesContext(connection) as queries:
+        tick()
+    Tournament.objects.filter(name__startswith=f"Idle {tag}").delete()
     return statistics.median(times), len(queries)
 
 
@@ -165,7 +222,19 @@ def main() -> int:
         f"{queries} queries; with 50 players {queries_small} queries "
         f"(target < {PAGE_TARGET_MS:.0f} ms, count independent of players)"
     )
+    # Only this benchmark's idle tournaments should be running for the tick line.
+    from tournaments.models import Tournament
+
+    Tournament.objects.filter(status="running").update(status="finished", next_due_at=None)
+    tick_ms, tick_queries = idle_tick(500)
+    _tick_ms_small, tick_queries_small = idle_tick(50)
+    print(
+        f"tick with 500 running tournaments and nothing due: {tick_ms:.1f} ms (median of 20), "
+        f"{tick_queries} queries; with 50 running {tick_queries_small} queries "
+        f"(target <= {TICK_QUERIES_TARGET}, count independent of the number of tournaments)"
+    )
     ok = pushed_s < START_TARGET_S and ms < PAGE_TARGET_MS and queries == queries_small
+    ok = ok and tick_queries == tick_queries_small <= TICK_QUERIES_TARGET
     print("OK" if ok else "TARGET MISSED")
     return 0 if ok else 1
 

@@ -187,5 +187,9 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.channels.server": {"level": "WARNING"}},
+    # A line per task run is noise (a game's settle task runs at every game's end).
+    "loggers": {
+        "django.channels.server": {"level": "WARNING"},
+        "celery.app.trace": {"level": "WARNING"},
+    },
 }

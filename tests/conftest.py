@@ -11,7 +11,9 @@ from tests.processes import Processes, free_port, http_status, process_env, wait
 @pytest.fixture(scope="session")
 def background(django_db_setup, django_db_blocker, tmp_path_factory):
     """A real Celery worker and beat on the test database and Redis (session-wide)."""
-    procs = Processes(tmp_path_factory.mktemp("processes"), process_env())
+    # A short pause between tournament rounds (RULES 4.8 is a setting): the end-to-end run of
+    # a whole tournament need not wait 30 s twice.
+    procs = Processes(tmp_path_factory.mktemp("processes"), process_env(ROUND_PAUSE_SECONDS="10"))
     procs.start_worker()
     procs.start_beat()
     try:

@@ -4,7 +4,7 @@ and "your game" appear on their open pages without a reload; they play every gam
 two resigns) until the final standings, which appear on the page live too.
 
 Four players play a double round robin (RULES 4.4): 3 rounds × 2 games, with the pause of
-RULES 4.8 between rounds (ROUND_PAUSE_SECONDS, 30 s unless the settings say otherwise). The
+RULES 4.8 between rounds (ROUND_PAUSE_SECONDS, 10 s for the suite's processes). The
 Celery worker, beat and daphne are killed (SIGKILL) and restarted in the middle of the run,
 daphne on the same port: the watcher's open page reconnects its sockets by itself and still
 sees the final standings arrive live, and every game is scored exactly once.
@@ -32,7 +32,7 @@ from tournaments.tests.factories import TournamentFactory
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-START_IN = timedelta(seconds=40)
+START_IN = timedelta(seconds=25)
 RUN_TIMEOUT = 300  # seconds: 6 games each, two pauses
 
 

@@ -16,7 +16,7 @@ from games.services import (
     challenge_create,
     game_move,
 )
-from games.tests.factories import PASSWORD, UserFactory
+from games.tests.factories import PASSWORD, UserFactory, open_game
 
 pytestmark = pytest.mark.django_db
 
@@ -142,3 +142,29 @@ def test_game_pages_in_english(client):
     assert ">Accept<" in notices and ">Decline<" in notices
     lobby = client.get(reverse("games:lobby"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Post a challenge" in lobby and "Lancia una sfida" not in lobby
+
+
+def test_lobby_query_count_does_not_grow_with_challenges_or_games(client):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    viewer = UserFactory()
+    client.force_login(viewer)
+
+    def queries(n: int) -> int:
+        for _ in range(n):
+            challenger = UserFactory()
+            challenge_create(
+                challenger_id=challenger.pk,
+                variant_code="chess",
+                base_seconds=300,
+                increment_seconds=0,
+                color="random",
+                rated=True,
+            )
+            open_game()
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(reverse("games:lobby")).status_code == 200
+        return len(captured)
+
+    assert queries(2) == queries(10)

@@ -30,12 +30,6 @@ T0 = datetime(2030, 6, 1, 18, 0, tzinfo=UTC)
 PAUSE = timedelta(seconds=30)
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    """Thirty simulated players need not pay for PBKDF2 thirty times."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def ms(at: datetime) -> int:
     return int(at.timestamp() * 1000)
 

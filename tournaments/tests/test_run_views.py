@@ -19,11 +19,6 @@ from tournaments.tests.test_run import T0, live_games, make, play, run
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def started(n: int, **options) -> Tournament:
     tournament = make(n, **options)
     tick(T0)
@@ -143,3 +138,38 @@ def test_admin_shows_the_run_read_only(client, django_user_model):
     page = client.get(reverse("admin:tournaments_round_change", args=[rnd.pk]))
     assert page.status_code == 200
     assert tournament.participants.first().player.username in page.content.decode()
+
+
+def _page_queries(client, url: str, **headers) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url, **headers)
+    assert response.status_code == 200
+    return len(queries)
+
+
+def test_round_robin_page_query_count_does_not_grow_with_players(client):
+    """The whole round-robin page (pairings, standings, cross table): a fixed number of queries
+    for 4 and for 6 players, each after one round played."""
+
+    def queries(n: int) -> int:
+        tournament = started(n)
+        assert tournament.format == "round_robin"
+        rng = random.Random(n)
+        for game in live_games(tournament):
+            play(game, T0, rng)
+        tick(T0 + timedelta(seconds=1))
+        return _page_queries(client, reverse("tournaments:detail", args=[tournament.pk]))
+
+    assert queries(4) == queries(6)
+
+
+def test_tournament_list_query_count_does_not_grow_with_tournaments(client):
+    from tournaments.tests.factories import RegistrationFactory, TournamentFactory
+
+    def queries(n: int) -> int:
+        for i in range(n):
+            tournament = TournamentFactory(name=f"Lista {n}-{i}")
+            RegistrationFactory(tournament=tournament)
+        return _page_queries(client, reverse("tournaments:list"))
+
+    assert queries(2) == queries(12)

@@ -1,0 +1,87 @@
+"""The row-lock helper (`live.locks`) on real PostgreSQL: order, transactions, timeout."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection, transaction
+
+from accounts.models import User
+from accounts.tests.factories import UserFactory
+from live import locks
+from tests.concurrency import run_at_once
+from tournaments.models import Tournament
+from tournaments.tests.factories import TournamentFactory
+
+
+@pytest.mark.django_db
+def test_a_lock_outside_a_transaction_is_refused():
+    user = UserFactory()
+    with pytest.raises(locks.LockOrderError):
+        locks.lock_one(User, user.pk, locks.Rank.USER)
+
+
+@pytest.mark.django_db
+def test_the_order_is_enforced_within_one_transaction_only():
+    user, tournament = UserFactory(), TournamentFactory()
+    with transaction.atomic():
+        locks.lock_one(Tournament, tournament.pk, locks.Rank.EVENT)
+        locks.lock_one(User, user.pk, locks.Rank.USER)
+        locks.lock_one(User, user.pk, locks.Rank.USER)  # the same rank again is fine
+        with pytest.raises(locks.LockOrderError):
+            locks.lock_one(Tournament, tournament.pk, locks.Rank.EVENT)
+    # A new transaction starts from nothing, even through the same decorated function.
+
+    @transaction.atomic
+    def user_then_event() -> None:
+        locks.lock_one(User, user.pk, locks.Rank.USER)
+
+    @transaction.atomic
+    def event() -> None:
+        locks.lock_one(Tournament, tournament.pk, locks.Rank.EVENT)
+
+    user_then_event()
+    event()
+    user_then_event()
+
+
+@pytest.mark.django_db
+def test_lock_one_of_a_missing_row_says_so():
+    with transaction.atomic(), pytest.raises(User.DoesNotExist):
+        locks.lock_one(User, 10**9, locks.Rank.USER)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_row_held_too_long_fails_the_waiter_with_lock_timeout():
+    user = UserFactory()
+    held, release = threading.Event(), threading.Event()
+
+    def holder() -> str:
+        with transaction.atomic():
+            locks.lock_one(User, user.pk, locks.Rank.USER)
+            held.set()
+            release.wait(10)
+        return "held"
+
+    def waiter() -> str:
+        held.wait(10)
+        with connection.cursor() as cursor:
+            cursor.execute("SET lock_timeout = '200ms'")
+        try:
+            with transaction.atomic():
+                locks.lock_one(User, user.pk, locks.Rank.USER)
+            return "locked"
+        except locks.LockTimeout:
+            return "timed out"
+        finally:
+            release.set()
+
+    assert run_at_once(holder, waiter) == ["held", "timed out"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_every_connection_has_a_lock_timeout():
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW lock_timeout")
+        assert cursor.fetchone()[0] == f"{locks.LOCK_TIMEOUT_MS // 1000}s"
