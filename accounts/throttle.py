@@ -1,44 +1,75 @@
-"""Throttling of failed log-ins.
+"""Throttling of log-ins.
 
-After LOGIN_FAILURE_LIMIT failures within LOGIN_FAILURE_WINDOW seconds, further attempts for
-that username — or from that address, whatever the username — are refused until the window
-passes. Counters live in the cache (Redis), so every daphne process sees the same ones.
+Every attempt is counted *before* its password is checked, in one atomic step in Redis (issue
+14: the check and the count were separate steps, and 40 parallel attempts all read "not
+blocked" before any failure was written, so 39 wrong passwords were evaluated). One MULTI
+transaction per attempt, for every counter: SET NX EX starts the counter's window at the first
+attempt, INCR returns the new count, TTL says how long the window still runs. An attempt whose
+count passes the limit is refused without touching the password, so of any number of attempts
+at once at most LOGIN_FAILURE_LIMIT reach the password check within a window.
+
+Counters (each lasting LOGIN_FAILURE_WINDOW seconds from its first attempt):
+- per username, at LOGIN_FAILURE_LIMIT; a success clears it;
+- per address, at LOGIN_FAILURE_LIMIT; a success gives its own attempt back, so only failures
+  use it up.
+
+Counters live in the cache's Redis, so every daphne process sees the same ones.
 """
 
 from __future__ import annotations
 
 import hashlib
-import time
 
 from django.conf import settings
 from django.core.cache import cache
 
+# Gives back one attempt, but never creates a counter (and so never one without an expiry) if
+# the window ran out while the password was being checked.
+_GIVE_BACK = "if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('DECR', KEYS[1]) end"
 
-def _keys(username: str, address: str) -> list[str]:
+
+def _redis():
+    """The cache's own Redis client (same CACHES["default"], same connection pool): Django's
+    RedisCache offers no transaction, and an INCR that also starts the window needs one."""
+    return cache._cache.get_client(write=True)
+
+
+def _user_key(username: str) -> str:
     name = hashlib.sha256(username.strip().lower().encode()).hexdigest()[:32]
-    return [f"login-fail:user:{name}", f"login-fail:addr:{address}"]
+    return cache.make_key(f"login-fail:user:{name}")
 
 
-def seconds_blocked(username: str, address: str) -> int:
-    """How long this attempt must wait (0: it may go ahead)."""
-    now = time.time()
-    wait = 0.0
-    for key in _keys(username, address):
-        entry = cache.get(key)
-        if entry and entry["count"] >= settings.LOGIN_FAILURE_LIMIT:
-            wait = max(wait, entry["since"] + settings.LOGIN_FAILURE_WINDOW - now)
-    return max(0, int(wait + 0.999))
+def _address_key(address: str) -> str:
+    return cache.make_key(f"login-fail:addr:{address}")
 
 
-def record_failure(username: str, address: str) -> None:
-    now = time.time()
-    for key in _keys(username, address):
-        entry = cache.get(key)
-        if not entry or entry["since"] + settings.LOGIN_FAILURE_WINDOW < now:
-            entry = {"count": 0, "since": now}
-        entry["count"] += 1
-        cache.set(key, entry, timeout=settings.LOGIN_FAILURE_WINDOW)
+def attempt_start(username: str, address: str) -> int:
+    """Count one log-in attempt; return how many seconds it must wait (0: check the password).
+
+    A refused attempt counts too: hammering a blocked name does not shorten its wait, and the
+    window still ends LOGIN_FAILURE_WINDOW seconds after its first attempt."""
+    window = settings.LOGIN_FAILURE_WINDOW
+    limits = {
+        _user_key(username): settings.LOGIN_FAILURE_LIMIT,
+        _address_key(address): settings.LOGIN_FAILURE_LIMIT,
+    }
+    pipe = _redis().pipeline(transaction=True)
+    for key in limits:
+        pipe.set(key, 0, ex=window, nx=True)
+        pipe.incr(key)
+        pipe.ttl(key)
+    replies = pipe.execute()
+    wait = 0
+    for index, limit in enumerate(limits.values()):
+        count, ttl = replies[3 * index + 1], replies[3 * index + 2]
+        if count > limit:
+            wait = max(wait, ttl if ttl > 0 else window)
+    return wait
 
 
-def record_success(username: str) -> None:
-    cache.delete(_keys(username, "")[0])
+def attempt_succeeded(username: str, address: str) -> None:
+    """The password was right: clear the username's counter, give the address its attempt back."""
+    pipe = _redis().pipeline(transaction=True)
+    pipe.delete(_user_key(username))
+    pipe.eval(_GIVE_BACK, 1, _address_key(address))
+    pipe.execute()
