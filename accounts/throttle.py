@@ -9,7 +9,8 @@ count passes the limit is refused without touching the password, so of any numbe
 at once at most LOGIN_FAILURE_LIMIT reach the password check within a window.
 
 Counters (each lasting LOGIN_FAILURE_WINDOW seconds from its first attempt):
-- per username, at LOGIN_FAILURE_LIMIT; a success clears it;
+- per username (as log-in matches it: `ｄａｖｅ` and `DAVE` are `dave`), at
+  LOGIN_FAILURE_LIMIT; a success clears it;
 - per address, at LOGIN_FAILURE_LIMIT; a success gives its own attempt back, so only failures
   use it up.
 
@@ -23,6 +24,8 @@ import hashlib
 from django.conf import settings
 from django.core.cache import cache
 
+from accounts.models import User
+
 # Gives back one attempt, but never creates a counter (and so never one without an expiry) if
 # the window ran out while the password was being checked.
 _GIVE_BACK = "if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('DECR', KEYS[1]) end"
@@ -34,8 +37,18 @@ def _redis():
     return cache._cache.get_client(write=True)
 
 
+def username_key(username: str) -> str:
+    """The name as log-in matches it, so that every spelling of one account shares its counter
+    (issue 14: failures for `dave` did not block `ｄａｖｅ`). The form strips the name and
+    NFKC-normalises it (AuthenticationForm's UsernameField, like User.normalize_username); the
+    backend then looks it up ignoring case (PlayerManager.get_by_natural_key: iexact, which is
+    UPPER() on both sides in PostgreSQL, so `kım` with a dotless ı logs in as `Kim`: upper(),
+    not lower(), folds the same way)."""
+    return User.normalize_username(username.strip()).upper()
+
+
 def _user_key(username: str) -> str:
-    name = hashlib.sha256(username.strip().lower().encode()).hexdigest()[:32]
+    name = hashlib.sha256(username_key(username).encode()).hexdigest()[:32]
     return cache.make_key(f"login-fail:user:{name}")
 
 

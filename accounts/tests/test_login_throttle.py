@@ -12,7 +12,7 @@ from django.core.cache import cache
 from django.db import connection
 from django.test import Client, override_settings
 
-from accounts.tests.factories import UserFactory
+from accounts.tests.factories import PASSWORD, UserFactory
 
 LOGIN = "/accounts/login/"
 
@@ -81,3 +81,36 @@ def test_parallel_wrong_passwords_get_at_most_the_limit_of_password_checks(
     assert not errors, errors
     assert len(password_checks) == 5 and set(password_checks) == {"failed"}
     assert sorted(statuses) == [200] * 5 + [429] * 35
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("username", "variant"),
+    [
+        ("dave", "ｄａｖｅ"),  # full width: NFKC, as the log-in form normalises it
+        ("dave", "ＤＡＶＥ"),
+        ("dave", "DAVE"),
+        ("dave", " dave "),
+        ("Kim", "kım"),  # dotless ı: PostgreSQL's UPPER() makes it I, Python's lower() does not
+    ],
+)
+@override_settings(LOGIN_FAILURE_LIMIT=5, LOGIN_FAILURE_WINDOW=600)
+def test_failures_for_a_name_block_every_spelling_that_logs_in_as_it(client, username, variant):
+    UserFactory(username=username)
+    # The spelling really is the same account to the log-in...
+    assert client.post(LOGIN, {"username": variant, "password": PASSWORD}).status_code == 302
+    client.logout()
+    for _ in range(5):
+        client.post(LOGIN, {"username": username, "password": "wrong"}, REMOTE_ADDR="192.0.2.1")
+    # ...so it is refused once the name is blocked, from any address, and cannot reset the
+    # counter.
+    response = client.post(
+        LOGIN, {"username": variant, "password": PASSWORD}, REMOTE_ADDR="192.0.2.2"
+    )
+    assert response.status_code == 429
+    assert "Troppi tentativi falliti" in response.content.decode()
+    assert "_auth_user_id" not in client.session
+    response = client.post(
+        LOGIN, {"username": username, "password": PASSWORD}, REMOTE_ADDR="192.0.2.3"
+    )
+    assert response.status_code == 429
