@@ -71,7 +71,7 @@ class ThrottledLoginMixin:
         # AuthenticationForm.clean checks a password only when both are given.
         if username is None or not self.cleaned_data.get("password"):
             return super().clean()
-        address = self.request.META.get("REMOTE_ADDR", "")
+        address = throttle.client_address(self.request)
         wait = throttle.attempt_start(username, address)
         if wait:
             minutes = max(1, (wait + 59) // 60)

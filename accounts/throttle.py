@@ -11,18 +11,25 @@ at once at most LOGIN_FAILURE_LIMIT reach the password check within a window.
 Counters (each lasting LOGIN_FAILURE_WINDOW seconds from its first attempt):
 - per username (as log-in matches it: `ｄａｖｅ` and `DAVE` are `dave`), at
   LOGIN_FAILURE_LIMIT; a success clears it;
-- per address, at LOGIN_FAILURE_LIMIT; a success gives its own attempt back, so only failures
-  use it up.
+- per (username, address), at LOGIN_FAILURE_LIMIT; a success clears only its own address's,
+  so the owner logging in does not hand an attacker elsewhere a fresh set of guesses;
+- per address alone, only at LOGIN_ADDRESS_FAILURE_LIMIT (issue 14: at the username's limit,
+  five typos by anyone behind one router, a club or a school, locked everybody out); a
+  success gives its own attempt back, so only failures use it up.
 
-Counters live in the cache's Redis, so every daphne process sees the same ones.
+The address is the client's as seen by us or, when BEHIND_PROXY, by the trusted proxy
+(client_address). Counters live in the cache's Redis, so every daphne process sees the same
+ones.
 """
 
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 
 from django.conf import settings
 from django.core.cache import cache
+from django.http import HttpRequest
 
 from accounts.models import User
 
@@ -47,13 +54,33 @@ def username_key(username: str) -> str:
     return User.normalize_username(username.strip()).upper()
 
 
+def client_address(request: HttpRequest) -> str:
+    """The address the request came from. Behind a trusted proxy (BEHIND_PROXY) that is the
+    right-most X-Forwarded-For entry, the one the proxy appended (nginx's
+    $proxy_add_x_forwarded_for); everything left of it was written by the client and is not
+    believed. Otherwise X-Forwarded-For is ignored, since anyone can send it."""
+    remote = request.META.get("REMOTE_ADDR") or "unknown"
+    if not settings.BEHIND_PROXY:
+        return remote
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "").rsplit(",", 1)[-1].strip()
+    try:
+        return str(ipaddress.ip_address(forwarded))
+    except ValueError:  # no header, or not an address: the proxy did not set it
+        return remote
+
+
 def _user_key(username: str) -> str:
-    name = hashlib.sha256(username_key(username).encode()).hexdigest()[:32]
-    return cache.make_key(f"login-fail:user:{name}")
+    return hashlib.sha256(username_key(username).encode()).hexdigest()[:32]
 
 
-def _address_key(address: str) -> str:
-    return cache.make_key(f"login-fail:addr:{address}")
+def _keys(username: str, address: str) -> tuple[str, str, str]:
+    """The counters of an attempt: username, (username, address), address."""
+    name = _user_key(username)
+    return (
+        cache.make_key(f"login-fail:user:{name}"),
+        cache.make_key(f"login-fail:user-addr:{name}:{address}"),
+        cache.make_key(f"login-fail:addr:{address}"),
+    )
 
 
 def attempt_start(username: str, address: str) -> int:
@@ -62,9 +89,11 @@ def attempt_start(username: str, address: str) -> int:
     A refused attempt counts too: hammering a blocked name does not shorten its wait, and the
     window still ends LOGIN_FAILURE_WINDOW seconds after its first attempt."""
     window = settings.LOGIN_FAILURE_WINDOW
+    user, user_address, address_alone = _keys(username, address)
     limits = {
-        _user_key(username): settings.LOGIN_FAILURE_LIMIT,
-        _address_key(address): settings.LOGIN_FAILURE_LIMIT,
+        user: settings.LOGIN_FAILURE_LIMIT,
+        user_address: settings.LOGIN_FAILURE_LIMIT,
+        address_alone: settings.LOGIN_ADDRESS_FAILURE_LIMIT,
     }
     pipe = _redis().pipeline(transaction=True)
     for key in limits:
@@ -81,8 +110,10 @@ def attempt_start(username: str, address: str) -> int:
 
 
 def attempt_succeeded(username: str, address: str) -> None:
-    """The password was right: clear the username's counter, give the address its attempt back."""
+    """The password was right: clear the username's counter and its pair with this address, give
+    the address alone its attempt back."""
+    user, user_address, address_alone = _keys(username, address)
     pipe = _redis().pipeline(transaction=True)
-    pipe.delete(_user_key(username))
-    pipe.eval(_GIVE_BACK, 1, _address_key(address))
+    pipe.delete(user, user_address)
+    pipe.eval(_GIVE_BACK, 1, address_alone)
     pipe.execute()

@@ -12,7 +12,9 @@ from django.core.cache import cache
 from django.db import connection
 from django.test import Client, override_settings
 
+from accounts import throttle
 from accounts.tests.factories import PASSWORD, UserFactory
+from config.env import ConfigError, env_int
 
 LOGIN = "/accounts/login/"
 
@@ -114,3 +116,76 @@ def test_failures_for_a_name_block_every_spelling_that_logs_in_as_it(client, use
         LOGIN, {"username": username, "password": PASSWORD}, REMOTE_ADDR="192.0.2.3"
     )
     assert response.status_code == 429
+
+
+@pytest.mark.django_db
+@override_settings(LOGIN_FAILURE_LIMIT=3, LOGIN_ADDRESS_FAILURE_LIMIT=50, LOGIN_FAILURE_WINDOW=600)
+def test_the_owner_logging_in_gives_an_attacker_elsewhere_no_fresh_guesses(password_checks):
+    """A success clears the username's counter, but not its pair with another address. Fails
+    without the (username, address) counter: the attacker's address alone is far from its
+    limit."""
+    UserFactory(username="Anna")
+    attacker, owner = Client(REMOTE_ADDR="203.0.113.66"), Client(REMOTE_ADDR="198.51.100.7")
+    for _ in range(2):
+        attacker.post(LOGIN, {"username": "Anna", "password": "wrong"})
+    assert owner.post(LOGIN, {"username": "Anna", "password": PASSWORD}).status_code == 302
+    assert attacker.post(LOGIN, {"username": "Anna", "password": "wrong"}).status_code == 200
+    assert attacker.post(LOGIN, {"username": "Anna", "password": "wrong"}).status_code == 429
+    assert password_checks == ["failed", "failed", "succeeded", "failed"]
+
+
+@override_settings(BEHIND_PROXY=False)
+def test_client_address_ignores_x_forwarded_for_without_a_trusted_proxy(rf):
+    request = rf.post(LOGIN, REMOTE_ADDR="203.0.113.9", HTTP_X_FORWARDED_FOR="198.51.100.1")
+    assert throttle.client_address(request) == "203.0.113.9"
+
+
+@pytest.mark.parametrize(
+    ("forwarded", "address"),
+    [
+        ("203.0.113.9", "203.0.113.9"),
+        ("198.51.100.1, 203.0.113.9", "203.0.113.9"),  # the left part is the client's own
+        ("forged, 10.0.0.1 ,203.0.113.9", "203.0.113.9"),
+        ("2001:DB8:0::1", "2001:db8::1"),  # one spelling per address
+        ("", "127.0.0.1"),  # the proxy did not set it: the proxy's own address
+        ("198.51.100.1, not-an-address", "127.0.0.1"),
+    ],
+)
+@override_settings(BEHIND_PROXY=True)
+def test_client_address_behind_a_proxy_is_the_right_most_forwarded_one(rf, forwarded, address):
+    request = rf.post(LOGIN, REMOTE_ADDR="127.0.0.1", HTTP_X_FORWARDED_FOR=forwarded)
+    assert throttle.client_address(request) == address
+
+
+@pytest.mark.django_db
+@override_settings(
+    BEHIND_PROXY=True,
+    LOGIN_FAILURE_LIMIT=3,
+    LOGIN_ADDRESS_FAILURE_LIMIT=4,
+    LOGIN_FAILURE_WINDOW=600,
+)
+def test_behind_a_proxy_each_client_has_its_own_address_and_cannot_forge_another():
+    """Every request arrives from the proxy (127.0.0.1). Fails if the throttle reads
+    REMOTE_ADDR (all share one counter) or the left-most X-Forwarded-For entry (forged)."""
+    UserFactory(username="Anna")
+    via_proxy = {"REMOTE_ADDR": "127.0.0.1"}
+    for number in range(4):
+        Client(**via_proxy).post(
+            LOGIN,
+            {"username": f"nobody{number}", "password": "wrong"},
+            HTTP_X_FORWARDED_FOR=f"192.0.2.{number}, 203.0.113.66",
+        )
+    attacker = Client(**via_proxy, HTTP_X_FORWARDED_FOR="192.0.2.99, 203.0.113.66")
+    assert attacker.post(LOGIN, {"username": "Anna", "password": PASSWORD}).status_code == 429
+    member = Client(**via_proxy, HTTP_X_FORWARDED_FOR="198.51.100.7")
+    assert member.post(LOGIN, {"username": "Anna", "password": PASSWORD}).status_code == 302
+
+
+def test_the_address_limit_setting_is_a_whole_number_of_at_least_one():
+    name = "LOGIN_ADDRESS_FAILURE_LIMIT"
+    assert env_int({}, name, 50) == 50
+    assert env_int({name: " "}, name, 50) == 50
+    assert env_int({name: "200"}, name, 50) == 200
+    for bad in ["0", "-5", "many", "2.5"]:
+        with pytest.raises(ConfigError, match=name):
+            env_int({name: bad}, name, 50)
