@@ -72,7 +72,13 @@ class ThrottledLoginMixin:
         if username is None or not self.cleaned_data.get("password"):
             return super().clean()
         address = throttle.client_address(self.request)
-        wait = throttle.attempt_start(username, address)
+        try:
+            wait = throttle.attempt_start(username, address)
+        except throttle.ThrottleUnavailable:
+            raise forms.ValidationError(
+                _("Accesso momentaneamente non disponibile: riprova tra qualche minuto."),
+                code="unavailable",
+            ) from None
         if wait:
             minutes = max(1, (wait + 59) // 60)
             raise forms.ValidationError(
@@ -93,7 +99,10 @@ class ThrottledLoginMixin:
                 throttle.attempt_succeeded(username, address)
 
     def refusal_status(self) -> int:
-        """The HTTP status of the re-rendered form: 429 when the throttle refused."""
+        """The HTTP status of the re-rendered form: 429 when the throttle refused, 503 when it
+        could not count."""
+        if self.has_error(NON_FIELD_ERRORS, "unavailable"):
+            return 503
         return 429 if self.has_error(NON_FIELD_ERRORS, "throttled") else 200
 
 

@@ -19,23 +19,33 @@ Counters (each lasting LOGIN_FAILURE_WINDOW seconds from its first attempt):
 
 The address is the client's as seen by us or, when BEHIND_PROXY, by the trusted proxy
 (client_address). Counters live in the cache's Redis, so every daphne process sees the same
-ones.
+ones. Without Redis the throttle cannot count, and attempt_start raises ThrottleUnavailable:
+log-in fails closed (issue 14: it answered 500), since unthrottled password checks during an
+outage are exactly what an attacker would wait for.
 """
 
 from __future__ import annotations
 
 import hashlib
 import ipaddress
+import logging
 
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
+from redis.exceptions import RedisError
 
 from accounts.models import User
+
+logger = logging.getLogger(__name__)
 
 # Gives back one attempt, but never creates a counter (and so never one without an expiry) if
 # the window ran out while the password was being checked.
 _GIVE_BACK = "if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('DECR', KEYS[1]) end"
+
+
+class ThrottleUnavailable(Exception):
+    """Redis cannot be reached, so an attempt cannot be counted."""
 
 
 def _redis():
@@ -95,12 +105,17 @@ def attempt_start(username: str, address: str) -> int:
         user_address: settings.LOGIN_FAILURE_LIMIT,
         address_alone: settings.LOGIN_ADDRESS_FAILURE_LIMIT,
     }
-    pipe = _redis().pipeline(transaction=True)
-    for key in limits:
-        pipe.set(key, 0, ex=window, nx=True)
-        pipe.incr(key)
-        pipe.ttl(key)
-    replies = pipe.execute()
+    try:
+        pipe = _redis().pipeline(transaction=True)
+        for key in limits:
+            pipe.set(key, 0, ex=window, nx=True)
+            pipe.incr(key)
+            pipe.ttl(key)
+        replies = pipe.execute()
+    except RedisError as error:
+        # Expected during an outage: one line, no traceback; the user gets a message (503).
+        logger.warning("Log-in refused, attempts cannot be counted: %s", error)
+        raise ThrottleUnavailable from error
     wait = 0
     for index, limit in enumerate(limits.values()):
         count, ttl = replies[3 * index + 1], replies[3 * index + 2]
@@ -113,7 +128,11 @@ def attempt_succeeded(username: str, address: str) -> None:
     """The password was right: clear the username's counter and its pair with this address, give
     the address alone its attempt back."""
     user, user_address, address_alone = _keys(username, address)
-    pipe = _redis().pipeline(transaction=True)
-    pipe.delete(user, user_address)
-    pipe.eval(_GIVE_BACK, 1, address_alone)
-    pipe.execute()
+    try:
+        pipe = _redis().pipeline(transaction=True)
+        pipe.delete(user, user_address)
+        pipe.eval(_GIVE_BACK, 1, address_alone)
+        pipe.execute()
+    except RedisError as error:
+        # The attempt was counted and its password checked; the counters just run out.
+        logger.warning("Log-in counters not cleared after a success: %s", error)

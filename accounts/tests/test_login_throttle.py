@@ -4,9 +4,11 @@ admin's own log-in page and Redis being down."""
 
 from __future__ import annotations
 
+import socket
 import threading
 
 import pytest
+from django.conf import settings as django_settings
 from django.contrib.auth.signals import user_logged_in, user_login_failed
 from django.core.cache import cache
 from django.db import connection
@@ -189,3 +191,39 @@ def test_the_address_limit_setting_is_a_whole_number_of_at_least_one():
     for bad in ["0", "-5", "many", "2.5"]:
         with pytest.raises(ConfigError, match=name):
             env_int({name: bad}, name, 50)
+
+
+@pytest.fixture
+def redis_down(settings):
+    """The cache pointed at a port where nothing listens, as when Redis is stopped."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": f"redis://127.0.0.1:{port}/0",
+        }
+    }
+
+
+@pytest.mark.django_db
+def test_with_redis_down_log_in_fails_closed_with_a_message(
+    client, redis_down, password_checks, caplog
+):
+    """Issue 14: with Redis stopped, log-in answered 500 with a traceback. Unthrottled password
+    checks are what an attacker would wait for, so it refuses, saying why (503)."""
+    UserFactory(username="Anna")
+    assert client.get(LOGIN).status_code == 200
+    response = client.post(LOGIN, {"username": "Anna", "password": PASSWORD})
+    assert response.status_code == 503
+    assert "Accesso momentaneamente non disponibile" in response.content.decode()
+    assert response.context["form"]["username"].value() == "Anna"  # the form, re-rendered
+    assert "_auth_user_id" not in client.session
+    assert password_checks == []
+    assert not [record for record in caplog.records if record.exc_info]
+
+    client.cookies[django_settings.LANGUAGE_COOKIE_NAME] = "en"
+    response = client.post(LOGIN, {"username": "Anna", "password": PASSWORD})
+    assert response.status_code == 503
+    assert "Log-in is temporarily unavailable" in response.content.decode()
