@@ -227,3 +227,46 @@ def test_with_redis_down_log_in_fails_closed_with_a_message(
     response = client.post(LOGIN, {"username": "Anna", "password": PASSWORD})
     assert response.status_code == 503
     assert "Log-in is temporarily unavailable" in response.content.decode()
+
+
+ADMIN_LOGIN = "/admin/login/"
+
+
+@pytest.mark.django_db
+@override_settings(LOGIN_FAILURE_LIMIT=5, LOGIN_FAILURE_WINDOW=600)
+def test_admin_log_in_is_throttled_like_the_site_s(client, password_checks):
+    """Issue 14: 12 wrong passwords for a staff account on /admin/login/, then the right one
+    logged in. Fails if the admin site keeps Django's unthrottled log-in form."""
+    UserFactory(username="boss", is_staff=True, is_superuser=True)
+    assert client.get(ADMIN_LOGIN).status_code == 200
+    for _ in range(5):
+        response = client.post(ADMIN_LOGIN, {"username": "boss", "password": "wrong"})
+        assert response.status_code == 200
+    response = client.post(ADMIN_LOGIN, {"username": "boss", "password": PASSWORD})
+    assert response.status_code == 429
+    assert "Troppi tentativi falliti: riprova tra 10 minuti." in response.content.decode()
+    assert "_auth_user_id" not in client.session
+    assert password_checks == ["failed"] * 5
+    # One counter for both doors: the site's log-in is refused too.
+    response = client.post(LOGIN, {"username": "BOSS", "password": PASSWORD})
+    assert response.status_code == 429
+
+
+@pytest.mark.django_db
+def test_admin_log_in_still_lets_staff_in_and_only_staff(client):
+    UserFactory(username="boss", is_staff=True)
+    UserFactory(username="Anna")
+    data = {"password": PASSWORD, "next": "/admin/"}
+    response = client.post(ADMIN_LOGIN, {**data, "username": "Anna"})
+    assert response.status_code == 200 and "_auth_user_id" not in client.session
+    response = client.post(ADMIN_LOGIN, {**data, "username": "boss"})
+    assert response.status_code == 302 and response["Location"] == "/admin/"
+
+
+@pytest.mark.django_db
+def test_admin_log_in_fails_closed_without_redis(client, redis_down):
+    UserFactory(username="boss", is_staff=True)
+    response = client.post(ADMIN_LOGIN, {"username": "boss", "password": PASSWORD})
+    assert response.status_code == 503
+    assert "Accesso momentaneamente non disponibile" in response.content.decode()
+    assert "_auth_user_id" not in client.session
