@@ -3,8 +3,11 @@ from __future__ import annotations
 from django import forms
 from django.contrib.auth import password_validation
 from django.contrib.auth.forms import AuthenticationForm
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
+from accounts import throttle
 from accounts.models import USERNAME_MAX, User, username_validators
 
 PASSWORD_MAX = 128
@@ -58,8 +61,53 @@ class SignupForm(forms.Form):
         return cleaned
 
 
-class LoginForm(AuthenticationForm):
-    """Django's log-in form with our wording; throttling happens in the view."""
+class ThrottledLoginMixin:
+    """Throttles an AuthenticationForm (accounts/throttle.py) at the one place a password is
+    checked: clean() counts the attempt just before authenticate() runs, with the username the
+    form has cleaned, and refuses it there when a counter is past its limit."""
+
+    def clean(self) -> dict:
+        username = self.cleaned_data.get("username")
+        # AuthenticationForm.clean checks a password only when both are given.
+        if username is None or not self.cleaned_data.get("password"):
+            return super().clean()
+        address = throttle.client_address(self.request)
+        try:
+            wait = throttle.attempt_start(username, address)
+        except throttle.ThrottleUnavailable:
+            raise forms.ValidationError(
+                _("Accesso momentaneamente non disponibile: riprova tra qualche minuto."),
+                code="unavailable",
+            ) from None
+        if wait:
+            minutes = max(1, (wait + 59) // 60)
+            raise forms.ValidationError(
+                ngettext(
+                    "Troppi tentativi falliti: riprova tra %(n)d minuto.",
+                    "Troppi tentativi falliti: riprova tra %(n)d minuti.",
+                    minutes,
+                )
+                % {"n": minutes},
+                code="throttled",
+            )
+        try:
+            return super().clean()
+        finally:
+            # The password was right, even if this account may not log in here (the admin's
+            # form refuses non-staff after authenticating).
+            if self.user_cache is not None:
+                throttle.attempt_succeeded(username, address)
+
+    def refusal_status(self) -> int:
+        """The HTTP status of the re-rendered form: 429 when the throttle refused, 503 when it
+        could not count."""
+        if self.has_error(NON_FIELD_ERRORS, "unavailable"):
+            return 503
+        return 429 if self.has_error(NON_FIELD_ERRORS, "throttled") else 200
+
+
+class LoginForm(ThrottledLoginMixin, AuthenticationForm):
+    """Django's log-in form with our wording, throttled."""
 
     error_messages = {
         "invalid_login": _("Nome utente o password errati."),

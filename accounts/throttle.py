@@ -1,44 +1,138 @@
-"""Throttling of failed log-ins.
+"""Throttling of log-ins.
 
-After LOGIN_FAILURE_LIMIT failures within LOGIN_FAILURE_WINDOW seconds, further attempts for
-that username — or from that address, whatever the username — are refused until the window
-passes. Counters live in the cache (Redis), so every daphne process sees the same ones.
+Every attempt is counted *before* its password is checked, in one atomic step in Redis (issue
+14: the check and the count were separate steps, and 40 parallel attempts all read "not
+blocked" before any failure was written, so 39 wrong passwords were evaluated). One MULTI
+transaction per attempt, for every counter: SET NX EX starts the counter's window at the first
+attempt, INCR returns the new count, TTL says how long the window still runs. An attempt whose
+count passes the limit is refused without touching the password, so of any number of attempts
+at once at most LOGIN_FAILURE_LIMIT reach the password check within a window.
+
+Counters (each lasting LOGIN_FAILURE_WINDOW seconds from its first attempt):
+- per username (as log-in matches it: `ｄａｖｅ` and `DAVE` are `dave`), at
+  LOGIN_FAILURE_LIMIT; a success clears it;
+- per (username, address), at LOGIN_FAILURE_LIMIT; a success clears only its own address's,
+  so the owner logging in does not hand an attacker elsewhere a fresh set of guesses;
+- per address alone, only at LOGIN_ADDRESS_FAILURE_LIMIT (issue 14: at the username's limit,
+  five typos by anyone behind one router, a club or a school, locked everybody out); a
+  success gives its own attempt back, so only failures use it up.
+
+The address is the client's as seen by us or, when BEHIND_PROXY, by the trusted proxy
+(client_address). Counters live in the cache's Redis, so every daphne process sees the same
+ones. Without Redis the throttle cannot count, and attempt_start raises ThrottleUnavailable:
+log-in fails closed (issue 14: it answered 500), since unthrottled password checks during an
+outage are exactly what an attacker would wait for.
 """
 
 from __future__ import annotations
 
 import hashlib
-import time
+import ipaddress
+import logging
 
 from django.conf import settings
 from django.core.cache import cache
+from django.http import HttpRequest
+from redis.exceptions import RedisError
+
+from accounts.models import User
+
+logger = logging.getLogger(__name__)
+
+# Gives back one attempt, but never creates a counter (and so never one without an expiry) if
+# the window ran out while the password was being checked.
+_GIVE_BACK = "if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('DECR', KEYS[1]) end"
 
 
-def _keys(username: str, address: str) -> list[str]:
-    name = hashlib.sha256(username.strip().lower().encode()).hexdigest()[:32]
-    return [f"login-fail:user:{name}", f"login-fail:addr:{address}"]
+class ThrottleUnavailable(Exception):
+    """Redis cannot be reached, so an attempt cannot be counted."""
 
 
-def seconds_blocked(username: str, address: str) -> int:
-    """How long this attempt must wait (0: it may go ahead)."""
-    now = time.time()
-    wait = 0.0
-    for key in _keys(username, address):
-        entry = cache.get(key)
-        if entry and entry["count"] >= settings.LOGIN_FAILURE_LIMIT:
-            wait = max(wait, entry["since"] + settings.LOGIN_FAILURE_WINDOW - now)
-    return max(0, int(wait + 0.999))
+def _redis():
+    """The cache's own Redis client (same CACHES["default"], same connection pool): Django's
+    RedisCache offers no transaction, and an INCR that also starts the window needs one."""
+    return cache._cache.get_client(write=True)
 
 
-def record_failure(username: str, address: str) -> None:
-    now = time.time()
-    for key in _keys(username, address):
-        entry = cache.get(key)
-        if not entry or entry["since"] + settings.LOGIN_FAILURE_WINDOW < now:
-            entry = {"count": 0, "since": now}
-        entry["count"] += 1
-        cache.set(key, entry, timeout=settings.LOGIN_FAILURE_WINDOW)
+def username_key(username: str) -> str:
+    """The name as log-in matches it, so that every spelling of one account shares its counter
+    (issue 14: failures for `dave` did not block `ｄａｖｅ`). The form strips the name and
+    NFKC-normalises it (AuthenticationForm's UsernameField, like User.normalize_username); the
+    backend then looks it up ignoring case (PlayerManager.get_by_natural_key: iexact, which is
+    UPPER() on both sides in PostgreSQL, so `kım` with a dotless ı logs in as `Kim`: upper(),
+    not lower(), folds the same way)."""
+    return User.normalize_username(username.strip()).upper()
 
 
-def record_success(username: str) -> None:
-    cache.delete(_keys(username, "")[0])
+def client_address(request: HttpRequest) -> str:
+    """The address the request came from. Behind a trusted proxy (BEHIND_PROXY) that is the
+    right-most X-Forwarded-For entry, the one the proxy appended (nginx's
+    $proxy_add_x_forwarded_for); everything left of it was written by the client and is not
+    believed. Otherwise X-Forwarded-For is ignored, since anyone can send it."""
+    remote = request.META.get("REMOTE_ADDR") or "unknown"
+    if not settings.BEHIND_PROXY:
+        return remote
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "").rsplit(",", 1)[-1].strip()
+    try:
+        return str(ipaddress.ip_address(forwarded))
+    except ValueError:  # no header, or not an address: the proxy did not set it
+        return remote
+
+
+def _user_key(username: str) -> str:
+    return hashlib.sha256(username_key(username).encode()).hexdigest()[:32]
+
+
+def _keys(username: str, address: str) -> tuple[str, str, str]:
+    """The counters of an attempt: username, (username, address), address."""
+    name = _user_key(username)
+    return (
+        cache.make_key(f"login-fail:user:{name}"),
+        cache.make_key(f"login-fail:user-addr:{name}:{address}"),
+        cache.make_key(f"login-fail:addr:{address}"),
+    )
+
+
+def attempt_start(username: str, address: str) -> int:
+    """Count one log-in attempt; return how many seconds it must wait (0: check the password).
+
+    A refused attempt counts too: hammering a blocked name does not shorten its wait, and the
+    window still ends LOGIN_FAILURE_WINDOW seconds after its first attempt."""
+    window = settings.LOGIN_FAILURE_WINDOW
+    user, user_address, address_alone = _keys(username, address)
+    limits = {
+        user: settings.LOGIN_FAILURE_LIMIT,
+        user_address: settings.LOGIN_FAILURE_LIMIT,
+        address_alone: settings.LOGIN_ADDRESS_FAILURE_LIMIT,
+    }
+    try:
+        pipe = _redis().pipeline(transaction=True)
+        for key in limits:
+            pipe.set(key, 0, ex=window, nx=True)
+            pipe.incr(key)
+            pipe.ttl(key)
+        replies = pipe.execute()
+    except RedisError as error:
+        # Expected during an outage: one line, no traceback; the user gets a message (503).
+        logger.warning("Log-in refused, attempts cannot be counted: %s", error)
+        raise ThrottleUnavailable from error
+    wait = 0
+    for index, limit in enumerate(limits.values()):
+        count, ttl = replies[3 * index + 1], replies[3 * index + 2]
+        if count > limit:
+            wait = max(wait, ttl if ttl > 0 else window)
+    return wait
+
+
+def attempt_succeeded(username: str, address: str) -> None:
+    """The password was right: clear the username's counter and its pair with this address, give
+    the address alone its attempt back."""
+    user, user_address, address_alone = _keys(username, address)
+    try:
+        pipe = _redis().pipeline(transaction=True)
+        pipe.delete(user, user_address)
+        pipe.eval(_GIVE_BACK, 1, address_alone)
+        pipe.execute()
+    except RedisError as error:
+        # The attempt was counted and its password checked; the counters just run out.
+        logger.warning("Log-in counters not cleared after a success: %s", error)

@@ -10,9 +10,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
-from accounts import selectors, services, throttle
+from accounts import selectors, services
 from accounts.forms import LoginForm, PlayerSearchForm, SignupForm
 
 PLAYERS_PER_PAGE = 50
@@ -49,46 +48,19 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/signup.html", {"form": form, "next": _safe_next(request)})
 
 
-def _client_address(request: HttpRequest) -> str:
-    return request.META.get("REMOTE_ADDR") or "unknown"
-
-
 class LoginView(auth_views.LoginView):
-    """Django's log-in, throttled (accounts/throttle.py): too many failures for a username or
-    from an address refuse further attempts for a while, with a message saying how long."""
+    """Django's log-in, throttled by its form (accounts/forms.py, accounts/throttle.py): too
+    many failures for a username or from an address refuse further attempts for a while, with a
+    message saying how long."""
 
     template_name = "accounts/login.html"
     authentication_form = LoginForm
     redirect_authenticated_user = True
 
-    def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        username = request.POST.get("username", "")
-        wait = throttle.seconds_blocked(username, _client_address(request))
-        if wait:
-            form = self.get_form()
-            minutes = max(1, (wait + 59) // 60)
-            form.errors.clear()
-            form.add_error(
-                None,
-                ngettext(
-                    "Troppi tentativi falliti: riprova tra %(n)d minuto.",
-                    "Troppi tentativi falliti: riprova tra %(n)d minuti.",
-                    minutes,
-                )
-                % {"n": minutes},
-            )
-            return self.render_to_response(self.get_context_data(form=form), status=429)
-        return super().post(request, *args, **kwargs)
-
-    def form_invalid(self, form):
-        username = self.request.POST.get("username", "")
-        if username:
-            throttle.record_failure(username, _client_address(self.request))
-        return super().form_invalid(form)
-
-    def form_valid(self, form):
-        throttle.record_success(form.get_user().username)
-        return super().form_valid(form)
+    def form_invalid(self, form: LoginForm) -> HttpResponse:
+        response = super().form_invalid(form)
+        response.status_code = form.refusal_status()
+        return response
 
 
 class PasswordChangeView(auth_views.PasswordChangeView):

@@ -37,6 +37,19 @@ def env_list(environ: dict[str, str], name: str, default: list[str]) -> list[str
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+def env_int(environ: dict[str, str], name: str, default: int, minimum: int = 1) -> int:
+    raw = environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ConfigError(f"{name}={raw!r}: not a whole number") from None
+    if value < minimum:
+        raise ConfigError(f"{name}={raw!r}: must be at least {minimum}")
+    return value
+
+
 def env_port(environ: dict[str, str], name: str = "PORT", default: int = 8000) -> int:
     raw = environ.get(name)
     if raw is None or raw.strip() == "":

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from django.utils.translation import gettext_lazy as _
 
-from config.env import database_config, env_bool, env_list, env_port, secret_key
+from config.env import database_config, env_bool, env_int, env_list, env_port, secret_key
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
@@ -92,9 +92,13 @@ LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-# Repeated failed logins are throttled per username and per address (accounts/throttle.py).
+# Repeated failed logins are throttled per username and per (username, address) at
+# LOGIN_FAILURE_LIMIT, and per address alone only at the much higher
+# LOGIN_ADDRESS_FAILURE_LIMIT: a club or school behind one router shares one address
+# (accounts/throttle.py, issue 14).
 LOGIN_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
 LOGIN_FAILURE_WINDOW = int(os.environ.get("LOGIN_FAILURE_WINDOW", "900"))  # seconds
+LOGIN_ADDRESS_FAILURE_LIMIT = env_int(os.environ, "LOGIN_ADDRESS_FAILURE_LIMIT", 50)
 
 CACHES = {
     "default": {
@@ -178,9 +182,10 @@ WHITENOISE_USE_FINDERS = True
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SECURE = env_bool(os.environ, "SECURE_COOKIES", False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
-SECURE_PROXY_SSL_HEADER = (
-    ("HTTP_X_FORWARDED_PROTO", "https") if env_bool(os.environ, "BEHIND_PROXY", False) else None
-)
+# Behind a trusted reverse proxy that sets X-Forwarded-Proto and appends the client's address
+# to X-Forwarded-For (README "Deploying"); the log-in throttle reads that address.
+BEHIND_PROXY = env_bool(os.environ, "BEHIND_PROXY", False)
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if BEHIND_PROXY else None
 
 LOGGING = {
     "version": 1,
