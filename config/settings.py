@@ -105,6 +105,9 @@ CACHES = {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": os.environ.get("CACHE_PREFIX", "circolo"),
+        # A Redis that accepts connections but never answers must fail a request (log-in
+        # fails closed), not hang it.
+        "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
     }
 }
 
