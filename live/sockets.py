@@ -136,6 +136,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
 
     accepts: frozenset[str] = frozenset()
     _closed_ran = False
+    _request: Any = None  # the client message being handled (its id goes into an error)
 
     async def __call__(self, scope, receive, send) -> None:
         self.joined: list[str] = []
@@ -159,7 +160,9 @@ class LiveConsumer(AsyncWebsocketConsumer):
         except Exception:
             log.exception("%s: handler of %s failed", type(self).__name__, kind)
             if kind == "websocket.receive":
-                await self.send_error("internal", "the server could not handle this message")
+                await self.send_error(
+                    "internal", "the server could not handle this message", self._request
+                )
 
     async def join(self, group: str) -> None:
         await self.channel_layer.group_add(group, self.channel_name)
@@ -190,11 +193,13 @@ class LiveConsumer(AsyncWebsocketConsumer):
         """What the socket recorded, undone (subclasses)."""
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None):
+        self._request = None
         try:
             message = parse_frame(text_data, bytes_data)
         except FrameError as error:
             await self.send_error("malformed", str(error))
             return
+        self._request = message
         kind = message["type"]
         if kind == "ping":
             await self.send_json({"type": "pong", "id": message.get("id")})

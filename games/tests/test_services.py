@@ -338,3 +338,27 @@ def test_presence_sweep_keeps_a_player_with_another_live_socket():
         at_ms=T0 + 32_000,
     )
     assert (game.white_connections, game.white_away_since_ms) == (0, T0 + 32_000)
+
+
+def test_every_pushed_change_has_a_newer_version():
+    """STYLE 4: presence and draw offers do not move the ply, but each change pushed carries a
+    higher version, so a client can drop a state that arrives late."""
+    game = open_game()
+    w, b = game.white_id, game.black_id
+    versions = [game.version]
+    steps = [
+        lambda: game_presence(game_id=game.pk, user_id=w, connected=True, key="w", at_ms=T0),
+        lambda: game_draw_offer(game_id=game.pk, user_id=w, at_ms=T0),
+        lambda: game_draw_decline(game_id=game.pk, user_id=b, at_ms=T0),
+        lambda: game_move(game_id=game.pk, user_id=w, expected_ply=0, move="e2e4", at_ms=T0 + 1),
+        lambda: game_presence(game_id=game.pk, user_id=w, connected=False, key="w", at_ms=T0 + 2),
+        lambda: game_resign(game_id=game.pk, user_id=b, at_ms=T0 + 3),
+    ]
+    for step in steps:
+        versions.append(step().version)
+        assert services.game_state(Game.objects.get(pk=game.pk))["version"] == versions[-1]
+    assert versions == sorted(set(versions)) and len(versions) == len(steps) + 1
+    # A refused action changes nothing, the version included.
+    with pytest.raises(GameOver):
+        game_resign(game_id=game.pk, user_id=w)
+    assert Game.objects.get(pk=game.pk).version == versions[-1]

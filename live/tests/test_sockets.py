@@ -1,0 +1,120 @@
+"""The base of every socket (`live.sockets`): one frame parser, errors that keep the socket,
+a cleanup that always runs. With WebsocketCommunicator on the real Redis channel layer."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+from django.urls import path
+
+from games.routing import websocket_urlpatterns as game_routes
+from games.services import now_ms
+from games.tests.factories import open_game
+from live.models import Connection
+from live.sockets import FrameError, LiveConsumer, parse_frame
+
+
+@pytest.mark.parametrize(
+    ("text", "data"),
+    [
+        (None, b"\x00\x01"),
+        ("", None),
+        ("x" * 9000, None),
+        ("{not json", None),
+        ("[" * 100_000, None),
+        ("[" * 5000 + "]" * 5000, None),
+        ('["move"]', None),
+        ('{"type": ["move"]}', None),
+        ('{"type": {"a": 1}}', None),
+        ('{"move": "e2e4"}', None),
+        ("null", None),
+    ],
+)
+def test_bad_frames_are_refused_with_a_reason(text, data):
+    with pytest.raises(FrameError):
+        parse_frame(text, data)
+
+
+def test_a_good_frame_is_read():
+    assert parse_frame('{"type": "move", "ply": 0, "move": "e2e4"}', None)["move"] == "e2e4"
+
+
+class Exploding(LiveConsumer):
+    accepts = frozenset({"boom"})
+    cleaned: list[str] = []
+
+    async def connect(self) -> None:
+        await self.accept()
+
+    async def on_boom(self, message) -> None:
+        raise RuntimeError("a handler bug")
+
+    async def closed(self) -> None:
+        Exploding.cleaned.append(self.channel_name)
+
+
+@pytest.mark.asyncio
+async def test_a_handler_that_raises_is_answered_and_the_socket_stays():
+    communicator = WebsocketCommunicator(URLRouter([path("x/", Exploding.as_asgi())]), "/x/")
+    assert (await communicator.connect())[0]
+    await communicator.send_json_to({"type": "boom", "id": 3})
+    reply = await communicator.receive_json_from(timeout=5)
+    assert (reply["type"], reply["code"], reply["id"]) == ("error", "internal", 3)
+    await communicator.send_json_to({"type": "ping", "id": 4})
+    assert await communicator.receive_json_from(timeout=5) == {"type": "pong", "id": 4}
+    await communicator.disconnect()
+    assert len(Exploding.cleaned) == 1  # the cleanup ran once
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_every_bad_frame_on_a_game_socket_gets_malformed_and_the_socket_stays():
+    game = await database_sync_to_async(open_game)(base_seconds=300, at_ms=now_ms())
+    communicator = WebsocketCommunicator(URLRouter(game_routes), f"/ws/game/{game.pk}/")
+    communicator.scope["user"] = await database_sync_to_async(lambda: game.white)()
+    assert (await communicator.connect())[0]
+    frames = [
+        {"text": ""},
+        {"bytes": b"\xff"},
+        {"text": "[" * 100_000},
+        {"text": '{"type": ["move"]}'},
+        {"text": '{"type": "move", "ply": 0, "move": "\u00b2-1"}'},
+    ]
+    for frame in frames:
+        await communicator.send_input({"type": "websocket.receive", **frame})
+        while True:
+            reply = await communicator.receive_json_from(timeout=5)
+            if reply["type"] == "error":
+                break
+        assert reply["code"] in ("malformed", "illegal_move"), (frame, reply)
+    await communicator.send_json_to({"type": "move", "ply": 0, "move": "e2e4"})
+    while (reply := await communicator.receive_json_from(timeout=5))["type"] != "state" or reply[
+        "ply"
+    ] != 1:
+        pass
+    await communicator.disconnect()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_whose_task_is_cancelled_leaves_no_presence_behind():
+    """However a socket ends — here its task is cancelled, as when daphne drops it mid-send —
+    the presence row it recorded goes."""
+    game = await database_sync_to_async(open_game)(base_seconds=300)
+    communicator = WebsocketCommunicator(URLRouter(game_routes), f"/ws/game/{game.pk}/")
+    communicator.scope["user"] = await database_sync_to_async(lambda: game.white)()
+    assert (await communicator.connect())[0]
+    await communicator.receive_json_from(timeout=5)
+    assert await database_sync_to_async(Connection.objects.count)() == 1
+    communicator.future.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await communicator.future
+    for _ in range(100):
+        if not await database_sync_to_async(Connection.objects.exists)():
+            break
+        await asyncio.sleep(0.05)
+    assert not await database_sync_to_async(Connection.objects.exists)()
