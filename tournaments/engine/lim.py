@@ -74,11 +74,13 @@ def assign_colours(
         return _game(a, b, opposite(due_b))  # type: ignore[arg-type]  (both None handled)
     if due_b is None or due_a != due_b:
         return _game(a, b, due_a)  # Lim 10.2: each gets the colour due
-    # Lim 10.4: both due the same colour. Latest round where their colours differed (histories
-    # aligned on their most recent games: rounds without a game have no colour).
-    for colour_a, colour_b in zip(reversed(a.colours), reversed(b.colours), strict=False):
-        if colour_a != colour_b:
-            return _game(a, b, opposite(colour_a))
+    # Lim 10.4: both due the same colour. The latest *round* in which both played and had
+    # different colours decides; a round in which either had no game (bye, absence) is skipped,
+    # so histories are compared round by round, not game by game.
+    by_round_a, by_round_b = a.colours_by_round(), b.colours_by_round()
+    for key in sorted(by_round_a.keys() & by_round_b.keys(), reverse=True):
+        if by_round_a[key] != by_round_b[key]:
+            return _game(a, b, opposite(by_round_a[key]))
     # Same histories: the higher-ranked gets it at or above the median, the lower below it.
     return _game(a, b, due_a if at_or_above_median else opposite(due_a))
 
@@ -152,7 +154,7 @@ class _RoundPairer:
 
         for i in sorted(range(len(players)), key=key):
             # Hard rule: at most one bye each; the others must still all pair.
-            if not players[i].had_bye and self.everyone.try_remove(i):
+            if players[i].may_get_bye and self.everyone.try_remove(i):
                 return i
         raise NoLegalPairing("nobody can take the bye while the rest still pair")
 

@@ -56,11 +56,14 @@ def simulate(
     draw_percent: float = 20.0,
     absence_percent: float = 0.0,
     double_games: bool = False,
+    forfeit_percent: float = 0.0,
 ) -> SimulationReport:
     """Play `rounds` rounds (or until Lim 11 ends the tournament) with random results.
 
     `absence_percent`: chance that a player is announced absent for a round (not paired).
     `double_games`: two games per pairing, colours reversed (RULES 4.5).
+    `forfeit_percent`: chance that a pairing is not played (RULES 4.7): one player busy (a
+    forfeit win for the other, Lim 1 then denies them the bye) or, one time in three, both.
     """
     rng = random.Random(seed)
     ratings = sorted((rng.randint(1000, 2500) for _ in range(players)), reverse=True)
@@ -93,11 +96,27 @@ def simulate(
             g: random_result(rng, rating[g.white], rating[g.black], draw_percent / 100)
             for g in pairing.games
         }
+        unplayed: dict[Game, tuple[int, int]] = {}
+        for g in pairing.games:
+            if forfeit_percent and rng.random() * 100 < forfeit_percent:
+                unplayed[g] = rng.choice([(WIN_POINTS, 0), (0, WIN_POINTS), (0, 0)])
+        results.update(unplayed)
         tournament = tournament.with_round(pairing, results, number)
+        if unplayed:
+            games = tuple(
+                replace(r, played=False)
+                if r.round == number and Game(r.white, r.black) in unplayed
+                else r
+                for r in tournament.games
+            )
+            tournament = replace(tournament, games=games)
         if double_games:
-            # RULES 4.5: the return game, colours reversed, in the same round.
+            # RULES 4.5: the return game, colours reversed, in the same round (a forfeit
+            # forfeits both games).
             return_games = tuple(
-                GameResult(
+                GameResult(number, g.black, g.white, *unplayed[g][::-1], played=False, leg=2)
+                if g in unplayed
+                else GameResult(
                     number,
                     g.black,
                     g.white,

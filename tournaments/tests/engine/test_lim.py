@@ -3,6 +3,8 @@
 Scores are in platform units (win 2, draw 1): the examples' "2 points" (1/0.5/0) become 4.
 """
 
+from dataclasses import replace
+
 import pytest
 
 from tournaments.engine.checks import hard_rule_violations, legal_pairing_exists
@@ -15,7 +17,18 @@ from tournaments.engine.lim import (
     pair_round,
     score_group_order,
 )
-from tournaments.engine.model import BLACK, WHITE, Game, RoundSpec
+from tournaments.engine.model import (
+    BLACK,
+    BYE_HALF,
+    BYE_ZERO,
+    WHITE,
+    Bye,
+    Entrant,
+    Game,
+    GameResult,
+    RoundSpec,
+    Tournament,
+)
 
 from .helpers import pairs, player, symmetric, unordered
 
@@ -69,6 +82,54 @@ def test_rule_1_bye_skips_a_player_who_cannot_be_left_out():
     # #5 cannot rest (4 would be left with 1-2-3, and 1, 2, 3 have all met): #4 cannot either.
     result = pair(players_blocking, ROUND_3)
     assert result.bye == 3
+
+
+def test_rule_1_no_bye_for_a_player_who_won_by_forfeit():
+    # Issue 15.8 (LIM 1, FIDE C.04.1): #5, lowest-ranked of the lowest group, won a game
+    # because the opponent did not show up: like one who already rested, #4 gets the bye.
+    players = [player(1, 4), player(2, 4), player(3, 2), player(4, 2), player(5, 2)]
+    assert pair(players, ROUND_3).bye == 5
+    players[4] = player(5, 2, forfeit_win=True)
+    assert pair(players, ROUND_3).bye == 4
+
+
+def test_rule_1_forfeit_win_read_from_the_history_with_absences():
+    # Nine players. Round 1: #8 was busy and did not show up, so #9 won by forfeit (RULES
+    # 4.7); #7 rested. Round 2: #8 rested, #9 lost to #7, the others drew. Round 3: the lowest
+    # group is everybody on 2 points; its lowest-ranked are #9 (the forfeit winner) and #8
+    # (who rested), so #6 gets the bye. Without the forfeit rule #9 would have had it.
+    t = Tournament(
+        tuple(Entrant(n, f"p{n}", 2000 - n) for n in range(1, 10)),
+        5,
+        games=(
+            GameResult(1, 1, 2, 1, 1),
+            GameResult(1, 3, 4, 1, 1),
+            GameResult(1, 5, 6, 1, 1),
+            GameResult(1, 9, 8, 2, 0, played=False),
+            GameResult(2, 7, 9, 2, 0),
+            GameResult(2, 1, 3, 1, 1),
+            GameResult(2, 2, 4, 1, 1),
+            GameResult(2, 6, 5, 1, 1),
+        ),
+        byes=(Bye(1, 7), Bye(2, 8)),
+    )
+    states = t.player_states()
+    by_number = {p.number: p for p in states}
+    assert by_number[9].won_by_forfeit and not by_number[8].won_by_forfeit
+    assert {p.score for p in states if p.number != 7} == {2}
+    spec = t.next_round_spec()
+    result = pair_round(states, spec)
+    assert result.bye == 6
+    assert hard_rule_violations(states, spec, result) == []
+    without_the_rule = [replace(p, won_by_forfeit=False) for p in states]
+    assert pair_round(without_the_rule, spec).bye == 9
+    bye_to_9 = pair_round(without_the_rule, spec)
+    assert "bye for 9, who already won by forfeit" in hard_rule_violations(states, spec, bye_to_9)
+    # If everybody else has rested already, nobody may rest: the round cannot be paired.
+    only_9 = [replace(p, had_bye=p.number != 9) for p in states]
+    assert not legal_pairing_exists(only_9, spec)
+    with pytest.raises(NoLegalPairing):
+        pair_round(only_9, spec)
 
 
 def test_rule_1_round_one_bye_to_lowest_rated_fixture_f10():
@@ -336,6 +397,40 @@ def test_rule_10_4_latest_difference_decides():
     a, b = player(1, 4, "BWWB"), player(2, 4, "WBWB")
     assert assign_colours(a, b, RoundSpec(5, 9), True) == Game(2, 1)
     assert assign_colours(player(4, 2, "BWB"), player(8, 2, "WBB"), ROUND_3, True) == Game(8, 4)
+
+
+def test_rule_10_4_compares_rounds_not_games():
+    # Issue 15.7. Pairing round 4; both are due White. #1 played White in round 1, had a
+    # half-point bye in round 2, Black in round 3 ("WB"); #2 played B, W, B. Round by round
+    # the latest round both played with different colours is round 1 (#1 W, #2 B), so #1 gets
+    # Black. Aligned on games instead, "WB" against "BWB" shows no difference and the
+    # higher-ranked #1 would get White.
+    a = player(1, 3, "WB", rounds=(1, 3))
+    b = player(2, 3, "BWB", rounds=(1, 2, 3))
+    spec = RoundSpec(4, 9)
+    assert assign_colours(a, b, spec, at_or_above_median=True) == Game(2, 1)
+    # A round in which only one of them played is skipped for both: #2's round 2 is ignored.
+    c = player(2, 3, "BBW", rounds=(1, 2, 3))  # due White too; round 3: B against W
+    assert assign_colours(a, c, spec, at_or_above_median=True) == Game(1, 2)
+
+
+def test_rule_10_4_rounds_come_from_the_tournament_history():
+    t = Tournament(
+        tuple(Entrant(n, f"p{n}", 2000 - n) for n in range(1, 5)),
+        5,
+        games=(
+            GameResult(1, 1, 3, 2, 0),
+            GameResult(1, 4, 2, 0, 2),
+            GameResult(2, 2, 3, 1, 1),
+            GameResult(3, 4, 1, 1, 1),
+            GameResult(3, 3, 2, 1, 1),
+        ),
+        byes=(Bye(2, 1, BYE_HALF, 1), Bye(2, 4, BYE_ZERO, 0)),
+    )
+    states = {p.number: p for p in t.player_states()}
+    assert (states[1].colours, states[1].colour_rounds) == ("WB", (1, 3))
+    assert (states[2].colours, states[2].colour_rounds) == ("BWB", (1, 2, 3))
+    assert assign_colours(states[1], states[2], t.next_round_spec(), True) == Game(2, 1)
 
 
 def test_rule_10_1_absolute_limit_beats_preference():
