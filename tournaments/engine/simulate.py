@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from .checks import Quality, hard_rule_violations, legal_pairing_exists, quality
-from .lim import NoLegalPairing, pair_round
+from .lim import NoLegalPairing, PairingNotes, pair_round
 from .model import DRAW_POINTS, WIN_POINTS, Entrant, Game, GameResult, Tournament
 
 
@@ -21,6 +21,9 @@ class RoundReport:
     seconds: float
     violations: tuple[str, ...]
     quality: Quality
+    notes: PairingNotes = field(default_factory=PairingNotes)  # rule 9 cracks, guard fallbacks
+    compared: Quality | None = None  # the same state paired by `compare_reading`, if asked
+    differs: bool = False  # whether that pairing differs from ours
 
 
 @dataclass(frozen=True)
@@ -57,6 +60,7 @@ def simulate(
     absence_percent: float = 0.0,
     double_games: bool = False,
     forfeit_percent: float = 0.0,
+    compare_reading: str | None = None,
 ) -> SimulationReport:
     """Play `rounds` rounds (or until Lim 11 ends the tournament) with random results.
 
@@ -64,6 +68,8 @@ def simulate(
     `double_games`: two games per pairing, colours reversed (RULES 4.5).
     `forfeit_percent`: chance that a pairing is not played (RULES 4.7): one player busy (a
     forfeit win for the other, Lim 1 then denies them the bye) or, one time in three, both.
+    `compare_reading`: also pair every state by that reading of rule 8.3 (`lim.ROUND_READING`)
+    and report its quality beside ours; the tournament goes on with ours.
     """
     rng = random.Random(seed)
     ratings = sorted((rng.randint(1000, 2500) for _ in range(players)), reverse=True)
@@ -83,15 +89,30 @@ def simulate(
             tournament = replace(tournament, absent_next=absent)
         states = tournament.player_states()
         spec = tournament.next_round_spec()
+        notes = PairingNotes()
         started = time.perf_counter()
         try:
-            pairing = pair_round(states, spec)
+            pairing = pair_round(states, spec, notes=notes)
         except NoLegalPairing as exc:
             confirmed = not legal_pairing_exists(states, spec)
             return SimulationReport(players, rounds, tuple(reports), str(exc), confirmed)
         seconds = time.perf_counter() - started
         violations = hard_rule_violations(states, spec, pairing)
-        reports.append(RoundReport(number, seconds, tuple(violations), quality(states, pairing)))
+        compared, differs = None, False
+        if compare_reading is not None:
+            other = pair_round(states, spec, reading=compare_reading)
+            compared, differs = quality(states, other), other != pairing
+        reports.append(
+            RoundReport(
+                number,
+                seconds,
+                tuple(violations),
+                quality(states, pairing),
+                notes,
+                compared,
+                differs,
+            )
+        )
         results: dict[Game, tuple[int, int]] = {
             g: random_result(rng, rating[g.white], rating[g.black], draw_percent / 100)
             for g in pairing.games
