@@ -21,7 +21,7 @@ from .model import Pairing, PlayerState
 from .rounds import plan_tournament
 from .simulate import format_report, simulate
 from .standings import round_robin_standings, swiss_standings
-from .trf import TrfError, read_trf
+from .trf import MAX_TRF_CHARS, TrfError, read_trf
 
 EXIT_OK = 0
 EXIT_NO_PAIRING = 1
@@ -119,11 +119,15 @@ def _rounds(args: argparse.Namespace) -> int:
 
 
 def _read(path: str) -> str:
+    """The file's text; never more than the TRF reader accepts (it refuses the rest)."""
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            return handle.read()
+        with open(path, "rb") as handle:
+            data = handle.read(4 * MAX_TRF_CHARS + 1)  # UTF-8: up to 4 bytes a character
     except OSError as exc:
         raise TrfError(0, f"cannot read the file ({exc.strerror})") from None
+    if len(data) > 4 * MAX_TRF_CHARS:
+        raise TrfError(1, f"the file is larger than {MAX_TRF_CHARS:,} characters")
+    return data.decode("utf-8", errors="replace")
 
 
 def _pair(args: argparse.Namespace) -> int:

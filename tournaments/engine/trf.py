@@ -5,12 +5,21 @@ What we read and write:
   10-column block per round: opponent, colour, result);
 - `XXR` total rounds and `XXC white1|black1` (colour of #1 in round 1), the JaVaFo/bbpPairings
   extensions;
-- the point system: `BBW`/`BBD` (points for a win and a draw, JaVaFo's extension). We write
-  `BBW  2.0` and `BBD  1.0` for the platform's 2/1/0 scoring (RULES 4.6). A `162` line with
-  `W`/`D` values (e.g. `162 W 2.0 D 1.0`) is read the same way.
+- the point system: JaVaFo's and bbpPairings' `BBW` win, `BBD` draw, `BBL` loss, `BBZ`
+  zero-point bye, `BBF` forfeit loss, `BBU` pairing-allocated bye, or a `162` line with `W`,
+  `D`, `L`, `A` (zero-point bye and forfeit loss) and `P` (pairing-allocated bye) values, e.g.
+  `162 W 2.0 D 1.0`. Undeclared values are the FIDE defaults: win 1.0, draw 0.5, nothing for a
+  loss, a zero-point bye or a forfeit loss, a pairing-allocated bye worth a win. We write
+  `BBW  2.0` and `BBD  1.0` for the platform's 2/1/0 scoring (RULES 4.6).
 
-Internally every score is in platform units (win 2, draw 1), whatever the file's system: the
-pairing only needs the order of scores, and 1/0.5/0 and 2/1/0 order them alike.
+Internally every score is in platform units (win 2, draw 1), whatever the file's system. That
+is exact only for point systems that are 2/1/0 scaled (1/0.5/0, 2/1/0, 4/2/0...): the Lim
+system (its score groups, the median) is defined on them, and another system such as 3/1/0
+orders the players differently. **Decision**: such a file is refused (TrfError, exit 3 from
+the command line) naming the line that declares the point system; it is not re-scored.
+
+Size: at most `MAX_PLAYERS` player lines (the platform's 200 seats, RULES 4.1) and
+`MAX_TRF_CHARS` characters; a larger input is refused before it is paired.
 
 Start ranks are the pairing numbers, as in JaVaFo and bbpPairings. Double games (RULES 4.5)
 have no TRF form; such a tournament cannot be exported.
@@ -18,7 +27,8 @@ have no TRF form; such a tournament cannot be exported.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
 
 from .model import (
     BYE_FULL,
@@ -33,6 +43,9 @@ from .model import (
     GameResult,
     Tournament,
 )
+from .rounds import MAX_PLAYERS  # RULES 4.1: at most 200 seats
+
+MAX_TRF_CHARS = 1_000_000  # 200 players with 199 rounds each need about 420,000
 
 BLACK_LOT = "B"
 ROUND_COLUMN = 91  # 0-based start of round 1's block (column 92 in the spec)
@@ -81,6 +94,9 @@ class _Entry:
 
 def read_trf(text: str) -> Tournament:
     """Parse a TRF-16 file. Raises TrfError naming the offending line."""
+    if len(text) > MAX_TRF_CHARS:
+        raise TrfError(1, f"the file is larger than {MAX_TRF_CHARS:,} characters")
+    points = _PointSystem()
     name = ""
     total_rounds: int | None = None
     rounds_line = 1
@@ -96,6 +112,10 @@ def read_trf(text: str) -> Tournament:
         if code == "012":
             name = line[4:].strip()
         elif code == "001":
+            if len(entrants) == MAX_PLAYERS:
+                raise TrfError(
+                    line_number, f"more than {MAX_PLAYERS} players (the platform's maximum)"
+                )
             entrant, round_entries = _read_player(line, line_number)
             if entrant.number in entrants:
                 raise TrfError(line_number, f"start rank {entrant.number} appears twice")
@@ -113,12 +133,13 @@ def read_trf(text: str) -> Tournament:
                 first_colour = BLACK_LOT
             elif "white1" in words:
                 first_colour = WHITE
-        elif code in ("BBW", "BBD", "162"):
-            _check_point_system(code, line, line_number)
+        elif code in _POINT_LINES or code == "162":
+            points.read(code, line, line_number)
         # Other lines (022 city, 042 dates, 102 arbiter, 013 teams, ...) are not needed.
 
     if not entrants:
         raise TrfError(1, "no player lines (001)")
+    points.check()
     games, byes, absent = _build_rounds(entries, entrants)
     played = max(
         [g.round for g in games] + [b.round for b in byes if b.kind == BYE_PAIRING_ALLOCATED],
@@ -149,14 +170,91 @@ def _integer(text: str, line_number: int, message: str) -> int:
         raise TrfError(line_number, f"{message} (found {text!r})") from None
 
 
-def _check_point_system(code: str, line: str, line_number: int) -> None:
-    words = line[3:].replace("=", " ").split()
-    values = [w for w in words if w not in ("W", "D", "L")]
-    for value in values:
-        try:
-            float(value)
-        except ValueError:
-            raise TrfError(line_number, f"{code}: {value!r} is not a number of points") from None
+# The values a point system gives, with FIDE's defaults (in the file's own units).
+_POINT_DEFAULTS = {
+    "win": Decimal("1.0"),
+    "draw": Decimal("0.5"),
+    "loss": Decimal(0),
+    "zero-point bye": Decimal(0),
+    "forfeit loss": Decimal(0),
+}
+_POINT_LINES = {  # JaVaFo / bbpPairings
+    "BBW": ("win",),
+    "BBD": ("draw",),
+    "BBL": ("loss",),
+    "BBZ": ("zero-point bye",),
+    "BBF": ("forfeit loss",),
+    "BBU": ("pairing-allocated bye",),
+}
+_162_CODES = {
+    "W": ("win",),
+    "D": ("draw",),
+    "L": ("loss",),
+    "A": ("zero-point bye", "forfeit loss"),
+    "P": ("pairing-allocated bye",),
+}
+
+
+@dataclass
+class _PointSystem:
+    """What the file declares a result is worth, and on which line (for the message)."""
+
+    values: dict[str, Decimal] = field(default_factory=dict)
+    where: dict[str, tuple[int, str]] = field(default_factory=dict)  # line number, its words
+
+    def read(self, code: str, line: str, line_number: int) -> None:
+        words = line[3:].replace("=", " ").split()
+        if code in _POINT_LINES:
+            if len(words) != 1:
+                raise TrfError(line_number, f"{code} needs one number of points")
+            pairs = [(code, words[0], _POINT_LINES[code])]
+        else:
+            if not words or len(words) % 2:
+                raise TrfError(line_number, "162 needs pairs of a code and points (W 2.0 D 1.0)")
+            pairs = []
+            for letter, value in zip(words[::2], words[1::2], strict=True):
+                if letter not in _162_CODES:
+                    raise TrfError(
+                        line_number, f"162: point code {letter!r} is not W, D, L, A or P"
+                    )
+                pairs.append((f"162 {letter}", value, _162_CODES[letter]))
+        for label, value, keys in pairs:
+            try:
+                points = Decimal(value)
+            except InvalidOperation:
+                raise TrfError(
+                    line_number, f"{label}: {value!r} is not a number of points"
+                ) from None
+            if not points.is_finite() or points < 0:
+                raise TrfError(line_number, f"{label}: {value!r} is not a number of points")
+            for key in keys:
+                self.values[key] = points
+                self.where[key] = (line_number, f"{label} {value}")
+
+    def check(self) -> None:
+        """Refuse a point system that is not 2/1/0 scaled (see the module docstring)."""
+        value = {**_POINT_DEFAULTS, **self.values}
+        win, draw = value["win"], value["draw"]
+        value.setdefault("pairing-allocated bye", win)
+        supported = "only point systems in which a win is worth two draws (1/0.5/0, 2/1/0)"
+        if win <= 0 or win != 2 * draw:
+            key = "win" if "win" in self.where else "draw"
+            self._refuse(
+                key, f"a win worth {win} and a draw worth {draw}: the Lim system pairs {supported}"
+            )
+        for key in ("loss", "zero-point bye", "forfeit loss"):
+            if value[key] != 0:
+                self._refuse(key, f"a {key} worth {value[key]}: it must be worth nothing")
+        if value["pairing-allocated bye"] != win:
+            bye = value["pairing-allocated bye"]
+            self._refuse(
+                "pairing-allocated bye",
+                f"a pairing-allocated bye worth {bye}: it must be worth a win ({win})",
+            )
+
+    def _refuse(self, key: str, reason: str) -> None:
+        line_number, declared = self.where.get(key, (1, key))
+        raise TrfError(line_number, f"{declared}: {reason}; the file cannot be paired as it is")
 
 
 def _read_player(line: str, line_number: int) -> tuple[Entrant, list[_Entry]]:

@@ -15,7 +15,7 @@ from tournaments.engine.model import (
     Entrant,
     Tournament,
 )
-from tournaments.engine.trf import TrfError, read_trf, write_trf
+from tournaments.engine.trf import MAX_TRF_CHARS, TrfError, read_trf, write_trf
 
 from .helpers import play
 
@@ -149,3 +149,98 @@ def test_corrupted_files_give_a_tournament_or_a_trf_error_never_a_crash(name, ed
         pair_round(t.player_states(), t.next_round_spec())
     except NoLegalPairing:
         pass
+
+
+# -- point systems (issue 15.9) and size ------------------------------------------------------
+
+C5 = "\n".join(GOOD) + "\n"
+
+
+def with_lines(*extra: str) -> str:
+    return C5 + "".join(f"{line}\n" for line in extra)
+
+
+def last_line_number(text: str) -> int:
+    return len(text.splitlines())
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        (),
+        ("BBW 1.0", "BBD 0.5"),
+        ("BBW 2.0", "BBD 1.0"),
+        ("BBW 4.0", "BBD 2.0", "BBU 4.0", "BBL 0.0", "BBZ 0.0", "BBF 0.0"),
+        ("162 W 2.0 D 1.0",),
+        ("162  W 3.0    D 1.5    A 0.0    P 3.0",),
+    ],
+)
+def test_point_systems_scaled_from_2_1_0_are_read_alike(lines):
+    # A win worth two draws, nothing for a loss: the same scores in platform units.
+    t = read_trf(with_lines(*lines))
+    assert t == read_trf(C5)
+
+
+@pytest.mark.parametrize(
+    ("lines", "blamed", "words"),
+    [
+        (("BBW 3.0", "BBD 1.0"), 0, "BBW 3.0: a win worth 3.0 and a draw worth 1.0"),
+        (("BBD 1.0", "BBW 3.0"), 1, "BBW 3.0"),
+        (("BBD 1.0",), 0, "BBD 1.0: a win worth 1.0"),  # the win keeps its default, 1.0
+        (("BBW 2.0",), 0, "a draw worth 0.5"),
+        (("162 W 3.0 D 1.0",), 0, "162 W 3.0"),
+        (("BBW 2.0", "BBD 1.0", "BBL 0.5"), 2, "BBL 0.5: a loss worth 0.5"),
+        (("BBZ 1.0",), 0, "zero-point bye worth 1.0"),
+        (("BBF 0.5",), 0, "forfeit loss worth 0.5"),
+        (("BBU 0.5",), 0, "pairing-allocated bye worth 0.5: it must be worth a win"),
+        (("162 P 0.5",), 0, "162 P 0.5"),
+        (("BBW 0.0", "BBD 0.0"), 0, "a win worth 0.0"),
+    ],
+)
+def test_other_point_systems_are_refused_naming_their_line(lines, blamed, words):
+    text = with_lines(*lines)
+    first = last_line_number(text) - len(lines) + 1
+    with pytest.raises(TrfError) as error:
+        read_trf(text)
+    assert error.value.line_number == first + blamed
+    assert words in str(error.value) and "cannot be paired" in str(error.value)
+
+
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        ("BBW two", "'two' is not a number"),
+        ("BBW", "needs one number"),
+        ("BBW -1.0", "is not a number"),
+        ("162 W", "pairs of a code"),
+        ("162 X 1.0", "'X' is not W, D, L, A or P"),
+        ("BBD NaN", "is not a number"),
+    ],
+)
+def test_malformed_point_lines_name_the_line(line, words):
+    text = with_lines(line)
+    with pytest.raises(TrfError) as error:
+        read_trf(text)
+    assert error.value.line_number == last_line_number(text)
+    assert words in str(error.value)
+
+
+def player_lines(count: int) -> str:
+    return "".join(
+        f"001 {n:4d}      {'Player ' + str(n):<33} {2000:4d}{'':28}{0.0:4.1f} {n:4d}\n"
+        for n in range(1, count + 1)
+    )
+
+
+def test_at_most_200_players():
+    assert len(read_trf("012 Full\n" + player_lines(200) + "XXR 9\n").entrants) == 200
+    with pytest.raises(TrfError) as error:
+        read_trf("012 Too many\n" + player_lines(10_000) + "XXR 9\n")
+    assert error.value.line_number == 202  # the 201st player line
+    assert "more than 200 players" in str(error.value)
+
+
+def test_larger_files_are_refused_before_reading_them():
+    with pytest.raises(TrfError) as error:
+        read_trf(C5 + "022 " + "x" * MAX_TRF_CHARS + "\n")
+    assert "larger than" in str(error.value)
