@@ -8,33 +8,55 @@ Then (issue 15.6) the quality figures before and after LIM.md's reading of rule 
 states: every state is paired by both readings (`--reading round` runs the main table with the
 old one), over the 200-player seeds, small fields, the hand-built state of the issue and the
 real TRF of another engine.
+
+Last (issue 15.10) the command line's start-up: the wall time of a whole
+`python -m tournaments.engine pair <12-player file>` process, on a copy of the engine without
+byte-code (as every run was where PYTHONDONTWRITEBYTECODE is set) and byte-compiled (as after
+`make compile`, part of `make run` and `make test`). Target: median under 40 ms byte-compiled.
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
+import os
+import random
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tournaments.engine.checks import Quality, hard_rule_violations, quality  # noqa: E402
+from tournaments.engine.cli import format_pairing  # noqa: E402
 from tournaments.engine.lim import (  # noqa: E402
     GROUP_READING,
     ROUND_READING,
     PairingNotes,
     pair_round,
 )
-from tournaments.engine.model import Game, Pairing, PlayerState, RoundSpec  # noqa: E402
+from tournaments.engine.model import (  # noqa: E402
+    Entrant,
+    Game,
+    Pairing,
+    PlayerState,
+    RoundSpec,
+    Tournament,
+)
 from tournaments.engine.rounds import plan_tournament  # noqa: E402
-from tournaments.engine.simulate import SimulationReport, simulate  # noqa: E402
-from tournaments.engine.trf import read_trf  # noqa: E402
+from tournaments.engine.simulate import SimulationReport, random_result, simulate  # noqa: E402
+from tournaments.engine.trf import read_trf, write_trf  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[1] / "tournaments" / "tests" / "engine" / "data"
 
 MEDIAN_TARGET = 0.100
 WORST_TARGET = 1.0
+START_UP_TARGET = 0.040
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def main() -> int:
@@ -51,6 +73,9 @@ def main() -> int:
     )
     parser.add_argument(
         "--small-seeds", type=int, default=10, help="seeds per small field (6-30 players)"
+    )
+    parser.add_argument(
+        "--start-up-runs", type=int, default=21, help="processes timed per start-up figure"
     )
     args = parser.parse_args()
     other = ROUND_READING if args.reading == GROUP_READING else GROUP_READING
@@ -114,12 +139,58 @@ def main() -> int:
         _print_comparison(name, runs, args.reading)
     _print_issue_case()
     violations += sum(r.violations for r in small)
+    start_up = command_line_start_up(args.start_up_runs)
     ok = violations == 0 and median < MEDIAN_TARGET and worst < WORST_TARGET
+    ok = ok and start_up < START_UP_TARGET
     print(
-        f"target (median < {MEDIAN_TARGET * 1000:.0f} ms, worst < {WORST_TARGET:.0f} s, "
-        f"0 violations): {'met' if ok else 'MISSED'}"
+        f"\ntarget (median < {MEDIAN_TARGET * 1000:.0f} ms, worst < {WORST_TARGET:.0f} s, "
+        f"0 violations, pair start-up < {START_UP_TARGET * 1000:.0f} ms byte-compiled): "
+        f"{'met' if ok else 'MISSED'}"
     )
     return 0 if ok else 1
+
+
+def command_line_start_up(runs: int) -> float:
+    """Issue 15.10: median wall time of `python -m tournaments.engine pair` on 12 players,
+    byte-compiled; prints it beside the same without byte-code and a bare interpreter."""
+    rng = random.Random(12)
+    t = Tournament(tuple(Entrant(n, f"Player {n}", 2400 - 10 * n) for n in range(1, 13)), 5)
+    for number in range(1, 4):
+        pairing = pair_round(t.player_states(), t.next_round_spec())
+        results = {g: random_result(rng, 2000, 2000, 0.2) for g in pairing.games}
+        t = t.with_round(pairing, results, number)
+    expected = format_pairing(pair_round(t.player_states(), t.next_round_spec()), t.player_states())
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp)
+        (copy / "tournaments" / "engine").mkdir(parents=True)
+        shutil.copy(ROOT / "tournaments" / "__init__.py", copy / "tournaments")
+        for source in (ROOT / "tournaments" / "engine").glob("*.py"):
+            shutil.copy(source, copy / "tournaments" / "engine")
+        trf = copy / "twelve.trf"
+        trf.write_text(write_trf(t))
+        pair = [sys.executable, "-m", "tournaments.engine", "pair", str(trf)]
+
+        def wall(command: list[str]) -> float:
+            times = []
+            for _ in range(runs):
+                started = time.perf_counter()
+                done = subprocess.run(command, cwd=copy, env=env, capture_output=True, text=True)
+                times.append(time.perf_counter() - started)
+                if command is pair and done.stdout.strip() != expected:
+                    raise SystemExit(f"pair printed {done.stdout!r}, expected {expected!r}")
+            return statistics.median(times)
+
+        bare = wall([sys.executable, "-c", "pass"])
+        cold = wall(pair)
+        compileall.compile_dir(copy / "tournaments", quiet=1)
+        warm = wall(pair)
+    print(
+        f"\ncommand-line start-up (issue 15.10): python -m tournaments.engine pair, 12 players, "
+        f"median of {runs} runs: {warm * 1000:.1f} ms byte-compiled, {cold * 1000:.1f} ms "
+        f"without byte-code (PYTHONDONTWRITEBYTECODE=1); a bare interpreter {bare * 1000:.1f} ms"
+    )
+    return warm
 
 
 _READING_NAMES = {

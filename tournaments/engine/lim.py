@@ -141,10 +141,14 @@ class PairingNotes:
     guard_fallbacks: int = 0  # Lim 8.3: groups paired by the round-wide choice instead
 
 
-@dataclass
 class _PairedGroup:
-    score: int
-    pairs: list[tuple[int, int]]  # indices into the round's player list
+    """A side group's pairs, until the median is paired (rule 9 may still undo them)."""
+
+    __slots__ = ("score", "pairs")
+
+    def __init__(self, score: int, pairs: list[tuple[int, int]]) -> None:
+        self.score = score
+        self.pairs = pairs  # indices into the round's player list
 
 
 Pair = tuple[int, int]

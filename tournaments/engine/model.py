@@ -13,6 +13,7 @@ WHITE = "W"
 BLACK = "B"
 WIN_POINTS = 2
 DRAW_POINTS = 1
+MAX_PLAYERS = 200  # RULES 4.1: a tournament has 4 to 200 seats
 
 
 def opposite(colour: str) -> str:

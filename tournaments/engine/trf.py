@@ -27,15 +27,13 @@ have no TRF form; such a tournament cannot be exported.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
-
 from .model import (
     BYE_FULL,
     BYE_HALF,
     BYE_PAIRING_ALLOCATED,
     BYE_ZERO,
     DRAW_POINTS,
+    MAX_PLAYERS,
     WHITE,
     WIN_POINTS,
     Bye,
@@ -43,7 +41,6 @@ from .model import (
     GameResult,
     Tournament,
 )
-from .rounds import MAX_PLAYERS  # RULES 4.1: at most 200 seats
 
 MAX_TRF_CHARS = 1_000_000  # 200 players with 199 rounds each need about 420,000
 
@@ -82,14 +79,20 @@ class TrfError(ValueError):
         self.line_number = line_number
 
 
-@dataclass(frozen=True)
 class _Entry:
-    line_number: int
-    player: int
-    round: int
-    opponent: int  # 0 for none
-    colour: str  # "w", "b" or "-"
-    result: str
+    """One round block of a 001 line. (A plain class: a dataclass costs start-up time.)"""
+
+    __slots__ = ("line_number", "player", "round", "opponent", "colour", "result")
+
+    def __init__(
+        self, line_number: int, player: int, round: int, opponent: int, colour: str, result: str
+    ) -> None:
+        self.line_number = line_number
+        self.player = player
+        self.round = round
+        self.opponent = opponent  # 0 for none
+        self.colour = colour  # "w", "b" or "-"
+        self.result = result
 
 
 def read_trf(text: str) -> Tournament:
@@ -171,12 +174,13 @@ def _integer(text: str, line_number: int, message: str) -> int:
 
 
 # The values a point system gives, with FIDE's defaults (in the file's own units).
+# The values a point system gives, with FIDE's defaults (in the file's own units, as written).
 _POINT_DEFAULTS = {
-    "win": Decimal("1.0"),
-    "draw": Decimal("0.5"),
-    "loss": Decimal(0),
-    "zero-point bye": Decimal(0),
-    "forfeit loss": Decimal(0),
+    "win": "1.0",
+    "draw": "0.5",
+    "loss": "0",
+    "zero-point bye": "0",
+    "forfeit loss": "0",
 }
 _POINT_LINES = {  # JaVaFo / bbpPairings
     "BBW": ("win",),
@@ -195,12 +199,16 @@ _162_CODES = {
 }
 
 
-@dataclass
 class _PointSystem:
-    """What the file declares a result is worth, and on which line (for the message)."""
+    """What the file declares a result is worth, and on which line (for the message).
 
-    values: dict[str, Decimal] = field(default_factory=dict)
-    where: dict[str, tuple[int, str]] = field(default_factory=dict)  # line number, its words
+    Values are compared as floats: doubling is exact in binary, so for the short decimals of a
+    TRF file `win == 2 * draw` holds exactly when it holds for the numbers as written.
+    """
+
+    def __init__(self) -> None:
+        self.written: dict[str, str] = dict(_POINT_DEFAULTS)
+        self.where: dict[str, tuple[int, str]] = {}  # line number, its words
 
     def read(self, code: str, line: str, line_number: int) -> None:
         words = line[3:].replace("=", " ").split()
@@ -220,36 +228,37 @@ class _PointSystem:
                 pairs.append((f"162 {letter}", value, _162_CODES[letter]))
         for label, value, keys in pairs:
             try:
-                points = Decimal(value)
-            except InvalidOperation:
-                raise TrfError(
-                    line_number, f"{label}: {value!r} is not a number of points"
-                ) from None
-            if not points.is_finite() or points < 0:
+                points = float(value)
+            except ValueError:
+                points = -1.0
+            if not 0 <= points < float("inf"):  # also refuses NaN
                 raise TrfError(line_number, f"{label}: {value!r} is not a number of points")
             for key in keys:
-                self.values[key] = points
+                self.written[key] = value
                 self.where[key] = (line_number, f"{label} {value}")
 
     def check(self) -> None:
         """Refuse a point system that is not 2/1/0 scaled (see the module docstring)."""
-        value = {**_POINT_DEFAULTS, **self.values}
+        written = self.written
+        written.setdefault("pairing-allocated bye", written["win"])  # a bye is worth a win
+        value = {key: float(text) for key, text in written.items()}
         win, draw = value["win"], value["draw"]
-        value.setdefault("pairing-allocated bye", win)
         supported = "only point systems in which a win is worth two draws (1/0.5/0, 2/1/0)"
         if win <= 0 or win != 2 * draw:
             key = "win" if "win" in self.where else "draw"
             self._refuse(
-                key, f"a win worth {win} and a draw worth {draw}: the Lim system pairs {supported}"
+                key,
+                f"a win worth {written['win']} and a draw worth {written['draw']}: "
+                f"the Lim system pairs {supported}",
             )
         for key in ("loss", "zero-point bye", "forfeit loss"):
             if value[key] != 0:
-                self._refuse(key, f"a {key} worth {value[key]}: it must be worth nothing")
+                self._refuse(key, f"a {key} worth {written[key]}: it must be worth nothing")
         if value["pairing-allocated bye"] != win:
-            bye = value["pairing-allocated bye"]
             self._refuse(
                 "pairing-allocated bye",
-                f"a pairing-allocated bye worth {bye}: it must be worth a win ({win})",
+                f"a pairing-allocated bye worth {written['pairing-allocated bye']}: "
+                f"it must be worth a win ({written['win']})",
             )
 
     def _refuse(self, key: str, reason: str) -> None:

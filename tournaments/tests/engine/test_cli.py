@@ -164,3 +164,24 @@ def test_pair_refuses_files_over_the_size_cap_with_exit_3(tmp_path):
         )
         assert result.returncode == 3 and result.stdout == ""
         assert words in result.stderr and "Traceback" not in result.stderr
+
+
+def test_pair_imports_only_what_it_needs():
+    # Issue 15.10: `pair FILE` builds no argument parser and loads no other subcommand.
+    script = (
+        "import sys\n"
+        "from tournaments.engine.cli import main\n"
+        f"code = main(['pair', {str(C5)!r}])\n"
+        "print(code, ' '.join(sorted(sys.modules)), file=sys.stderr)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, check=True
+    )
+    code, *modules = result.stderr.split()
+    assert code == "0" and result.stdout.startswith("3\n")
+    assert "tournaments.engine.lim" in modules and "tournaments.engine.trf" in modules
+    unwanted = {"argparse", "json", "decimal"} | {
+        f"tournaments.engine.{name}"
+        for name in ("berger", "checks", "rounds", "simulate", "standings")
+    }
+    assert unwanted.isdisjoint(modules)
