@@ -30,6 +30,8 @@ from .base import (
     Reason,
     Result,
     Variant,
+    tag_pair,
+    tag_value,
 )
 
 # FIDE Laws E2: the initial of the piece's name in the player's language.
@@ -260,7 +262,9 @@ class Chess(Variant):
             node = node.add_variation(self._move(board, move))
             board.push(node.move)
         for key, value in (headers or {}).items():
-            game.headers[key] = value
+            # python-chess writes header values as given: escape them here (PGN 7).
+            tag_pair(key, value)  # validates the name
+            game.headers[key] = tag_value(value)
         game.headers["Result"] = str(result) if result else "*"
         out = io.StringIO()
         game.accept(chess.pgn.FileExporter(out))

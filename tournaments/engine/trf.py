@@ -107,7 +107,10 @@ def read_trf(text: str) -> Tournament:
     entrants: dict[int, Entrant] = {}
     entry_lines: dict[int, int] = {}
     entries: list[_Entry] = []
-    for line_number, raw in enumerate(text.splitlines(), start=1):
+    # Lines end with \n, \r\n or \r (bbpPairings writes \r) and nothing else: str.splitlines
+    # would also split inside a name at \x0b, \x1c, \x85, U+2028...
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    for line_number, raw in enumerate(lines, start=1):
         line = raw.rstrip("\r\n")
         if not line.strip():
             continue
@@ -354,7 +357,13 @@ def _build_rounds(
 
 
 def write_trf(tournament: Tournament) -> str:
-    """Write the tournament as TRF-16 with 2/1/0 scoring (BBW/BBD)."""
+    """Write the tournament as TRF-16 with 2/1/0 scoring (BBW/BBD).
+
+    Every field stays in its columns and on its line (issue 14): names go through
+    `one_line` (no control character, line separator or format character can start a line
+    or hide text) and are cut to their 33 columns; a number too large for its columns raises
+    ValueError rather than shift the ones after it.
+    """
     if tournament.double_games:
         raise ValueError("double games have no TRF-16 form")
     scores = tournament.scores_after(tournament.rounds_played)
@@ -372,13 +381,17 @@ def write_trf(tournament: Tournament) -> str:
     for number in tournament.absent_next:
         blocks[(number, next_round)] = "0000 - Z"
     last = max([r for _, r in blocks], default=0)
-    lines = [f"012 {tournament.name}".rstrip()]
+    lines = [f"012 {one_line(tournament.name)}".rstrip()]
     for e in sorted(tournament.entrants, key=lambda e: e.number):
+        rating = e.rating or 0
+        # TRF-16 columns: start rank 5-8, rating 49-52, points 81-84 ("11.5"), rank 86-89.
+        if not (1 <= e.number <= 9999 and 0 <= rating <= 9999 and 0 <= scores[e.number] < 100):
+            raise ValueError(f"player {e.number}: a number does not fit its TRF-16 columns")
+        name = one_line(e.name)[:33].rstrip()
         head = (
-            f"001 {e.number:4d}      {e.name[:33]:<33} {e.rating or 0:4d}"
+            f"001 {e.number:4d}      {name:<33} {rating:4d}"
             f"{'':28}{scores[e.number]:4.1f} {rank[e.number]:4d}"
         )
-        assert len(head) == 89
         rounds = "".join(f"  {blocks.get((e.number, r), ''):<8}" for r in range(1, last + 1))
         lines.append((head + rounds).rstrip())
     lines.append(f"XXR {tournament.total_rounds}")
@@ -386,6 +399,24 @@ def write_trf(tournament: Tournament) -> str:
     lines.append(f"BBW {WIN_POINTS:4.1f}")
     lines.append(f"BBD {DRAW_POINTS:4.1f}")
     return "\n".join(lines) + "\n"
+
+
+def one_line(text: str) -> str:
+    """A TRF field's text: control characters and line or paragraph separators become spaces
+    (each would end the line for a reader: `str.splitlines` splits on \\x0b, \\x1c, \\x85,
+    U+2028...), format characters such as the bidirectional override U+202E and lone
+    surrogates are removed, runs of white space become one space and the ends are trimmed.
+    The same rule as `games.rules.base.plain_text`, restated: the engine imports no app."""
+    import unicodedata
+
+    kept = []
+    for char in text:
+        category = unicodedata.category(char)
+        if category in ("Cc", "Zl", "Zp"):
+            kept.append(" ")
+        elif category not in ("Cf", "Cs"):
+            kept.append(char)
+    return " ".join("".join(kept).split())
 
 
 def _game_codes(g: GameResult) -> tuple[str, str]:

@@ -15,7 +15,7 @@ from tournaments.engine.model import (
     Entrant,
     Tournament,
 )
-from tournaments.engine.trf import MAX_TRF_CHARS, TrfError, read_trf, write_trf
+from tournaments.engine.trf import MAX_TRF_CHARS, TrfError, one_line, read_trf, write_trf
 
 from .helpers import play
 
@@ -244,3 +244,62 @@ def test_larger_files_are_refused_before_reading_them():
     with pytest.raises(TrfError) as error:
         read_trf(C5 + "022 " + "x" * MAX_TRF_CHARS + "\n")
     assert "larger than" in str(error.value)
+
+
+# -- hostile names (issue 14): every field stays on its line and in its columns ---------------
+
+HOSTILE_NAMES = [
+    "Cup\nXXR 99\n001    1      Evil                              2000",
+    "ends with a backslash \\",
+    'has "quotes"',
+    "\u202eexe.tset",
+    "nul\x00inside",
+    "carriage\rreturn\r\n",
+    "line\u2028separator \x85 and \x0b, \x1c, \x0c",
+    "a name much longer than the thirty-three columns it has",
+    "lone surrogate \ud800",
+    "Ünïcödé 国际象棋",
+    "",
+]
+KNOWN_CODES = {"012", "001", "XXR", "XXC", "BBW", "BBD"}
+
+
+def with_names(t: Tournament, names: list[str], title: str) -> Tournament:
+    entrants = tuple(
+        Entrant(e.number, names[i % len(names)], e.rating) for i, e in enumerate(t.entrants)
+    )
+    return Tournament(entrants, t.total_rounds, t.games, t.byes, t.first_colour, name=title)
+
+
+def check_round_trip(t: Tournament) -> None:
+    text = write_trf(t)
+    lines = text.split("\n")[:-1]
+    assert len(lines) == len(t.entrants) + 5  # 012, one 001 per player, XXR, XXC, BBW, BBD
+    assert {line[:3] for line in lines} == KNOWN_CODES
+    # The name ends in column 47, the points in column 84: the separators are where they belong.
+    assert all(line[47] == line[84] == " " for line in lines if line.startswith("001"))
+    back = read_trf(text)
+    assert back.name == one_line(t.name)
+    assert [e.name for e in back.entrants] == [one_line(e.name)[:33].rstrip() for e in t.entrants]
+    assert (back.games, back.byes) == (normalised(t).games, normalised(t).byes)
+    assert [e.rating for e in back.entrants] == [e.rating for e in t.entrants]
+
+
+@pytest.mark.parametrize("title", HOSTILE_NAMES)
+def test_hostile_names_cannot_inject_lines(title):
+    check_round_trip(with_names(play(8, 3, 5), HOSTILE_NAMES, title))
+
+
+@settings(max_examples=100, deadline=None)
+@given(title=st.text(), names=st.lists(st.text(), min_size=1, max_size=6))
+def test_any_names_round_trip(title, names):
+    check_round_trip(with_names(play(6, 2, 9), names, title))
+
+
+def test_numbers_that_do_not_fit_their_columns_are_refused():
+    t = play(4, 1, 3)
+    big = Tournament(
+        (Entrant(1, "Strong", 10_000),) + t.entrants[1:], t.total_rounds, t.games, t.byes
+    )
+    with pytest.raises(ValueError, match="does not fit"):
+        write_trf(big)
