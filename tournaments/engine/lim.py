@@ -24,7 +24,7 @@ acceptable opponent once the floaters are chosen, and earlier pairs never need r
   residents and the floaters it had received join the median group as floaters), the nearest
   group first on the side the rule names, the other side when that one has nothing left,
   counted again after each undo. Because of the guard, undoing the two groups beside the
-  median always makes it pairable, so the search never gives up while a legal pairing exists.
+  median always makes it pairable, so pairing never gives up while a legal pairing exists.
 
 `pair_round(..., reading=ROUND_READING)` keeps the reading before issue 15 (8.3 over the whole
 round for every pair; rule 9 then never runs) for the benchmark's before/after figures.
@@ -330,22 +330,18 @@ class _RoundPairer:
             return self._pair_greedy(
                 group_first, members, floating, incoming, direction, group_score, guard, final
             )
-        chosen = group_first
+        chosen: MatchingState | None = group_first
         if guard is not None:
             # Lim 8.3 guard. Whatever pairs the group makes, it takes the same players out of
             # the round: only who floats matters to the rest. So the group's next pairing in
             # the order of the rules is its next choice of floaters in the order of rule 5.
-            for tried, (choice, group_after) in enumerate(
-                itertools.chain([(floating, group_first)], choices)
-            ):
-                if tried == FLOATER_CHOICES:
-                    break
+            chosen = None
+            candidates = itertools.chain([(floating, group_first)], choices)
+            for choice, group_after in itertools.islice(candidates, FLOATER_CHOICES):
                 guard_after = guard.copy()
                 if all(guard_after.try_pair(a, b) for a, b in group_after.pairs()):
                     floating, chosen, self.guard = choice, group_after, guard_after
                     break
-            else:
-                chosen = None
             if chosen is None:
                 # None keeps the rest of the round pairable: the round-wide choice.
                 self.notes.guard_fallbacks += 1

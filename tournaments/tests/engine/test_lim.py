@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import pytest
 
+from tournaments.engine import lim
 from tournaments.engine.checks import hard_rule_violations, legal_pairing_exists, quality
 from tournaments.engine.lim import (
     DOWN,
@@ -452,6 +453,19 @@ def test_rule_8_3_guard_takes_the_next_choice_of_floaters():
     result = pair(players, spec, notes)
     assert pairs("1-3", "2-9") <= unordered(result)
     assert notes.guard_fallbacks == 0
+
+
+def test_rule_11_guard_falls_back_when_its_choices_run_out(monkeypatch):
+    # The state above, but the guard may try one choice of floaters only: the round-wide
+    # choice must pair the group, never the refused first choice.
+    monkeypatch.setattr(lim, "FLOATER_CHOICES", 1)
+    players = [player(1, 8), player(2, 8), player(3, 8), player(4, 6), player(5, 6)]
+    players += [player(6, 4), player(7, 4), player(8, 2), player(10, 2)]
+    players += [player(9, 2, met=(3, 4, 5, 6, 7, 8, 10))]
+    notes = PairingNotes()
+    result = pair(players, RoundSpec(3, 9), notes)
+    assert notes.guard_fallbacks >= 1
+    assert any(frozenset((9, top)) in unordered(result) for top in (1, 2))
 
 
 def test_rule_11_guard_falls_back_to_the_round_wide_choice():
