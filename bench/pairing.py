@@ -188,7 +188,8 @@ def command_line_start_up(runs: int) -> float:
     print(
         f"\ncommand-line start-up (issue 15.10): python -m tournaments.engine pair, 12 players, "
         f"median of {runs} runs: {warm * 1000:.1f} ms byte-compiled, {cold * 1000:.1f} ms "
-        f"without byte-code (PYTHONDONTWRITEBYTECODE=1); a bare interpreter {bare * 1000:.1f} ms"
+        f"without byte-code (PYTHONDONTWRITEBYTECODE=1); a bare interpreter {bare * 1000:.1f} ms; "
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
     )
     return warm
 
