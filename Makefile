@@ -8,7 +8,7 @@ PORT ?= 8000
 TEST_DIR ?= /tmp/circolo-test-$(shell id -u)-$(notdir $(CURDIR))
 
 .PHONY: run test lint venv deps dev-deps messages system-run system-test \
-        bench-pairing bench-rules bench-live bench-tournament soak-pairing test-differential clean
+        bench-pairing bench-rules bench-live bench-tournament soak-pairing test-differential clean compile
 
 $(PY):
 	@command -v $(PYTHON) >/dev/null || { echo "Python 3.11 ($(PYTHON)) is needed"; exit 1; }
@@ -36,7 +36,11 @@ system-test:
 messages: | $(PY)
 	$(PY) manage.py compilemessages --ignore=.venv -v 0
 
-run: system-run deps messages
+# Byte-code once at install time: no process (PYTHONDONTWRITEBYTECODE or not) compiles the project.
+compile: | $(PY)
+	$(PY) -m compileall -q -x '/\.venv/' .
+
+run: system-run deps messages compile
 	$(PY) manage.py migrate --noinput -v 0
 	$(PY) manage.py collectstatic --noinput -v 0
 	PORT=$(PORT) scripts/run.sh
@@ -45,7 +49,7 @@ lint: dev-deps
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
-test: system-test dev-deps messages lint
+test: system-test dev-deps messages lint compile
 	@scripts/test-services.sh down $(TEST_DIR); \
 	scripts/test-services.sh up $(TEST_DIR) || exit 1; \
 	source $(TEST_DIR)/env; \

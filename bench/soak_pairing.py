@@ -2,9 +2,9 @@
 
 Random field sizes (4-200, small ones more often), the planned number of rounds (RULES 4.4,
 sometimes the extra round) or, for fields up to 40, more rounds than the field can bear (so
-Lim 11 is exercised), draws, absences and double games. Every
-round is checked by `checks` (independent of the pairing code): zero hard-rule violations,
-and every "no legal pairing" must be confirmed. Prints a summary; exits 1 on any failure with
+Lim 11 is exercised), draws, absences, forfeits (Lim 1: no bye for a forfeit winner) and
+double games. Every round is checked by `checks` (independent of the pairing code): zero
+hard-rule violations, and every "no legal pairing" must be confirmed. Prints a summary; exits 1 on any failure with
 the parameters to reproduce it.
 """
 
@@ -52,6 +52,7 @@ def main() -> int:
             "draw_percent": rng.choice([0, 10, 20, 40, 70]),
             "absence_percent": rng.choice([0, 0, 0, 2, 8]),
             "double_games": rng.random() < 0.15,
+            "forfeit_percent": rng.choice([0, 0, 0, 3, 10]),
         }
         report = simulate(**params)
         rounds_paired += len(report.rounds)

@@ -9,12 +9,52 @@ are. See the package docstring (``games/rules/__init__.py``) for the full contra
 from __future__ import annotations
 
 import abc
+import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
 
 Language = Literal["it", "en"]
+
+# -- PGN / PDN tag pairs (PGN standard 8.1; PDN 3.0 takes them over) ---------------------------
+
+# PGN 8.1.1: a tag name is a symbol token.
+TAG_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_+#=:-]*\Z")
+TAG_VALUE_LIMIT = 255  # PGN 7: a string token holds at most 255 characters
+_SEPARATORS = frozenset(("Cc", "Zl", "Zp"))  # control characters, line and paragraph breaks
+_INVISIBLE = frozenset(("Cf", "Cs"))  # format characters (bidi overrides...), lone surrogates
+
+
+def plain_text(value: str) -> str:
+    """`value` on one line with nothing hidden: control characters, line and paragraph
+    separators become spaces; format characters (bidirectional overrides U+202E..., zero-width
+    characters) and lone surrogates are removed; runs of white space become one space, and the
+    ends are trimmed. So no text can start a line of its own or reorder what follows it."""
+    kept = []
+    for char in value:
+        category = unicodedata.category(char)
+        if category in _SEPARATORS:
+            kept.append(" ")
+        elif category not in _INVISIBLE:
+            kept.append(char)
+    return " ".join("".join(kept).split())
+
+
+def tag_value(value: str) -> str:
+    """A header value as a PGN string token's contents: plain text (PGN 7 allows no newline,
+    tab or other non-printing character), at most 255 characters, then every backslash and
+    double quote escaped with a backslash (PGN 7)."""
+    text = plain_text(value)[:TAG_VALUE_LIMIT].rstrip()
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def tag_pair(name: str, value: str) -> str:
+    """One PGN / PDN header line, `[Name "value"]`. Raises ValueError for a bad tag name."""
+    if not TAG_NAME.match(name):
+        raise ValueError(f"not a PGN tag name: {name!r}")
+    return f'[{name} "{tag_value(value)}"]'
 
 
 class Color(StrEnum):
@@ -180,7 +220,12 @@ class Variant(abc.ABC):
         headers: Mapping[str, str] | None = None,
         result: Result | None = None,
     ) -> str:
-        """The game as PGN (chess) or PDN (draughts) text. Moves are in machine form."""
+        """The game as PGN (chess) or PDN (draughts) text. Moves are in machine form.
+
+        Every header value goes through `tag_value` (one line, nothing hidden, quotes and
+        backslashes escaped), so no name can add a header or a game; a tag name that is not a
+        PGN symbol raises ValueError.
+        """
 
     def replay(self, moves: Sequence[str], start_fen: str | None = None) -> list[str]:
         """All positions of a game: the start and the position after each move.

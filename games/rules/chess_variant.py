@@ -7,8 +7,9 @@ PGN export uses standard English SAN (``O-O``, ``e8=Q``).
 
 Game end (FIDE Laws art. 5 and 9): checkmate, stalemate, dead position by insufficient material,
 fivefold repetition and the 75-move rule end the game by themselves; threefold repetition and the
-fifty-move rule are draws the player to move may claim. Timeout against material that cannot
-mate is a draw (art. 6.9).
+fifty-move rule are draws the player to move may claim. Timeout is a draw when the opponent
+cannot checkmate by any series of legal moves (art. 6.9): against insufficient material, and
+in the dead positions `is_dead_position` can prove (a locked pawn wall, art. 5.2.2).
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from .base import (
     Reason,
     Result,
     Variant,
+    tag_pair,
+    tag_value,
 )
 
 # FIDE Laws E2: the initial of the piece's name in the player's language.
@@ -78,6 +81,69 @@ def algebraic(board: chess.Board, move: chess.Move, language: Language, san: str
     if board.is_en_passant(move):  # E9: "e.p." is added to an en-passant capture.
         text += " e.p."
     return text
+
+
+def _king_steps(squares: chess.Bitboard) -> chess.Bitboard:
+    """Every square one king move from one of `squares`."""
+    sideways = squares | chess.shift_left(squares) | chess.shift_right(squares)
+    return (sideways | chess.shift_up(sideways) | chess.shift_down(sideways)) & ~squares
+
+
+def is_dead_position(board: chess.Board) -> bool:
+    """FIDE Laws 5.2.2: neither player can checkmate by any series of legal moves.
+
+    True only in the cases this can prove, cheaply (a few bitboard operations):
+
+    1. Insufficient material on both sides (python-chess): king against king, a king and one
+       knight or bishop against a king, or only bishops, all on squares of one colour.
+    2. A locked pawn wall with kings only: besides the kings there are only pawns; every pawn
+       has a pawn on the square in front of it; no pawn can capture (no enemy pawn diagonally
+       in front) and no en-passant capture is possible; the player to move is not in check; and
+       neither king can ever reach a square next to an enemy pawn that no other enemy pawn
+       defends. Where a king can go is computed over the squares its own pawns leave free and
+       no enemy pawn attacks, ignoring the other king (which can only stop it). Then no pawn
+       can ever move or be taken, a king can never be in check (kings cannot check each
+       other, the pawns never move), so nobody can ever be checkmated.
+
+    Everything else is not called dead and plays on (a flag there loses): any knight, bishop,
+    rook or queen on the board, opposite-coloured bishop fortresses included (no cheap proof
+    that the bishops cannot help a mate); a wall with a gap a king can walk through, a pawn it
+    can take, a pawn blocked by a king rather than a pawn, or a capture or en-passant capture
+    available. Never calling a live position dead matters more than catching every dead one:
+    a false "dead" would turn a win on time into a draw.
+    """
+    if board.is_insufficient_material():
+        return True
+    if board.occupied != board.kings | board.pawns:
+        return False
+    if board.is_check() or board.has_legal_en_passant():
+        return False
+    pawns = board.pawns
+    white = pawns & board.occupied_co[chess.WHITE]
+    black = pawns & board.occupied_co[chess.BLACK]
+    if chess.shift_up(white) & ~pawns or chess.shift_down(black) & ~pawns:
+        return False  # some pawn is not blocked by a pawn: it may move one day
+    white_attacks = chess.shift_up_left(white) | chess.shift_up_right(white)
+    black_attacks = chess.shift_down_left(black) | chess.shift_down_right(black)
+    if white_attacks & black or black_attacks & white:
+        return False  # a pawn can capture now
+    for colour, own, enemy, enemy_attacks in (
+        (chess.WHITE, white, black, black_attacks),
+        (chess.BLACK, black, white, white_attacks),
+    ):
+        king = board.king(colour)
+        if king is None:
+            return False
+        walkable = chess.BB_ALL & ~own & ~enemy & ~enemy_attacks
+        region = chess.BB_SQUARES[king]
+        while True:
+            grown = region | (_king_steps(region) & walkable)
+            if grown == region:
+                break
+            region = grown
+        if _king_steps(region) & enemy & ~enemy_attacks:
+            return False  # this king can reach a pawn it may take: the wall can be broken
+    return True
 
 
 class Chess(Variant):
@@ -170,9 +236,10 @@ class Chess(Variant):
     def timeout_outcome(self, fen: str, flagged: Color) -> Outcome:
         board = _board(fen)
         opponent = chess.WHITE if flagged is Color.BLACK else chess.BLACK
-        # Art. 6.9: a draw if the opponent cannot checkmate by any series of legal moves;
-        # python-chess approximates that by material (a lone king, K+N, K+B...).
-        if board.has_insufficient_material(opponent):
+        # Art. 6.9: a draw if the opponent cannot checkmate by any series of legal moves:
+        # by material (python-chess: a lone king, K+N, K+B...), or in a dead position
+        # (art. 5.2.2), in the cases `is_dead_position` proves.
+        if board.has_insufficient_material(opponent) or is_dead_position(board):
             return Outcome(Result.DRAW, Reason.TIMEOUT_VS_INSUFFICIENT_MATERIAL)
         return Outcome(Result.win_for(flagged.opponent), Reason.TIMEOUT)
 
@@ -195,7 +262,9 @@ class Chess(Variant):
             node = node.add_variation(self._move(board, move))
             board.push(node.move)
         for key, value in (headers or {}).items():
-            game.headers[key] = value
+            # python-chess writes header values as given: escape them here (PGN 7).
+            tag_pair(key, value)  # validates the name
+            game.headers[key] = tag_value(value)
         game.headers["Result"] = str(result) if result else "*"
         out = io.StringIO()
         game.accept(chess.pgn.FileExporter(out))

@@ -62,6 +62,7 @@ from .base import (
     Reason,
     Result,
     Variant,
+    tag_pair,
 )
 
 # Directions: up-left, up-right, down-left, down-right (up = towards row 0 = White's way).
@@ -606,7 +607,7 @@ class DraughtsVariant(Variant):
         if fen != self._start:
             tags["SetUp"] = "1"
             tags["FEN"] = fen
-        lines = [f'[{key} "{value}"]' for key, value in tags.items()]
+        lines = [tag_pair(key, value) for key, value in tags.items()]  # PGN 7 escaping
         tokens: list[str] = []
         pos = self.position(fen)
         first = pos.white_to_move == self.board.white_moves_first

@@ -81,12 +81,17 @@ def can_all_be_paired(players: Sequence[PlayerState], spec: RoundSpec) -> bool:
     return 2 * matching_number(n, edges) >= n - (n % 2)
 
 
+def _may_rest(p: PlayerState) -> bool:
+    # LIM.md rule 1, restated: no second bye, no bye after a win by forfeit (FIDE C.04.1).
+    return not p.had_bye and not p.won_by_forfeit
+
+
 def legal_pairing_exists(players: Sequence[PlayerState], spec: RoundSpec) -> bool:
     """Whether some pairing satisfies every hard rule, the bye included."""
     if len(players) % 2 == 0:
         return can_all_be_paired(players, spec)
     for p in players:
-        if not p.had_bye and can_all_be_paired([q for q in players if q is not p], spec):
+        if _may_rest(p) and can_all_be_paired([q for q in players if q is not p], spec):
             return True
     return False
 
@@ -121,9 +126,11 @@ def hard_rule_violations(
         elif receiver is not None:
             if receiver.had_bye:
                 problems.append(f"second bye for {receiver.number}")
+            if receiver.won_by_forfeit:
+                problems.append(f"bye for {receiver.number}, who already won by forfeit")
             # Lim 1: nobody in a lower score group could have rested instead.
             for other in players:
-                if other.score < receiver.score and not other.had_bye:
+                if other.score < receiver.score and _may_rest(other):
                     if can_all_be_paired([p for p in players if p is not other], spec):
                         problems.append(
                             f"bye to {receiver.number} while {other.number} scores less"

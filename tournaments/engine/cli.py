@@ -3,25 +3,27 @@
 - `berger N`: the round-robin schedule as JSON.
 - `rounds N --threshold T [--extra] [--double]`: format and number of rounds as JSON.
 - `pair FILE.trf`: the next round in JaVaFo/bbpPairings output form. Exit 0 on success, 1 when
-  no legal pairing exists, 3 on a malformed or unreadable file (message names the line).
+  no legal pairing exists, 3 on a malformed, unreadable or refused file (the message names the
+  line).
 - `standings FILE.trf [--format swiss|round_robin]`: the standings as JSON, in rank order.
 - `simulate --players N --rounds R --seed S [--draws PCT]`: a whole random Swiss.
+
+Start-up (issue 15.10): a process imports only what its subcommand needs, each handler doing
+its own imports, and `pair FILE` — the call other programs make once per round — does not even
+build the argument parser (argparse and what it pulls in cost several milliseconds). Every
+other form, `pair --help` included, goes through argparse as before.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
-from collections.abc import Sequence
 
-from .berger import berger_schedule
-from .lim import NoLegalPairing, pair_round
-from .model import Pairing, PlayerState
-from .rounds import plan_tournament
-from .simulate import format_report, simulate
-from .standings import round_robin_standings, swiss_standings
-from .trf import TrfError, read_trf
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (about 2 ms)
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
+
+    from .model import Pairing, PlayerState
 
 EXIT_OK = 0
 EXIT_NO_PAIRING = 1
@@ -30,19 +32,20 @@ EXIT_BAD_FILE = 3
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = _parser()
-    args = parser.parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
     try:
+        if len(arguments) == 2 and arguments[0] == "pair" and not arguments[1].startswith("-"):
+            return _pair_file(arguments[1])  # the hot path: no argument parser
+        args = _parser().parse_args(arguments)
         return args.handler(args)
-    except TrfError as exc:
-        print(f"{args.file}: {exc}", file=sys.stderr)
-        return EXIT_BAD_FILE
     except BrokenPipeError:  # output piped into `head`: not an error of ours
         sys.stderr.close()
         return EXIT_OK
 
 
 def _parser() -> argparse.ArgumentParser:
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog="python -m tournaments.engine",
         description="Pairing engine: Berger round robin, Lim Swiss, round counts, standings.",
@@ -64,7 +67,8 @@ def _parser() -> argparse.ArgumentParser:
         "pair",
         help="pair the next round of a TRF-16 file (Lim system)",
         description="Print the number of pairs, then 'white black' per pair (start ranks); "
-        "the bye as 'player 0'. Exit 0 ok, 1 no legal pairing, 3 malformed file.",
+        "the bye as 'player 0'. Exit 0 ok, 1 no legal pairing, 3 malformed or refused file "
+        "(a point system other than 2/1/0 scaled, more than 200 players).",
     )
     pair.add_argument("file", help="TRF-16 file (XXR, XXC, BBW/BBD understood)")
     pair.set_defaults(handler=_pair)
@@ -86,6 +90,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _positive(text: str) -> int:
+    import argparse
+
     value = int(text)
     if value < 1:
         raise argparse.ArgumentTypeError("must be a positive number")
@@ -93,6 +99,10 @@ def _positive(text: str) -> int:
 
 
 def _berger(args: argparse.Namespace) -> int:
+    import json
+
+    from .berger import berger_schedule
+
     try:
         schedule = berger_schedule(args.players)
     except ValueError as exc:
@@ -109,6 +119,10 @@ def _berger(args: argparse.Namespace) -> int:
 
 
 def _rounds(args: argparse.Namespace) -> int:
+    import json
+
+    from .rounds import plan_tournament
+
     try:
         plan = plan_tournament(args.players, args.threshold, args.extra, args.double)
     except ValueError as exc:
@@ -119,15 +133,32 @@ def _rounds(args: argparse.Namespace) -> int:
 
 
 def _read(path: str) -> str:
+    """The file's text; never more than the TRF reader accepts (it refuses the rest)."""
+    from .trf import MAX_TRF_CHARS, TrfError
+
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            return handle.read()
+        with open(path, "rb") as handle:
+            data = handle.read(4 * MAX_TRF_CHARS + 1)  # UTF-8: up to 4 bytes a character
     except OSError as exc:
         raise TrfError(0, f"cannot read the file ({exc.strerror})") from None
+    if len(data) > 4 * MAX_TRF_CHARS:
+        raise TrfError(1, f"the file is larger than {MAX_TRF_CHARS:,} characters")
+    return data.decode("utf-8", errors="replace")
 
 
 def _pair(args: argparse.Namespace) -> int:
-    tournament = read_trf(_read(args.file))
+    return _pair_file(args.file)
+
+
+def _pair_file(path: str) -> int:
+    from .lim import NoLegalPairing, pair_round
+    from .trf import TrfError, read_trf
+
+    try:
+        tournament = read_trf(_read(path))
+    except TrfError as exc:
+        print(f"{path}: {exc}", file=sys.stderr)
+        return EXIT_BAD_FILE
     states = tournament.player_states()
     try:
         pairing = pair_round(states, tournament.next_round_spec())
@@ -156,7 +187,16 @@ def format_pairing(pairing: Pairing, states: Sequence[PlayerState]) -> str:
 
 
 def _standings(args: argparse.Namespace) -> int:
-    tournament = read_trf(_read(args.file))
+    import json
+
+    from .standings import round_robin_standings, swiss_standings
+    from .trf import TrfError, read_trf
+
+    try:
+        tournament = read_trf(_read(args.file))
+    except TrfError as exc:
+        print(f"{args.file}: {exc}", file=sys.stderr)
+        return EXIT_BAD_FILE
     if args.format == "swiss":
         table = swiss_standings(tournament)
     else:
@@ -166,6 +206,8 @@ def _standings(args: argparse.Namespace) -> int:
 
 
 def _simulate(args: argparse.Namespace) -> int:
+    from .simulate import format_report, simulate
+
     report = simulate(args.players, args.rounds, args.seed, args.draws)
     print(format_report(report))
     return EXIT_OK if report.violations == 0 else EXIT_NO_PAIRING

@@ -2,19 +2,38 @@
 
 The procedure follows LIM.md rule by rule: bye (1), score groups paired from the top down and
 from the bottom up, median last (3), floaters chosen by rule 5, incoming floaters first (6),
-top half against bottom half (7), exchanges in the order of rule 8, colours by rule 10.
+top half against bottom half (7), exchanges in the order of rule 8, a blocked median group
+cracked by rule 9, colours by rule 10.
 
-One reading is ours and deliberate. Rule 8.3 says an opponent is acceptable only if "the
-players left can still all be paired"; we read "the players left" as every unpaired player of
-the round, not only those of the group, and check it exactly with a maximum matching
-(`matching.MatchingState`). Every committed pair therefore keeps a complete legal pairing
-possible, so the median group can always be completed and the cracking of rule 9 is never
-needed; and the engine can never give up while a legal pairing exists (rule 11).
+Rule 8.3 is read as written: an opponent is acceptable only if the players left *in the
+group* can still all be paired, checked exactly with a maximum matching of the group
+(`matching.MatchingState`). Because the check is exact, a scrutinised player always finds an
+acceptable opponent once the floaters are chosen, and earlier pairs never need reopening
+(8.2). Two readings are ours:
+
+- The round-wide guard of 8.3 (rule 11). Before a group's pairing is taken, a round-wide
+  matching checks that the rest of the round can still be paired. Whatever pairs a group
+  makes, it takes the same players out of the round, so only who floats matters to the rest:
+  if the guard refuses, the group's next choice of floaters in the order of rule 5 is tried
+  (up to `FLOATER_CHOICES`), and if none passes the group is paired by the round-wide choice
+  (each opponent accepted only if the round stays pairable; a player left without one floats,
+  8.5). "The rest of the round" counts the players of the two groups beside the median as
+  unpaired, because rule 9 may still undo their pairing: those two groups are paired by the
+  group alone, and every other group keeps the rest of the round pairable.
+- Rule 9, cracking: "undo the pairing of the group" undoes all of that group's pairs (its
+  residents and the floaters it had received join the median group as floaters), the nearest
+  group first on the side the rule names, the other side when that one has nothing left,
+  counted again after each undo. Because of the guard, undoing the two groups beside the
+  median always makes it pairable, so pairing never gives up while a legal pairing exists.
+
+`pair_round(..., reading=ROUND_READING)` keeps the reading before issue 15 (8.3 over the whole
+round for every pair; rule 9 then never runs) for the benchmark's before/after figures.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import itertools
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from .matching import MatchingState
@@ -74,11 +93,13 @@ def assign_colours(
         return _game(a, b, opposite(due_b))  # type: ignore[arg-type]  (both None handled)
     if due_b is None or due_a != due_b:
         return _game(a, b, due_a)  # Lim 10.2: each gets the colour due
-    # Lim 10.4: both due the same colour. Latest round where their colours differed (histories
-    # aligned on their most recent games: rounds without a game have no colour).
-    for colour_a, colour_b in zip(reversed(a.colours), reversed(b.colours), strict=False):
-        if colour_a != colour_b:
-            return _game(a, b, opposite(colour_a))
+    # Lim 10.4: both due the same colour. The latest *round* in which both played and had
+    # different colours decides; a round in which either had no game (bye, absence) is skipped,
+    # so histories are compared round by round, not game by game.
+    by_round_a, by_round_b = a.colours_by_round(), b.colours_by_round()
+    for key in sorted(by_round_a.keys() & by_round_b.keys(), reverse=True):
+        if by_round_a[key] != by_round_b[key]:
+            return _game(a, b, opposite(by_round_a[key]))
     # Same histories: the higher-ranked gets it at or above the median, the lower below it.
     return _game(a, b, due_a if at_or_above_median else opposite(due_a))
 
@@ -101,18 +122,54 @@ def _game(a: PlayerState, b: PlayerState, colour_of_a: str) -> Game:
     return Game(a.number, b.number) if colour_of_a == WHITE else Game(b.number, a.number)
 
 
-@dataclass(frozen=True)
-class _Group:
-    score: int
-    residents: tuple[int, ...]  # indices into the round's player list
+# -- the two readings of rule 8.3 ------------------------------------------------------------------
+
+GROUP_READING = "group"  # LIM.md 8.3 as written: the group, rule 9, the round-wide guard
+ROUND_READING = "round"  # the reading before issue 15, kept only so the benchmark can compare
+
+# Lim 8.3 guard: how many choices of floaters, in the order of rule 5, are tried for one group
+# before the round-wide choice pairs it instead.
+FLOATER_CHOICES = 64
+FLOATER_REMOVALS = 4000  # and how many removals may be tried while looking for them
+
+
+@dataclass
+class PairingNotes:
+    """What happened while pairing a round, for the benchmark (pass one to `pair_round`)."""
+
+    cracked_groups: int = 0  # Lim 9: pairings of groups beside the median undone
+    guard_fallbacks: int = 0  # Lim 8.3: groups paired by the round-wide choice instead
+
+
+class _PairedGroup:
+    """A side group's pairs, until the median is paired (rule 9 may still undo them)."""
+
+    __slots__ = ("score", "pairs")
+
+    def __init__(self, score: int, pairs: list[tuple[int, int]]) -> None:
+        self.score = score
+        self.pairs = pairs  # indices into the round's player list
+
+
+Pair = tuple[int, int]
 
 
 class _RoundPairer:
     """The state of pairing one round; indices refer to `players` sorted by number."""
 
-    def __init__(self, players: Sequence[PlayerState], spec: RoundSpec) -> None:
+    def __init__(
+        self,
+        players: Sequence[PlayerState],
+        spec: RoundSpec,
+        reading: str = GROUP_READING,
+        notes: PairingNotes | None = None,
+    ) -> None:
+        if reading not in (GROUP_READING, ROUND_READING):
+            raise ValueError(f"unknown reading {reading!r}")
         self.players = sorted(players, key=lambda p: p.number)
         self.spec = spec
+        self.reading = reading
+        self.notes = notes if notes is not None else PairingNotes()
         n = len(self.players)
         neighbours: list[list[int]] = [[] for _ in range(n)]
         # Lim 2, with each player's allowed colours computed once.
@@ -125,10 +182,11 @@ class _RoundPairer:
                     neighbours[j].append(i)
         self.neighbours = neighbours
         self.neighbour_sets = [frozenset(ns) for ns in neighbours]
+        # The round-wide matching of every player not yet paired (Lim 1 and the 8.3 guard).
         self.everyone = MatchingState(neighbours, range(n), self.neighbour_sets)
+        self.guard = self.everyone
         self.due = [due_colour(p.colours) for p in self.players]  # Lim 10.2
         self._floater_traits: dict[int, tuple] = {}
-        self.games: list[Game] = []
 
     # -- Lim 1: the bye --------------------------------------------------------------------
 
@@ -151,8 +209,9 @@ class _RoundPairer:
                 return (players[i].score, -players[i].number)
 
         for i in sorted(range(len(players)), key=key):
-            # Hard rule: at most one bye each; the others must still all pair.
-            if not players[i].had_bye and self.everyone.try_remove(i):
+            # Hard rule: at most one bye each, and none for a player who already won because
+            # an opponent did not show up (Lim 1); the others must still all pair.
+            if players[i].may_get_bye and self.everyone.try_remove(i):
                 return i
         raise NoLegalPairing("nobody can take the bye while the rest still pair")
 
@@ -166,34 +225,85 @@ class _RoundPairer:
             if i != bye_index:
                 by_score.setdefault(p.score, []).append(i)
         order = score_group_order(by_score, median)
-        upper = [_Group(s, tuple(by_score[s])) for s, direction in order[:-1] if s > median]
-        lower = [_Group(s, tuple(by_score[s])) for s, direction in order[:-1] if s < median]
+        sides = {
+            DOWN: [(s, tuple(by_score[s])) for s, _ in order[:-1] if s > median],
+            UP: [(s, tuple(by_score[s])) for s, _ in order[:-1] if s < median],
+        }
         median_residents = tuple(by_score.get(median, ()))
+        round_wide = self.reading == ROUND_READING
 
-        # Top group down to the one just above the median; floaters go down.
-        down_floaters: list[int] = []
-        for k, group in enumerate(upper):
-            receiving = upper[k + 1].residents if k + 1 < len(upper) else median_residents
-            members = list(group.residents) + down_floaters
-            down_floaters = self.pair_group(
-                members, down_floaters, DOWN, receiving, final=False, group_score=group.score
-            )
-        # Bottom group up to the one just below the median; floaters go up.
-        up_floaters: list[int] = []
-        for k, group in enumerate(lower):
-            receiving = lower[k + 1].residents if k + 1 < len(lower) else median_residents
-            members = list(group.residents) + up_floaters
-            up_floaters = self.pair_group(
-                members, up_floaters, UP, receiving, final=False, group_score=group.score
-            )
-        # The median group last, downwards (Lim 3); with global feasibility it always pairs.
-        members = list(median_residents) + down_floaters + up_floaters
-        self.pair_group(
-            members, down_floaters + up_floaters, DOWN, (), final=True, group_score=median
+        # Top group down to the one just above the median (floaters go down), then the bottom
+        # group up to the one just below it (floaters go up).
+        paired: dict[str, list[_PairedGroup]] = {DOWN: [], UP: []}
+        incoming: list[int] = []
+        for direction, groups in sides.items():
+            floaters: list[int] = []
+            for k, (score, residents) in enumerate(groups):
+                beside_median = k == len(groups) - 1
+                receiving = median_residents if beside_median else groups[k + 1][1]
+                # Lim 8.3 guard: a group's pairing must leave the rest of the round pairable.
+                # The groups beside the median are not guarded: rule 9 may still undo their
+                # pairing, so their players count as unpaired for the guard.
+                pairs, floaters = self.pair_group(
+                    list(residents) + floaters,
+                    floaters,
+                    direction,
+                    receiving,
+                    score,
+                    guarded=round_wide or not beside_median,
+                )
+                paired[direction].append(_PairedGroup(score, pairs))
+            incoming += floaters
+
+        # The median group last, downwards (Lim 3); Lim 9 first makes it pairable.
+        members = list(median_residents) + incoming
+        if not round_wide:
+            members, incoming = self.crack_until_pairable(members, incoming, paired)
+        median_pairs, _ = self.pair_group(
+            members, incoming, DOWN, (), median, guarded=round_wide, final=True
         )
 
+        games = [
+            self._game(a, b, at_or_above_median=group.score >= median)
+            for direction in (DOWN, UP)
+            for group in paired[direction]
+            for a, b in group.pairs
+        ]
+        games += [self._game(a, b, at_or_above_median=True) for a, b in median_pairs]
         bye = None if bye_index is None else self.players[bye_index].number
-        return Pairing(games=tuple(self.games), bye=bye)
+        return Pairing(games=tuple(games), bye=bye)
+
+    # -- Lim 9: a blocked median group -------------------------------------------------------
+
+    def crack_until_pairable(
+        self, members: list[int], incoming: list[int], paired: dict[str, list[_PairedGroup]]
+    ) -> tuple[list[int], list[int]]:
+        """While the median group cannot be paired, undo the pairing of the group beside it.
+
+        Lim 9: if more players floated down into it than up, undo the group just below,
+        otherwise the group just above (the next one out once that one is undone, the other
+        side when a side has nothing left); its players join the median group as floaters.
+        The guard (see `pair`) left the groups beside the median unguarded and every other
+        pairing round-pairable, so undoing those two groups always makes the median pairable.
+        """
+        median = self.spec.median_score
+        members, incoming = list(members), list(incoming)
+        while not MatchingState(self.neighbours, members, self.neighbour_sets).is_perfect():
+            down = sum(1 for i in members if self.players[i].score > median)
+            up = sum(1 for i in members if self.players[i].score < median)
+            sides = (UP, DOWN) if down > up else (DOWN, UP)
+            group = next(
+                (g for side in sides for g in reversed(paired[side]) if g.pairs),
+                None,
+            )
+            if group is None:  # cannot happen: the guard keeps the round pairable
+                raise AssertionError("median group cannot be completed")
+            freed = [i for pair in group.pairs for i in pair]
+            group.pairs = []
+            members += freed
+            incoming += freed
+            self.notes.cracked_groups += 1
+        return members, incoming
 
     # -- one score group ---------------------------------------------------------------------
 
@@ -203,67 +313,175 @@ class _RoundPairer:
         incoming: list[int],
         direction: str,
         receiving: Sequence[int],
-        final: bool,
         group_score: int,
-    ) -> list[int]:
-        """Pair what can be paired in this group; return the players who float on."""
-        players = self.players
+        guarded: bool,
+        final: bool = False,
+    ) -> tuple[list[Pair], list[int]]:
+        """Pair one score group (Lim 4-8); return its pairs and the players who float on."""
         group = MatchingState(self.neighbours, members, self.neighbour_sets)
-        floating: list[int] = []
+        guard = self.guard if guarded else None
+        if final:
+            return self._pair_greedy(
+                group, members, [], incoming, direction, group_score, guard, final
+            )
+        choices = self._floater_choices(group, members, incoming, direction, receiving)
+        floating, group_first = next(choices)
+        if self.reading == ROUND_READING:
+            return self._pair_greedy(
+                group_first, members, floating, incoming, direction, group_score, guard, final
+            )
+        chosen: MatchingState | None = group_first
+        if guard is not None:
+            # Lim 8.3 guard. Whatever pairs the group makes, it takes the same players out of
+            # the round: only who floats matters to the rest. So the group's next pairing in
+            # the order of the rules is its next choice of floaters in the order of rule 5.
+            chosen = None
+            candidates = itertools.chain([(floating, group_first)], choices)
+            for choice, group_after in itertools.islice(candidates, FLOATER_CHOICES):
+                guard_after = guard.copy()
+                if all(guard_after.try_pair(a, b) for a, b in group_after.pairs()):
+                    floating, chosen, self.guard = choice, group_after, guard_after
+                    break
+            if chosen is None:
+                # None keeps the rest of the round pairable: the round-wide choice.
+                self.notes.guard_fallbacks += 1
+                return self._pair_greedy(
+                    group_first, members, floating, incoming, direction, group_score, guard, final
+                )
+        # Lim 6-8 within the group: the players who stay have a perfect matching, so every
+        # scrutinised player finds an acceptable opponent and nobody floats by rule 8.5.
+        return self._pair_greedy(
+            chosen, members, floating, incoming, direction, group_score, None, final
+        )
+
+    def _floater_choices(
+        self,
+        group: MatchingState,
+        members: list[int],
+        incoming: list[int],
+        direction: str,
+        receiving: Sequence[int],
+    ) -> Iterator[tuple[list[int], MatchingState]]:
+        """Lim 4 (a)-(d) and 5: the choices of floaters, best first, each with the group's
+        matching of the players who stay (a perfect one).
+
+        Lim 5.1: as many pairs inside the group as possible, so exactly the players no maximum
+        matching needs can float; players with no compatible opponent here (4a-c) have no edge
+        in the group graph and are always among them. Each floater is the first in the order
+        of rule 5 whose removal keeps the pairs; the first choice yielded is the rules' own,
+        the next ones take a later candidate at the deepest step first. `group` is not changed.
+        """
         incoming_set = set(incoming)
-        # Lim 10.4 needs the side of the median the pairing is made on.
+        excess = len(members) - 2 * group.size
+        self._floater_traits = {}
+        seen: set[frozenset[int]] = set()
+        budget = [FLOATER_REMOVALS]
+
+        def choose(
+            group: MatchingState, unpaired: set[int], floating: list[int]
+        ) -> Iterator[tuple[list[int], MatchingState]]:
+            if len(floating) == excess:
+                key = frozenset(floating)
+                if key not in seen:  # the same players chosen in another order
+                    seen.add(key)
+                    yield floating, group
+                return
+            for candidate in self._floater_order(unpaired, incoming_set, direction, receiving):
+                budget[0] -= 1
+                if budget[0] < 0:
+                    return
+                after = group.copy()
+                if after.try_remove(candidate):  # Lim 5.1: never at the cost of a pair
+                    yield from choose(after, unpaired - {candidate}, [*floating, candidate])
+
+        return choose(group, set(members), [])
+
+    def _floater_first(self, incoming: Iterable[int], group_score: int) -> list[int]:
+        """Lim 6: incoming floaters first. At or above the median downfloaters before
+        upfloaters, below it the reverse; then higher score, then rank."""
+        players = self.players
         at_or_above = group_score >= self.spec.median_score
 
-        if not final:
-            # Lim 4 (a)-(d) and 5.1: as many pairs inside the group as possible; whoever cannot
-            # be part of them floats. Players with no compatible opponent here (4a-c) have no
-            # edge in the group graph, so they are always among the removable ones.
-            unpaired_set = set(members)
-            excess = len(members) - 2 * group.size
-            self._floater_traits: dict[int, tuple] = {}
-            for _ in range(excess):
-                order = self._floater_order(unpaired_set, incoming_set, direction, receiving)
-                for candidate in order:
-                    if group.try_remove(candidate):  # Lim 5.1: never at the cost of a pair
-                        floating.append(candidate)
-                        unpaired_set.discard(candidate)
-                        break
-        chosen_floaters = list(floating)
-
-        unpaired = sorted(i for i in members if i not in floating)
-        paired: set[int] = set()
-
-        # Lim 6: incoming floaters first. At or above the median downfloaters before
-        # upfloaters, below it the reverse; then higher score, then rank.
-        def floater_priority(i: int) -> tuple:
+        def priority(i: int) -> tuple:
             came_down = players[i].score > group_score
             first = came_down if at_or_above else not came_down
             return (not first, -players[i].score, players[i].number)
 
-        for f in sorted((i for i in incoming if i in unpaired), key=floater_priority):
+        return sorted(incoming, key=priority)
+
+    @staticmethod
+    def _proposal(rest: Sequence[int], direction: str) -> tuple[int, list[int], list[int]]:
+        """Lim 7 and 8.1: who is scrutinised, the order of their opponents, the bottom half."""
+        half = len(rest) // 2
+        if direction == DOWN:
+            # Lim 8.1: #1 tries N+1, ..., 2N, then N, N-1, ..., 2.
+            bottom = list(rest[half:])
+            return rest[0], bottom + list(rest[half - 1 : 0 : -1]), bottom
+        # Mirror (Lim 8, pairing upwards): the last tries N, ..., 1, then N+1, ..., 2N-1.
+        bottom = list(rest[: len(rest) - half][::-1])
+        return rest[-1], bottom + list(rest[len(rest) - half : -1]), bottom
+
+    def _candidates(
+        self, player: int, order: Sequence[int], prefer_from: Sequence[int]
+    ) -> list[int]:
+        """Lim 10.3: among the opponents in `order`, those of `prefer_from` due the other
+        colour first."""
+        due = self.due[player]
+        if due is None or self.spec.double_games:
+            return list(order)
+        first = [c for c in prefer_from if self.due[c] == opposite(due)]
+        chosen = set(first)
+        return first + [c for c in order if c not in chosen]
+
+    def _pair_greedy(
+        self,
+        group: MatchingState,
+        members: list[int],
+        floating: list[int],
+        incoming: list[int],
+        direction: str,
+        group_score: int,
+        guard: MatchingState | None,
+        final: bool,
+    ) -> tuple[list[Pair], list[int]]:
+        """The round-wide choice: each opponent in the order of rules 6-8, accepted only if the
+        group keeps its pairs and `guard` the round pairable; a player who finds none floats
+        (Lim 8.5). The whole pairing under the reading before issue 15, and the fallback of the
+        guard under LIM.md's."""
+        players = self.players
+        floating = list(floating)
+        chosen_floaters = list(floating)
+        unpaired = sorted(i for i in members if i not in floating)
+        paired: set[int] = set()
+        pairs: list[Pair] = []
+
+        def float_on(player: int) -> None:
+            # Lim 8.5: a player who finds no opponent floats, replacing the player who would
+            # otherwise have floated to make the group even: that one comes back.
+            nonlocal unpaired
+            if final:  # cannot happen: the guard keeps the median group pairable
+                raise AssertionError("median group could not be completed")
+            floating.append(player)
+            group.remove(player)
+            paired.add(player)
+            if chosen_floaters:
+                back = chosen_floaters.pop()
+                floating.remove(back)
+                group.add(back)
+                unpaired = sorted([*unpaired, back])
+
+        for f in self._floater_first((i for i in incoming if i in unpaired), group_score):
             if f in paired:
                 continue
-            came_down = players[f].score > group_score
             others = [i for i in unpaired if i not in paired and i != f]
-            # A downfloater takes the highest-ranked, an upfloater the lowest-ranked.
-            order = others if came_down else list(reversed(others))
-            opponent = self._first_acceptable(f, order, group, prefer_from=order)
+            order = others if players[f].score > group_score else list(reversed(others))
+            opponent = self._first_acceptable(f, order, group, order, guard)
             if opponent is None:
-                if final:  # cannot happen: the global matching guarantees an opponent
-                    raise AssertionError("median group could not be completed")
-                floating.append(f)  # Lim 5 / 8.5: floats on, replacing the even-maker
-                group.remove(f)
-                paired.add(f)
-                if chosen_floaters:
-                    back = chosen_floaters.pop()
-                    floating.remove(back)
-                    group.add(back)
-                    unpaired = sorted([*unpaired, back])
+                float_on(f)
                 continue
-            self._commit(f, opponent, at_or_above)
+            pairs.append((f, opponent))
             paired.update((f, opponent))
 
-        # Lim 7 and 8: the residents, top half against bottom half, with exchanges.
         while True:
             rest = [i for i in unpaired if i not in paired]
             if len(rest) < 2:
@@ -272,59 +490,37 @@ class _RoundPairer:
                         raise AssertionError("median group left a player unpaired")
                     floating.append(rest[0])
                 break
-            half = len(rest) // 2
-            if direction == DOWN:
-                # Lim 8.1: #1 tries N+1, ..., 2N, then N, N-1, ..., 2.
-                player = rest[0]
-                bottom = rest[half:]
-                order = bottom + rest[half - 1 : 0 : -1]
-            else:
-                # Mirror (Lim 8, pairing upwards): the last tries N, ..., 1, then N+1, ..., 2N-1.
-                player = rest[-1]
-                bottom = rest[: len(rest) - half][::-1]
-                order = bottom + rest[len(rest) - half : -1]
-            opponent = self._first_acceptable(player, order, group, prefer_from=bottom)
+            player, order, bottom = self._proposal(rest, direction)
+            opponent = self._first_acceptable(player, order, group, bottom, guard)
             if opponent is None:
-                if final:
-                    raise AssertionError("median group could not be completed")
-                # Lim 8.5: a player who finds no opponent floats, replacing the player who
-                # would otherwise have floated to make the group even: that one comes back.
-                floating.append(player)
-                group.remove(player)
-                paired.add(player)
-                if chosen_floaters:
-                    back = chosen_floaters.pop()
-                    floating.remove(back)
-                    group.add(back)
-                    unpaired = sorted([*unpaired, back])
+                float_on(player)
                 continue
-            self._commit(player, opponent, at_or_above)
+            pairs.append((player, opponent))
             paired.update((player, opponent))
-        return floating
+        return pairs, floating
 
     def _first_acceptable(
-        self, player: int, order: Sequence[int], group: MatchingState, prefer_from: Sequence[int]
+        self,
+        player: int,
+        order: Sequence[int],
+        group: MatchingState,
+        prefer_from: Sequence[int],
+        guard: MatchingState | None,
     ) -> int | None:
         """Lim 8.3/8.4 and 10.3: the first acceptable opponent, one due the other colour first."""
-        due = self.due[player]
-        if due is not None and not self.spec.double_games:
-            for candidate in prefer_from:
-                if self.due[candidate] == opposite(due):
-                    if self._try_pair(player, candidate, group):
-                        return candidate
-        for candidate in order:
-            if self._try_pair(player, candidate, group):
+        for candidate in self._candidates(player, order, prefer_from):
+            if self._try_pair(player, candidate, group, guard):
                 return candidate
         return None
 
-    def _try_pair(self, a: int, b: int, group: MatchingState) -> bool:
-        """Lim 8.3: acceptable only if the group keeps its pairs and the round stays pairable."""
+    def _try_pair(self, a: int, b: int, group: MatchingState, guard: MatchingState | None) -> bool:
+        """Commit a-b if the group keeps its pairs and the guard the round pairable."""
         if b not in self.neighbour_sets[a]:
             return False
         group_before = group.copy()
         if not group.try_pair(a, b):
             return False
-        if self.everyone.try_pair(a, b):
+        if guard is None or guard.try_pair(a, b):
             return True
         group.alive, group.mate, group.size = (
             group_before.alive,
@@ -333,9 +529,8 @@ class _RoundPairer:
         )
         return False
 
-    def _commit(self, a: int, b: int, at_or_above_median: bool) -> None:
-        game = assign_colours(self.players[a], self.players[b], self.spec, at_or_above_median)
-        self.games.append(game)
+    def _game(self, a: int, b: int, at_or_above_median: bool) -> Game:
+        return assign_colours(self.players[a], self.players[b], self.spec, at_or_above_median)
 
     # -- Lim 5: which player floats ------------------------------------------------------------
 
@@ -373,10 +568,21 @@ def score_group_order(scores: Iterable[int], median: int) -> list[tuple[int, str
     return above + below + [(median, DOWN)]
 
 
-def pair_round(players: Sequence[PlayerState], spec: RoundSpec) -> Pairing:
-    """Pair one Swiss round by the Lim system. Raises NoLegalPairing (Lim 11)."""
+def pair_round(
+    players: Sequence[PlayerState],
+    spec: RoundSpec,
+    *,
+    reading: str = GROUP_READING,
+    notes: PairingNotes | None = None,
+) -> Pairing:
+    """Pair one Swiss round by the Lim system. Raises NoLegalPairing (Lim 11).
+
+    `reading=ROUND_READING` pairs as before issue 15 (rule 8.3 read over the whole round); it
+    exists only so that `bench/pairing.py` can print the quality figures of both. `notes`, if
+    given, is filled in with what happened (rule 9 cracks, guard fallbacks).
+    """
     if len({p.number for p in players}) != len(players):
         raise ValueError("pairing numbers must be unique")
     if not players:
         return Pairing(games=())
-    return _RoundPairer(players, spec).pair()
+    return _RoundPairer(players, spec, reading, notes).pair()

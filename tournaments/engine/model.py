@@ -13,6 +13,7 @@ WHITE = "W"
 BLACK = "B"
 WIN_POINTS = 2
 DRAW_POINTS = 1
+MAX_PLAYERS = 200  # RULES 4.1: a tournament has 4 to 200 seats
 
 
 def opposite(colour: str) -> str:
@@ -63,6 +64,30 @@ class PlayerState:
     had_bye: bool = False
     floated_last_round: bool = False  # met an opponent with a different score last round
     rating: int | None = None
+    # Lim 10.4: the round of each entry of `colours` (a round without a game has none; with
+    # double games a round appears twice). Empty means rounds 1, 2, 3... with none missed.
+    colour_rounds: tuple[int, ...] = ()
+    # Lim 1 (FIDE C.04.1): already scored a win because the opponent did not show up.
+    won_by_forfeit: bool = False
+
+    def __post_init__(self) -> None:
+        if self.colour_rounds and len(self.colour_rounds) != len(self.colours):
+            raise ValueError("colour_rounds must give one round per colour")
+
+    @property
+    def may_get_bye(self) -> bool:
+        """Lim 1: neither a bye already nor a win because an opponent did not show up."""
+        return not self.had_bye and not self.won_by_forfeit
+
+    def colours_by_round(self) -> dict[tuple[int, int], str]:
+        """Lim 10.4: (round, game of that round) -> colour, for the games actually played."""
+        rounds = self.colour_rounds or range(1, len(self.colours) + 1)
+        keyed: dict[tuple[int, int], str] = {}
+        seen: dict[int, int] = {}
+        for round_number, colour in zip(rounds, self.colours, strict=True):
+            leg = seen[round_number] = seen.get(round_number, 0) + 1
+            keyed[(round_number, leg)] = colour
+        return keyed
 
 
 @dataclass(frozen=True)
@@ -178,12 +203,17 @@ class Tournament:
         colours: dict[int, list[tuple[int, int, str]]] = defaultdict(list)
         opponents: dict[int, set[int]] = defaultdict(set)
         floated: set[int] = set()
+        won_by_forfeit: set[int] = set()
         for g in self.games:
             opponents[g.white].add(g.black)
             opponents[g.black].add(g.white)
             if g.played:
                 colours[g.white].append((g.round, g.leg, WHITE))
                 colours[g.black].append((g.round, g.leg, BLACK))
+            elif g.white_points != g.black_points:
+                # Lim 1 (FIDE C.04.1): a win because the opponent did not show up (RULES 4.7);
+                # a 0-0 double absence is nobody's win.
+                won_by_forfeit.add(g.white if g.white_points > g.black_points else g.black)
             if g.round == played and before_last[g.white] != before_last[g.black]:
                 # Lim 5.4 (3.10): a float is a game against a different score; not a bye.
                 floated.update((g.white, g.black))
@@ -192,15 +222,18 @@ class Tournament:
         for e in sorted(self.entrants, key=lambda e: e.number):
             if e.number in self.absent_next:
                 continue
+            played_games = sorted(colours[e.number])
             states.append(
                 PlayerState(
                     number=e.number,
                     score=scores[e.number],
-                    colours="".join(c for _, _, c in sorted(colours[e.number])),
+                    colours="".join(c for _, _, c in played_games),
                     opponents=frozenset(opponents[e.number]),
                     had_bye=e.number in had_bye,
                     floated_last_round=e.number in floated,
                     rating=e.rating,
+                    colour_rounds=tuple(r for r, _, _ in played_games),
+                    won_by_forfeit=e.number in won_by_forfeit,
                 )
             )
         return states

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .model import MAX_PLAYERS
+
 ROUND_ROBIN = "round_robin"
 SWISS = "swiss"
-MIN_PLAYERS, MAX_PLAYERS = 4, 200  # RULES 4.1 seats
+MIN_PLAYERS = 4  # RULES 4.1 seats, up to MAX_PLAYERS
 MIN_THRESHOLD, MAX_THRESHOLD = 7, 20  # RULES 4.1 threshold ("soglia")
 
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from .checks import Quality, hard_rule_violations, legal_pairing_exists, quality
-from .lim import NoLegalPairing, pair_round
+from .lim import NoLegalPairing, PairingNotes, pair_round
 from .model import DRAW_POINTS, WIN_POINTS, Entrant, Game, GameResult, Tournament
 
 
@@ -21,6 +21,9 @@ class RoundReport:
     seconds: float
     violations: tuple[str, ...]
     quality: Quality
+    notes: PairingNotes = field(default_factory=PairingNotes)  # rule 9 cracks, guard fallbacks
+    compared: Quality | None = None  # the same state paired by `compare_reading`, if asked
+    differs: bool = False  # whether that pairing differs from ours
 
 
 @dataclass(frozen=True)
@@ -56,11 +59,17 @@ def simulate(
     draw_percent: float = 20.0,
     absence_percent: float = 0.0,
     double_games: bool = False,
+    forfeit_percent: float = 0.0,
+    compare_reading: str | None = None,
 ) -> SimulationReport:
     """Play `rounds` rounds (or until Lim 11 ends the tournament) with random results.
 
     `absence_percent`: chance that a player is announced absent for a round (not paired).
     `double_games`: two games per pairing, colours reversed (RULES 4.5).
+    `forfeit_percent`: chance that a pairing is not played (RULES 4.7): one player busy (a
+    forfeit win for the other, Lim 1 then denies them the bye) or, one time in three, both.
+    `compare_reading`: also pair every state by that reading of rule 8.3 (`lim.ROUND_READING`)
+    and report its quality beside ours; the tournament goes on with ours.
     """
     rng = random.Random(seed)
     ratings = sorted((rng.randint(1000, 2500) for _ in range(players)), reverse=True)
@@ -80,24 +89,55 @@ def simulate(
             tournament = replace(tournament, absent_next=absent)
         states = tournament.player_states()
         spec = tournament.next_round_spec()
+        notes = PairingNotes()
         started = time.perf_counter()
         try:
-            pairing = pair_round(states, spec)
+            pairing = pair_round(states, spec, notes=notes)
         except NoLegalPairing as exc:
             confirmed = not legal_pairing_exists(states, spec)
             return SimulationReport(players, rounds, tuple(reports), str(exc), confirmed)
         seconds = time.perf_counter() - started
         violations = hard_rule_violations(states, spec, pairing)
-        reports.append(RoundReport(number, seconds, tuple(violations), quality(states, pairing)))
+        compared, differs = None, False
+        if compare_reading is not None:
+            other = pair_round(states, spec, reading=compare_reading)
+            compared, differs = quality(states, other), other != pairing
+        reports.append(
+            RoundReport(
+                number,
+                seconds,
+                tuple(violations),
+                quality(states, pairing),
+                notes,
+                compared,
+                differs,
+            )
+        )
         results: dict[Game, tuple[int, int]] = {
             g: random_result(rng, rating[g.white], rating[g.black], draw_percent / 100)
             for g in pairing.games
         }
+        unplayed: dict[Game, tuple[int, int]] = {}
+        for g in pairing.games:
+            if forfeit_percent and rng.random() * 100 < forfeit_percent:
+                unplayed[g] = rng.choice([(WIN_POINTS, 0), (0, WIN_POINTS), (0, 0)])
+        results.update(unplayed)
         tournament = tournament.with_round(pairing, results, number)
+        if unplayed:
+            games = tuple(
+                replace(r, played=False)
+                if r.round == number and Game(r.white, r.black) in unplayed
+                else r
+                for r in tournament.games
+            )
+            tournament = replace(tournament, games=games)
         if double_games:
-            # RULES 4.5: the return game, colours reversed, in the same round.
+            # RULES 4.5: the return game, colours reversed, in the same round (a forfeit
+            # forfeits both games).
             return_games = tuple(
-                GameResult(
+                GameResult(number, g.black, g.white, *unplayed[g][::-1], played=False, leg=2)
+                if g in unplayed
+                else GameResult(
                     number,
                     g.black,
                     g.white,

@@ -5,12 +5,21 @@ What we read and write:
   10-column block per round: opponent, colour, result);
 - `XXR` total rounds and `XXC white1|black1` (colour of #1 in round 1), the JaVaFo/bbpPairings
   extensions;
-- the point system: `BBW`/`BBD` (points for a win and a draw, JaVaFo's extension). We write
-  `BBW  2.0` and `BBD  1.0` for the platform's 2/1/0 scoring (RULES 4.6). A `162` line with
-  `W`/`D` values (e.g. `162 W 2.0 D 1.0`) is read the same way.
+- the point system: JaVaFo's and bbpPairings' `BBW` win, `BBD` draw, `BBL` loss, `BBZ`
+  zero-point bye, `BBF` forfeit loss, `BBU` pairing-allocated bye, or a `162` line with `W`,
+  `D`, `L`, `A` (zero-point bye and forfeit loss) and `P` (pairing-allocated bye) values, e.g.
+  `162 W 2.0 D 1.0`. Undeclared values are the FIDE defaults: win 1.0, draw 0.5, nothing for a
+  loss, a zero-point bye or a forfeit loss, a pairing-allocated bye worth a win. We write
+  `BBW  2.0` and `BBD  1.0` for the platform's 2/1/0 scoring (RULES 4.6).
 
-Internally every score is in platform units (win 2, draw 1), whatever the file's system: the
-pairing only needs the order of scores, and 1/0.5/0 and 2/1/0 order them alike.
+Internally every score is in platform units (win 2, draw 1), whatever the file's system. That
+is exact only for point systems that are 2/1/0 scaled (1/0.5/0, 2/1/0, 4/2/0...): the Lim
+system (its score groups, the median) is defined on them, and another system such as 3/1/0
+orders the players differently. **Decision**: such a file is refused (TrfError, exit 3 from
+the command line) naming the line that declares the point system; it is not re-scored.
+
+Size: at most `MAX_PLAYERS` player lines (the platform's 200 seats, RULES 4.1) and
+`MAX_TRF_CHARS` characters; a larger input is refused before it is paired.
 
 Start ranks are the pairing numbers, as in JaVaFo and bbpPairings. Double games (RULES 4.5)
 have no TRF form; such a tournament cannot be exported.
@@ -18,14 +27,13 @@ have no TRF form; such a tournament cannot be exported.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from .model import (
     BYE_FULL,
     BYE_HALF,
     BYE_PAIRING_ALLOCATED,
     BYE_ZERO,
     DRAW_POINTS,
+    MAX_PLAYERS,
     WHITE,
     WIN_POINTS,
     Bye,
@@ -33,6 +41,8 @@ from .model import (
     GameResult,
     Tournament,
 )
+
+MAX_TRF_CHARS = 1_000_000  # 200 players with 199 rounds each need about 420,000
 
 BLACK_LOT = "B"
 ROUND_COLUMN = 91  # 0-based start of round 1's block (column 92 in the spec)
@@ -69,18 +79,27 @@ class TrfError(ValueError):
         self.line_number = line_number
 
 
-@dataclass(frozen=True)
 class _Entry:
-    line_number: int
-    player: int
-    round: int
-    opponent: int  # 0 for none
-    colour: str  # "w", "b" or "-"
-    result: str
+    """One round block of a 001 line. (A plain class: a dataclass costs start-up time.)"""
+
+    __slots__ = ("line_number", "player", "round", "opponent", "colour", "result")
+
+    def __init__(
+        self, line_number: int, player: int, round: int, opponent: int, colour: str, result: str
+    ) -> None:
+        self.line_number = line_number
+        self.player = player
+        self.round = round
+        self.opponent = opponent  # 0 for none
+        self.colour = colour  # "w", "b" or "-"
+        self.result = result
 
 
 def read_trf(text: str) -> Tournament:
     """Parse a TRF-16 file. Raises TrfError naming the offending line."""
+    if len(text) > MAX_TRF_CHARS:
+        raise TrfError(1, f"the file is larger than {MAX_TRF_CHARS:,} characters")
+    points = _PointSystem()
     name = ""
     total_rounds: int | None = None
     rounds_line = 1
@@ -88,7 +107,10 @@ def read_trf(text: str) -> Tournament:
     entrants: dict[int, Entrant] = {}
     entry_lines: dict[int, int] = {}
     entries: list[_Entry] = []
-    for line_number, raw in enumerate(text.splitlines(), start=1):
+    # Lines end with \n, \r\n or \r (bbpPairings writes \r) and nothing else: str.splitlines
+    # would also split inside a name at \x0b, \x1c, \x85, U+2028...
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    for line_number, raw in enumerate(lines, start=1):
         line = raw.rstrip("\r\n")
         if not line.strip():
             continue
@@ -96,6 +118,10 @@ def read_trf(text: str) -> Tournament:
         if code == "012":
             name = line[4:].strip()
         elif code == "001":
+            if len(entrants) == MAX_PLAYERS:
+                raise TrfError(
+                    line_number, f"more than {MAX_PLAYERS} players (the platform's maximum)"
+                )
             entrant, round_entries = _read_player(line, line_number)
             if entrant.number in entrants:
                 raise TrfError(line_number, f"start rank {entrant.number} appears twice")
@@ -113,12 +139,13 @@ def read_trf(text: str) -> Tournament:
                 first_colour = BLACK_LOT
             elif "white1" in words:
                 first_colour = WHITE
-        elif code in ("BBW", "BBD", "162"):
-            _check_point_system(code, line, line_number)
+        elif code in _POINT_LINES or code == "162":
+            points.read(code, line, line_number)
         # Other lines (022 city, 042 dates, 102 arbiter, 013 teams, ...) are not needed.
 
     if not entrants:
         raise TrfError(1, "no player lines (001)")
+    points.check()
     games, byes, absent = _build_rounds(entries, entrants)
     played = max(
         [g.round for g in games] + [b.round for b in byes if b.kind == BYE_PAIRING_ALLOCATED],
@@ -149,14 +176,97 @@ def _integer(text: str, line_number: int, message: str) -> int:
         raise TrfError(line_number, f"{message} (found {text!r})") from None
 
 
-def _check_point_system(code: str, line: str, line_number: int) -> None:
-    words = line[3:].replace("=", " ").split()
-    values = [w for w in words if w not in ("W", "D", "L")]
-    for value in values:
-        try:
-            float(value)
-        except ValueError:
-            raise TrfError(line_number, f"{code}: {value!r} is not a number of points") from None
+# The values a point system gives, with FIDE's defaults (in the file's own units).
+# The values a point system gives, with FIDE's defaults (in the file's own units, as written).
+_POINT_DEFAULTS = {
+    "win": "1.0",
+    "draw": "0.5",
+    "loss": "0",
+    "zero-point bye": "0",
+    "forfeit loss": "0",
+}
+_POINT_LINES = {  # JaVaFo / bbpPairings
+    "BBW": ("win",),
+    "BBD": ("draw",),
+    "BBL": ("loss",),
+    "BBZ": ("zero-point bye",),
+    "BBF": ("forfeit loss",),
+    "BBU": ("pairing-allocated bye",),
+}
+_162_CODES = {
+    "W": ("win",),
+    "D": ("draw",),
+    "L": ("loss",),
+    "A": ("zero-point bye", "forfeit loss"),
+    "P": ("pairing-allocated bye",),
+}
+
+
+class _PointSystem:
+    """What the file declares a result is worth, and on which line (for the message).
+
+    Values are compared as floats: doubling is exact in binary, so for the short decimals of a
+    TRF file `win == 2 * draw` holds exactly when it holds for the numbers as written.
+    """
+
+    def __init__(self) -> None:
+        self.written: dict[str, str] = dict(_POINT_DEFAULTS)
+        self.where: dict[str, tuple[int, str]] = {}  # line number, its words
+
+    def read(self, code: str, line: str, line_number: int) -> None:
+        words = line[3:].replace("=", " ").split()
+        if code in _POINT_LINES:
+            if len(words) != 1:
+                raise TrfError(line_number, f"{code} needs one number of points")
+            pairs = [(code, words[0], _POINT_LINES[code])]
+        else:
+            if not words or len(words) % 2:
+                raise TrfError(line_number, "162 needs pairs of a code and points (W 2.0 D 1.0)")
+            pairs = []
+            for letter, value in zip(words[::2], words[1::2], strict=True):
+                if letter not in _162_CODES:
+                    raise TrfError(
+                        line_number, f"162: point code {letter!r} is not W, D, L, A or P"
+                    )
+                pairs.append((f"162 {letter}", value, _162_CODES[letter]))
+        for label, value, keys in pairs:
+            try:
+                points = float(value)
+            except ValueError:
+                points = -1.0
+            if not 0 <= points < float("inf"):  # also refuses NaN
+                raise TrfError(line_number, f"{label}: {value!r} is not a number of points")
+            for key in keys:
+                self.written[key] = value
+                self.where[key] = (line_number, f"{label} {value}")
+
+    def check(self) -> None:
+        """Refuse a point system that is not 2/1/0 scaled (see the module docstring)."""
+        written = self.written
+        written.setdefault("pairing-allocated bye", written["win"])  # a bye is worth a win
+        value = {key: float(text) for key, text in written.items()}
+        win, draw = value["win"], value["draw"]
+        supported = "only point systems in which a win is worth two draws (1/0.5/0, 2/1/0)"
+        if win <= 0 or win != 2 * draw:
+            key = "win" if "win" in self.where else "draw"
+            self._refuse(
+                key,
+                f"a win worth {written['win']} and a draw worth {written['draw']}: "
+                f"the Lim system pairs {supported}",
+            )
+        for key in ("loss", "zero-point bye", "forfeit loss"):
+            if value[key] != 0:
+                self._refuse(key, f"a {key} worth {written[key]}: it must be worth nothing")
+        if value["pairing-allocated bye"] != win:
+            self._refuse(
+                "pairing-allocated bye",
+                f"a pairing-allocated bye worth {written['pairing-allocated bye']}: "
+                f"it must be worth a win ({written['win']})",
+            )
+
+    def _refuse(self, key: str, reason: str) -> None:
+        line_number, declared = self.where.get(key, (1, key))
+        raise TrfError(line_number, f"{declared}: {reason}; the file cannot be paired as it is")
 
 
 def _read_player(line: str, line_number: int) -> tuple[Entrant, list[_Entry]]:
@@ -247,7 +357,13 @@ def _build_rounds(
 
 
 def write_trf(tournament: Tournament) -> str:
-    """Write the tournament as TRF-16 with 2/1/0 scoring (BBW/BBD)."""
+    """Write the tournament as TRF-16 with 2/1/0 scoring (BBW/BBD).
+
+    Every field stays in its columns and on its line (issue 14): names go through
+    `one_line` (no control character, line separator or format character can start a line
+    or hide text) and are cut to their 33 columns; a number too large for its columns raises
+    ValueError rather than shift the ones after it.
+    """
     if tournament.double_games:
         raise ValueError("double games have no TRF-16 form")
     scores = tournament.scores_after(tournament.rounds_played)
@@ -265,13 +381,17 @@ def write_trf(tournament: Tournament) -> str:
     for number in tournament.absent_next:
         blocks[(number, next_round)] = "0000 - Z"
     last = max([r for _, r in blocks], default=0)
-    lines = [f"012 {tournament.name}".rstrip()]
+    lines = [f"012 {one_line(tournament.name)}".rstrip()]
     for e in sorted(tournament.entrants, key=lambda e: e.number):
+        rating = e.rating or 0
+        # TRF-16 columns: start rank 5-8, rating 49-52, points 81-84 ("11.5"), rank 86-89.
+        if not (1 <= e.number <= 9999 and 0 <= rating <= 9999 and 0 <= scores[e.number] < 100):
+            raise ValueError(f"player {e.number}: a number does not fit its TRF-16 columns")
+        name = one_line(e.name)[:33].rstrip()
         head = (
-            f"001 {e.number:4d}      {e.name[:33]:<33} {e.rating or 0:4d}"
+            f"001 {e.number:4d}      {name:<33} {rating:4d}"
             f"{'':28}{scores[e.number]:4.1f} {rank[e.number]:4d}"
         )
-        assert len(head) == 89
         rounds = "".join(f"  {blocks.get((e.number, r), ''):<8}" for r in range(1, last + 1))
         lines.append((head + rounds).rstrip())
     lines.append(f"XXR {tournament.total_rounds}")
@@ -279,6 +399,24 @@ def write_trf(tournament: Tournament) -> str:
     lines.append(f"BBW {WIN_POINTS:4.1f}")
     lines.append(f"BBD {DRAW_POINTS:4.1f}")
     return "\n".join(lines) + "\n"
+
+
+def one_line(text: str) -> str:
+    """A TRF field's text: control characters and line or paragraph separators become spaces
+    (each would end the line for a reader: `str.splitlines` splits on \\x0b, \\x1c, \\x85,
+    U+2028...), format characters such as the bidirectional override U+202E and lone
+    surrogates are removed, runs of white space become one space and the ends are trimmed.
+    The same rule as `games.rules.base.plain_text`, restated: the engine imports no app."""
+    import unicodedata
+
+    kept = []
+    for char in text:
+        category = unicodedata.category(char)
+        if category in ("Cc", "Zl", "Zp"):
+            kept.append(" ")
+        elif category not in ("Cf", "Cs"):
+            kept.append(char)
+    return " ".join("".join(kept).split())
 
 
 def _game_codes(g: GameResult) -> tuple[str, str]:

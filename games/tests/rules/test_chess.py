@@ -1,6 +1,8 @@
 """Chess: notation of seed 001 (FIDE Laws Appendix E, Italian letters), game end, PGN."""
 
 import pytest
+from hypothesis import assume, event, given, settings
+from hypothesis import strategies as st
 
 from games.rules import Color, IllegalMove, Reason, Result, variant
 
@@ -193,3 +195,162 @@ def test_illegal_and_malformed_moves() -> None:
         CHESS.apply(CHESS.start_fen(), "e1e2")
     with pytest.raises(IllegalMove):
         CHESS.apply(CHESS.start_fen(), "castle")
+
+
+# -- dead positions (issue 15.4, FIDE 5.2.2 and 6.9) ------------------------------------------
+
+ISSUE_WALL = "8/8/1k6/p1p1p1p1/P1P1P1P1/8/8/4K3 w - - 0 1"
+DEAD = [
+    ISSUE_WALL,
+    "8/8/1k6/p1p1p1p1/P1P1P1P1/8/8/4K3 b - - 0 1",
+    "8/8/1k6/1p1p1p1p/1P1P1P1P/8/8/4K3 w - - 0 1",  # the wall on the other files
+    "k7/8/1p1p1p1p/pPpPpPpP/P1P1P1P1/8/8/K7 w - - 0 1",  # interlocked chains
+    "3k4/8/8/p1p1p1p1/P1P1P1P1/4K3/8/8 b - - 0 1",  # the white king up against the wall
+]
+ALIVE = [
+    "8/8/1k6/p1p1p3/P1P1P3/8/8/4K3 w - - 0 1",  # a gap: the king walks round by the g-file
+    "8/8/1k5K/p1p1p1p1/P1P1P1P1/8/8/8 w - - 0 1",  # a king already behind the wall
+    "k7/8/1p1p1p2/pPpPpPpP/P1P1P1P1/8/8/K7 w - - 0 1",  # h5 is not blocked: it promotes
+    "8/8/1k6/p1p1p1pp/P1P1P1PP/8/8/4K3 w - - 0 1",  # gxh5 is possible
+    "4k3/ppp5/8/PPP5/8/8/8/4K3 w - - 0 1",  # the b6 breakthrough: pawns not blocked
+    "8/8/1k5p/p1p1p1pP/P1P1P1P1/8/8/4K3 w - g6 0 1",  # hxg6 en passant
+    "8/8/1k6/p1p1p1p1/P1P1PKP1/8/8/8 w - - 0 1",  # in check by a pawn, and next to one
+    "8/8/1k6/p1p1p1p1/P1P1P1P1/8/8/4K2R w - - 0 1",  # a rook can sacrifice itself
+    "8/8/1k6/p1p1p1p1/P1P1P1P1/8/8/4KN2 w - - 0 1",  # a knight can
+    "8/8/1k2b3/p1p1p1p1/P1P1P1P1/8/8/4KB2 w - - 0 1",  # opposite bishops: not proved
+    "8/8/1k6/p1p1p1p1/PKP1P1P1/8/8/8 w - - 0 1",  # a king in the wall, next to a5 and c5
+    "8/8/8/1k1p4/1p1P4/1P6/8/3K4 w - - 0 1",  # the king goes round by e3 and e5, takes d5
+]
+
+
+@pytest.mark.parametrize("fen", DEAD)
+def test_a_flag_in_a_dead_position_is_a_draw(fen: str) -> None:
+    import chess
+
+    from games.rules.chess_variant import is_dead_position
+
+    assert is_dead_position(chess.Board(fen))
+    for flagged in (Color.WHITE, Color.BLACK):
+        outcome = CHESS.timeout_outcome(fen, flagged)
+        assert (outcome.result, outcome.reason) == (
+            Result.DRAW,
+            Reason.TIMEOUT_VS_INSUFFICIENT_MATERIAL,
+        )
+
+
+@pytest.mark.parametrize("fen", ALIVE)
+def test_a_flag_in_a_position_that_only_looks_locked_loses(fen: str) -> None:
+    import chess
+
+    from games.rules.chess_variant import is_dead_position
+
+    board = chess.Board(fen)
+    assert board.is_valid()
+    assert not is_dead_position(board)
+    assert not live_oracle_says_dead(board)
+    lost = CHESS.timeout_outcome(fen, Color.WHITE)
+    assert (lost.result, lost.reason) == (Result.BLACK_WINS, Reason.TIMEOUT)
+
+
+def live_oracle_says_dead(board) -> bool:
+    """An independent, exhaustive check for kings-and-pawns positions: walk every position the
+    kings can reach with legal moves. If no pawn move, no capture and no check ever becomes
+    possible, the pawns never change and nobody can be mated: dead. (False for anything with
+    other pieces: this oracle does not judge those.)"""
+    import chess
+
+    if board.occupied != board.kings | board.pawns:
+        return False
+    start = board.copy(stack=False)
+    seen = {start.board_fen() + start.turn.__str__()}
+    queue = [start]
+    while queue:
+        position = queue.pop()
+        if position.is_check():
+            return False
+        for move in position.legal_moves:
+            if position.piece_type_at(move.from_square) != chess.KING or position.is_capture(move):
+                return False
+            after = position.copy(stack=False)
+            after.push(move)
+            key = after.board_fen() + after.turn.__str__()
+            if key not in seen:
+                seen.add(key)
+                queue.append(after)
+    return True
+
+
+@pytest.mark.parametrize("fen", DEAD)
+def test_the_oracle_agrees_the_walls_are_dead(fen: str) -> None:
+    import chess
+
+    assert live_oracle_says_dead(chess.Board(fen))
+
+
+def _chain(start: int, steps: list[int]) -> list[int]:
+    """Ranks of the white pawns on files a-h, each one rank from its neighbour's: such a wall
+    has no capture (equal ranks side by side would)."""
+    ranks = [start]
+    for step in steps:
+        rank = ranks[-1] + step
+        ranks.append(rank if 1 <= rank <= 5 else ranks[-1] - step)
+    return ranks
+
+
+def pawn_walls():
+    """Random locked-looking walls: a white pawn with a black pawn just in front on every
+    file of a chain (often really dead) or on random files at random ranks, sometimes a file
+    left open or a stray pawn, and two kings: one on each side, or anywhere."""
+    import chess
+
+    chains = st.tuples(
+        st.just(list(range(8))),
+        st.tuples(
+            st.integers(1, 5), st.lists(st.sampled_from([-1, 1]), min_size=7, max_size=7)
+        ).map(lambda drawn: _chain(*drawn)),
+    )
+    scattered = st.tuples(
+        st.lists(st.integers(0, 7), min_size=1, max_size=8, unique=True),
+        st.lists(st.integers(1, 5), min_size=8, max_size=8),
+    )
+    anywhere = st.lists(st.integers(0, 63), min_size=2, max_size=2, unique=True)
+    behind = st.tuples(st.integers(0, 7), st.integers(56, 63)).map(list)
+    return st.tuples(
+        st.one_of(chains, scattered),
+        st.sampled_from([None, *range(8)]),
+        st.one_of(behind, anywhere),
+        st.booleans(),
+        st.sampled_from([None, *range(64)]),
+    ).map(lambda drawn: _wall(chess, *drawn))
+
+
+def _wall(chess, wall, open_file, kings, white_to_move, stray):
+    files, ranks = wall
+    board = chess.Board(None)
+    for file in files:
+        if file == open_file:
+            continue
+        board.set_piece_at(chess.square(file, ranks[file]), chess.Piece(chess.PAWN, chess.WHITE))
+        board.set_piece_at(
+            chess.square(file, ranks[file] + 1), chess.Piece(chess.PAWN, chess.BLACK)
+        )
+    if stray is not None and board.piece_at(stray) is None and 8 <= stray < 56:
+        board.set_piece_at(stray, chess.Piece(chess.PAWN, stray % 2 == 0))
+    for square, colour in zip(kings, (chess.WHITE, chess.BLACK), strict=True):
+        board.set_piece_at(square, chess.Piece(chess.KING, colour))
+    board.turn = white_to_move
+    return board
+
+
+@settings(max_examples=80, deadline=None)
+@given(pawn_walls())
+def test_never_dead_unless_the_exhaustive_oracle_agrees(board) -> None:
+    # Soundness: a position called dead really is (the kings' whole walk never finds a pawn
+    # move, a capture or a check). The converse is not promised: the proof is conservative.
+    from games.rules.chess_variant import is_dead_position
+
+    assume(board.is_valid())
+    dead = is_dead_position(board)
+    event(f"called dead: {dead}")
+    if dead:
+        assert live_oracle_says_dead(board)

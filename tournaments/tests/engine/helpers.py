@@ -1,6 +1,7 @@
 """Small builders shared by the engine tests."""
 
 import random
+from dataclasses import replace
 
 from tournaments.engine.lim import pair_round
 from tournaments.engine.model import Entrant, GameResult, PlayerState, Tournament
@@ -15,6 +16,8 @@ def player(
     bye: bool = False,
     floated: bool = False,
     rating: int | None = None,
+    rounds: tuple[int, ...] = (),
+    forfeit_win: bool = False,
 ) -> PlayerState:
     return PlayerState(
         number=number,
@@ -24,6 +27,8 @@ def player(
         had_bye=bye,
         floated_last_round=floated,
         rating=rating,
+        colour_rounds=rounds,
+        won_by_forfeit=forfeit_win,
     )
 
 
@@ -33,18 +38,7 @@ def symmetric(players: list[PlayerState]) -> list[PlayerState]:
     for p in players:
         for q in p.opponents:
             met.setdefault(q, set()).add(p.number)
-    return [
-        PlayerState(
-            number=p.number,
-            score=p.score,
-            colours=p.colours,
-            opponents=frozenset(met[p.number]),
-            had_bye=p.had_bye,
-            floated_last_round=p.floated_last_round,
-            rating=p.rating,
-        )
-        for p in players
-    ]
+    return [replace(p, opponents=frozenset(met[p.number])) for p in players]
 
 
 def unordered(pairing) -> set[frozenset[int]]:

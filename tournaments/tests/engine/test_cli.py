@@ -127,3 +127,61 @@ def test_every_subcommand_has_help(command, capsys):
         main([command, "--help"])
     assert done.value.code == 0
     assert "usage" in capsys.readouterr().out
+
+
+def test_pair_refuses_another_point_system_with_exit_3(tmp_path, capsys):
+    # Issue 15.9: a 3/1/0 file is refused, naming the line, not scored 2/1/0.
+    path = tmp_path / "football.trf"
+    lines = C5.read_text().splitlines() + ["BBW 3.0", "BBD 1.0"]
+    path.write_text("\n".join(lines) + "\n")
+    code, out, err = run(capsys, "pair", str(path))
+    assert code == 3 and out == ""
+    assert f"line {len(lines) - 1}: BBW 3.0" in err
+    code, out, _ = run(capsys, "standings", str(path))
+    assert code == 3 and out == ""
+
+
+def test_pair_refuses_files_over_the_size_cap_with_exit_3(tmp_path):
+    # 10,000 players used to pair for minutes; now the 201st player line is refused.
+    many = tmp_path / "many.trf"
+    many.write_text(
+        "012 Many\n"
+        + "".join(
+            f"001 {n:4d}      {'P' + str(n):<33} {2000:4d}{'':28}{0.0:4.1f} {n:4d}\n"
+            for n in range(1, 10_001)
+        )
+        + "XXR 9\n"
+    )
+    huge = tmp_path / "huge.trf"
+    huge.write_bytes(b"012 x\n" + b"x" * 5_000_000)
+    for path, words in ((many, "line 202: more than 200 players"), (huge, "larger than")):
+        result = subprocess.run(
+            [sys.executable, "-m", "tournaments.engine", "pair", str(path)],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            check=False,
+        )
+        assert result.returncode == 3 and result.stdout == ""
+        assert words in result.stderr and "Traceback" not in result.stderr
+
+
+def test_pair_imports_only_what_it_needs():
+    # Issue 15.10: `pair FILE` builds no argument parser and loads no other subcommand.
+    script = (
+        "import sys\n"
+        "from tournaments.engine.cli import main\n"
+        f"code = main(['pair', {str(C5)!r}])\n"
+        "print(code, ' '.join(sorted(sys.modules)), file=sys.stderr)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, check=True
+    )
+    code, *modules = result.stderr.split()
+    assert code == "0" and result.stdout.startswith("3\n")
+    assert "tournaments.engine.lim" in modules and "tournaments.engine.trf" in modules
+    unwanted = {"argparse", "json", "decimal"} | {
+        f"tournaments.engine.{name}"
+        for name in ("berger", "checks", "rounds", "simulate", "standings")
+    }
+    assert unwanted.isdisjoint(modules)

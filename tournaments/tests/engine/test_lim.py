@@ -3,19 +3,35 @@
 Scores are in platform units (win 2, draw 1): the examples' "2 points" (1/0.5/0) become 4.
 """
 
+from dataclasses import replace
+
 import pytest
 
-from tournaments.engine.checks import hard_rule_violations, legal_pairing_exists
+from tournaments.engine import lim
+from tournaments.engine.checks import hard_rule_violations, legal_pairing_exists, quality
 from tournaments.engine.lim import (
     DOWN,
+    ROUND_READING,
     UP,
     NoLegalPairing,
+    PairingNotes,
     assign_colours,
     compatible,
     pair_round,
     score_group_order,
 )
-from tournaments.engine.model import BLACK, WHITE, Game, RoundSpec
+from tournaments.engine.model import (
+    BLACK,
+    BYE_HALF,
+    BYE_ZERO,
+    WHITE,
+    Bye,
+    Entrant,
+    Game,
+    GameResult,
+    RoundSpec,
+    Tournament,
+)
 
 from .helpers import pairs, player, symmetric, unordered
 
@@ -23,9 +39,9 @@ ROUND_2 = RoundSpec(number=2, total_rounds=9)  # median score 2
 ROUND_3 = RoundSpec(number=3, total_rounds=9)  # median score 4
 
 
-def pair(players, spec):
+def pair(players, spec, notes=None):
     players = symmetric(players)
-    result = pair_round(players, spec)
+    result = pair_round(players, spec, notes=notes)
     assert hard_rule_violations(players, spec, result) == []
     return result
 
@@ -69,6 +85,54 @@ def test_rule_1_bye_skips_a_player_who_cannot_be_left_out():
     # #5 cannot rest (4 would be left with 1-2-3, and 1, 2, 3 have all met): #4 cannot either.
     result = pair(players_blocking, ROUND_3)
     assert result.bye == 3
+
+
+def test_rule_1_no_bye_for_a_player_who_won_by_forfeit():
+    # Issue 15.8 (LIM 1, FIDE C.04.1): #5, lowest-ranked of the lowest group, won a game
+    # because the opponent did not show up: like one who already rested, #4 gets the bye.
+    players = [player(1, 4), player(2, 4), player(3, 2), player(4, 2), player(5, 2)]
+    assert pair(players, ROUND_3).bye == 5
+    players[4] = player(5, 2, forfeit_win=True)
+    assert pair(players, ROUND_3).bye == 4
+
+
+def test_rule_1_forfeit_win_read_from_the_history_with_absences():
+    # Nine players. Round 1: #8 was busy and did not show up, so #9 won by forfeit (RULES
+    # 4.7); #7 rested. Round 2: #8 rested, #9 lost to #7, the others drew. Round 3: the lowest
+    # group is everybody on 2 points; its lowest-ranked are #9 (the forfeit winner) and #8
+    # (who rested), so #6 gets the bye. Without the forfeit rule #9 would have had it.
+    t = Tournament(
+        tuple(Entrant(n, f"p{n}", 2000 - n) for n in range(1, 10)),
+        5,
+        games=(
+            GameResult(1, 1, 2, 1, 1),
+            GameResult(1, 3, 4, 1, 1),
+            GameResult(1, 5, 6, 1, 1),
+            GameResult(1, 9, 8, 2, 0, played=False),
+            GameResult(2, 7, 9, 2, 0),
+            GameResult(2, 1, 3, 1, 1),
+            GameResult(2, 2, 4, 1, 1),
+            GameResult(2, 6, 5, 1, 1),
+        ),
+        byes=(Bye(1, 7), Bye(2, 8)),
+    )
+    states = t.player_states()
+    by_number = {p.number: p for p in states}
+    assert by_number[9].won_by_forfeit and not by_number[8].won_by_forfeit
+    assert {p.score for p in states if p.number != 7} == {2}
+    spec = t.next_round_spec()
+    result = pair_round(states, spec)
+    assert result.bye == 6
+    assert hard_rule_violations(states, spec, result) == []
+    without_the_rule = [replace(p, won_by_forfeit=False) for p in states]
+    assert pair_round(without_the_rule, spec).bye == 9
+    bye_to_9 = pair_round(without_the_rule, spec)
+    assert "bye for 9, who already won by forfeit" in hard_rule_violations(states, spec, bye_to_9)
+    # If everybody else has rested already, nobody may rest: the round cannot be paired.
+    only_9 = [replace(p, had_bye=p.number != 9) for p in states]
+    assert not legal_pairing_exists(only_9, spec)
+    with pytest.raises(NoLegalPairing):
+        pair_round(only_9, spec)
 
 
 def test_rule_1_round_one_bye_to_lowest_rated_fixture_f10():
@@ -228,10 +292,10 @@ def test_rule_5_6_default_floater_is_lowest_ranked_down_highest_up():
 # -- Rules 6 and 9: incoming floaters first, a blocked median --------------------------------------
 
 
-def test_rules_6_and_9_fixture_f1_blocked_median_resolved():
-    # F1: the median {4} + downfloater #3 would be blocked (3 and 4 met). The Java reading
-    # cracks 5-6; our rule 8.3 (whole-round feasibility) never pairs 5-6 in the first place.
-    # Same final pairing: 1-2, 3-6 (3 due White takes 6 due Black, rule 6), 4-5.
+def test_rules_6_and_9_fixture_f1_blocked_median_cracks_the_group_below():
+    # F1: #3 floats down into the median {4}; they met, so the median is blocked. More
+    # floaters came from above (1) than from below (0): rule 9 undoes the group just below
+    # (5-6), and in the median #3 (due White) takes #6 (due Black, rule 6), then 4-5.
     players = [
         player(1, 4, "WB", met=(4,)),
         player(2, 4, "BW", met=(4,)),
@@ -240,9 +304,59 @@ def test_rules_6_and_9_fixture_f1_blocked_median_resolved():
         player(5, 0, "WB"),
         player(6, 0, "BW"),
     ]
-    result = pair(players, RoundSpec(3, 5))
+    notes = PairingNotes()
+    result = pair(players, RoundSpec(3, 5), notes)
     assert unordered(result) == pairs("1-2", "3-6", "4-5")
     assert set(result.games) == {Game(1, 2), Game(3, 6), Game(5, 4)}
+    assert notes.cracked_groups == 1
+
+
+# Issue 15.6: 8 players, 3 rounds played (median 3): {1, 2} on 4, {3} on 3, {4, 5, 6} on 2,
+# {7, 8} on 0; #6 has met 3, 4 and 5. The colours are the ones with which the reading before
+# issue 15 gives exactly the pairing the issue reports (2-1, 4-3, 5-8, 6-7, White first).
+ISSUE_15_6 = {
+    1: (4, "WBW"),
+    2: (4, "BWB"),
+    3: (3, "WBW"),
+    4: (2, "BWB"),
+    5: (2, "BWB"),
+    6: (2, "BWB"),
+    7: (0, "WBW"),
+    8: (0, "WBW"),
+}
+
+
+def issue_15_6_players():
+    return symmetric(
+        [
+            player(n, score, colours, met=(3, 4, 5) if n == 6 else ())
+            for n, (score, colours) in ISSUE_15_6.items()
+        ]
+    )
+
+
+def test_rule_9_issue_15_6_cracks_the_group_above_the_median():
+    # {1, 2} pairs 1-2; {7, 8} pairs 7-8; in {4, 5, 6} #6 has met the others and floats up,
+    # 4-5. The median {3} + #6 is blocked (they met); more came up than down, so rule 9 undoes
+    # the group just above: 1 and 2 join. #1 (due Black) takes the highest-ranked due White
+    # with which the rest still pairs: not #2 (3-6 met), so #6; then 2-3.
+    players = issue_15_6_players()
+    spec = RoundSpec(4, 9)
+    notes = PairingNotes()
+    result = pair_round(players, spec, notes=notes)
+    assert unordered(result) == pairs("1-6", "2-3", "4-5", "7-8")
+    assert notes.cracked_groups == 1 and notes.guard_fallbacks == 0
+    assert hard_rule_violations(players, spec, result) == []
+    q = quality(players, result)
+    assert (q.floaters, q.score_difference_sum) == (2, 3)
+
+
+def test_rule_8_3_read_over_the_round_gives_what_the_issue_reported():
+    players = issue_15_6_players()
+    result = pair_round(players, RoundSpec(4, 9), reading=ROUND_READING)
+    assert set(result.games) == {Game(2, 1), Game(4, 3), Game(5, 8), Game(6, 7)}
+    q = quality(players, result)
+    assert (q.floaters, q.score_difference_sum) == (3, 5)
 
 
 def test_rule_6_downfloater_takes_highest_ranked_due_the_other_colour():
@@ -291,10 +405,11 @@ def test_rules_7_8_handbook_table_4_3(met_by_2, expected):
     assert unordered(pair(players, ROUND_2)) == pairs(*expected)
 
 
-def test_rule_8_5_player_without_opponent_replaces_the_even_maker():
-    # Top group {1, 2, 3}: #3 would float to make it even. But 4 and 5 (who met) and 3 (who
-    # met both) all need one of 1, 2, 6: so 1-2 would leave the round unpairable (rule 8.3).
-    # #1 finds no opponent and floats instead of #3, who comes back and plays #2.
+def test_rule_9_median_blocked_by_upfloaters_cracks_the_group_above():
+    # Top group {1, 2, 3}: #3 floats to make it even, 1-2. Bottom {4, 5}: they met, both
+    # float up. The median {6} + 3 (down), 4, 5 (up) cannot pair (3 met 4 and 5, 4 met 5).
+    # More came up (2) than down (1): rule 9 undoes 1-2. In the median the downfloaters go
+    # first: #1 cannot take #2 (the rest would not pair), takes #3; #2 takes #4; then 5-6.
     players = [
         player(1, 4),
         player(2, 4),
@@ -303,9 +418,65 @@ def test_rule_8_5_player_without_opponent_replaces_the_even_maker():
         player(4, 0, met=(5,)),
         player(5, 0),
     ]
-    result = pair(players, ROUND_2)
+    notes = PairingNotes()
+    result = pair(players, ROUND_2, notes)
+    assert unordered(result) == pairs("1-3", "2-4", "5-6")
+    assert notes.cracked_groups == 1
+
+
+def test_rule_8_5_player_without_opponent_replaces_the_even_maker():
+    # The same state under the reading before issue 15 (rule 8.3 over the whole round): 1-2
+    # would leave the round unpairable, so #1 finds no opponent and floats instead of #3, who
+    # comes back and plays #2 (8.5). The guard's round-wide choice still works this way.
+    players = [
+        player(1, 4),
+        player(2, 4),
+        player(3, 4, met=(4, 5)),
+        player(6, 2),
+        player(4, 0, met=(5,)),
+        player(5, 0),
+    ]
+    result = pair_round(symmetric(players), ROUND_2, reading=ROUND_READING)
     assert pairs("2-3") <= unordered(result)
     assert partners_outside(result, {1, 2, 3}) == {1}
+
+
+def test_rule_8_3_guard_takes_the_next_choice_of_floaters():
+    # Top group {1, 2, 3} (8 points, not beside the median): rule 5 would float #3 and pair
+    # 1-2, but #9 has met everybody but #1 and #2, so the rest of the round could not be
+    # paired. The guard takes the next choice of rule 5, #2 floats, 1-3; #2 later meets #9.
+    players = [player(1, 8), player(2, 8), player(3, 8), player(4, 6), player(5, 6)]
+    players += [player(6, 4), player(7, 4), player(8, 2), player(10, 2)]
+    players += [player(9, 2, met=(3, 4, 5, 6, 7, 8, 10))]
+    spec = RoundSpec(3, 9)
+    notes = PairingNotes()
+    result = pair(players, spec, notes)
+    assert pairs("1-3", "2-9") <= unordered(result)
+    assert notes.guard_fallbacks == 0
+
+
+def test_rule_11_guard_falls_back_when_its_choices_run_out(monkeypatch):
+    # The state above, but the guard may try one choice of floaters only: the round-wide
+    # choice must pair the group, never the refused first choice.
+    monkeypatch.setattr(lim, "FLOATER_CHOICES", 1)
+    players = [player(1, 8), player(2, 8), player(3, 8), player(4, 6), player(5, 6)]
+    players += [player(6, 4), player(7, 4), player(8, 2), player(10, 2)]
+    players += [player(9, 2, met=(3, 4, 5, 6, 7, 8, 10))]
+    notes = PairingNotes()
+    result = pair(players, RoundSpec(3, 9), notes)
+    assert notes.guard_fallbacks >= 1
+    assert any(frozenset((9, top)) in unordered(result) for top in (1, 2))
+
+
+def test_rule_11_guard_falls_back_to_the_round_wide_choice():
+    # {1, 2} on 8 points can only pair 1-2, but #8 can only play #1 or #2: no choice of the
+    # group keeps the round pairable, so the round-wide choice pairs it (both float on).
+    players = [player(1, 8), player(2, 8), player(3, 6), player(4, 6), player(5, 4)]
+    players += [player(6, 4), player(7, 2), player(8, 2, met=(3, 4, 5, 6, 7))]
+    notes = PairingNotes()
+    result = pair(players, RoundSpec(3, 9), notes)
+    assert notes.guard_fallbacks >= 1
+    assert any(frozenset((8, top)) in unordered(result) for top in (1, 2))
 
 
 def test_rule_8_4_colour_exchange_fixture_f6():
@@ -336,6 +507,40 @@ def test_rule_10_4_latest_difference_decides():
     a, b = player(1, 4, "BWWB"), player(2, 4, "WBWB")
     assert assign_colours(a, b, RoundSpec(5, 9), True) == Game(2, 1)
     assert assign_colours(player(4, 2, "BWB"), player(8, 2, "WBB"), ROUND_3, True) == Game(8, 4)
+
+
+def test_rule_10_4_compares_rounds_not_games():
+    # Issue 15.7. Pairing round 4; both are due White. #1 played White in round 1, had a
+    # half-point bye in round 2, Black in round 3 ("WB"); #2 played B, W, B. Round by round
+    # the latest round both played with different colours is round 1 (#1 W, #2 B), so #1 gets
+    # Black. Aligned on games instead, "WB" against "BWB" shows no difference and the
+    # higher-ranked #1 would get White.
+    a = player(1, 3, "WB", rounds=(1, 3))
+    b = player(2, 3, "BWB", rounds=(1, 2, 3))
+    spec = RoundSpec(4, 9)
+    assert assign_colours(a, b, spec, at_or_above_median=True) == Game(2, 1)
+    # A round in which only one of them played is skipped for both: #2's round 2 is ignored.
+    c = player(2, 3, "BBW", rounds=(1, 2, 3))  # due White too; round 3: B against W
+    assert assign_colours(a, c, spec, at_or_above_median=True) == Game(1, 2)
+
+
+def test_rule_10_4_rounds_come_from_the_tournament_history():
+    t = Tournament(
+        tuple(Entrant(n, f"p{n}", 2000 - n) for n in range(1, 5)),
+        5,
+        games=(
+            GameResult(1, 1, 3, 2, 0),
+            GameResult(1, 4, 2, 0, 2),
+            GameResult(2, 2, 3, 1, 1),
+            GameResult(3, 4, 1, 1, 1),
+            GameResult(3, 3, 2, 1, 1),
+        ),
+        byes=(Bye(2, 1, BYE_HALF, 1), Bye(2, 4, BYE_ZERO, 0)),
+    )
+    states = {p.number: p for p in t.player_states()}
+    assert (states[1].colours, states[1].colour_rounds) == ("WB", (1, 3))
+    assert (states[2].colours, states[2].colour_rounds) == ("BWB", (1, 2, 3))
+    assert assign_colours(states[1], states[2], t.next_round_spec(), True) == Game(2, 1)
 
 
 def test_rule_10_1_absolute_limit_beats_preference():

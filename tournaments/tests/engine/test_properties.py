@@ -19,7 +19,7 @@ from tournaments.engine.checks import (
 from tournaments.engine.lim import NoLegalPairing, pair_round
 from tournaments.engine.matching import MatchingState, maximum_matching_size
 from tournaments.engine.model import Entrant, GameResult, Tournament
-from tournaments.engine.simulate import random_result
+from tournaments.engine.simulate import random_result, simulate
 
 
 def brute_force_matching(n: int, edges: list[tuple[int, int]]) -> int:
@@ -161,3 +161,11 @@ def test_small_fields_played_to_exhaustion_stop_only_when_nothing_is_legal(playe
 @given(seed=st.integers(0, 2**32))
 def test_double_games_large_field(seed):
     assert play_checked(60, 8, seed, 0.2, double=True) == 8
+
+
+@settings(max_examples=40, deadline=None)
+@given(players=st.integers(4, 15), seed=st.integers(0, 2**32), double=st.booleans())
+def test_forfeits_and_absences_keep_the_hard_rules(players, seed, double):
+    # Forfeit winners may not rest (Lim 1); the independent checker says so for every round.
+    report = simulate(players, players + 1, seed, 20, 5, double, forfeit_percent=15)
+    assert report.rounds and report.violations == 0

@@ -15,7 +15,7 @@ from tournaments.engine.model import (
     Entrant,
     Tournament,
 )
-from tournaments.engine.trf import TrfError, read_trf, write_trf
+from tournaments.engine.trf import MAX_TRF_CHARS, TrfError, one_line, read_trf, write_trf
 
 from .helpers import play
 
@@ -149,3 +149,157 @@ def test_corrupted_files_give_a_tournament_or_a_trf_error_never_a_crash(name, ed
         pair_round(t.player_states(), t.next_round_spec())
     except NoLegalPairing:
         pass
+
+
+# -- point systems (issue 15.9) and size ------------------------------------------------------
+
+C5 = "\n".join(GOOD) + "\n"
+
+
+def with_lines(*extra: str) -> str:
+    return C5 + "".join(f"{line}\n" for line in extra)
+
+
+def last_line_number(text: str) -> int:
+    return len(text.splitlines())
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        (),
+        ("BBW 1.0", "BBD 0.5"),
+        ("BBW 2.0", "BBD 1.0"),
+        ("BBW 4.0", "BBD 2.0", "BBU 4.0", "BBL 0.0", "BBZ 0.0", "BBF 0.0"),
+        ("162 W 2.0 D 1.0",),
+        ("162  W 3.0    D 1.5    A 0.0    P 3.0",),
+    ],
+)
+def test_point_systems_scaled_from_2_1_0_are_read_alike(lines):
+    # A win worth two draws, nothing for a loss: the same scores in platform units.
+    t = read_trf(with_lines(*lines))
+    assert t == read_trf(C5)
+
+
+@pytest.mark.parametrize(
+    ("lines", "blamed", "words"),
+    [
+        (("BBW 3.0", "BBD 1.0"), 0, "BBW 3.0: a win worth 3.0 and a draw worth 1.0"),
+        (("BBD 1.0", "BBW 3.0"), 1, "BBW 3.0"),
+        (("BBD 1.0",), 0, "BBD 1.0: a win worth 1.0"),  # the win keeps its default, 1.0
+        (("BBW 2.0",), 0, "a draw worth 0.5"),
+        (("162 W 3.0 D 1.0",), 0, "162 W 3.0"),
+        (("BBW 2.0", "BBD 1.0", "BBL 0.5"), 2, "BBL 0.5: a loss worth 0.5"),
+        (("BBZ 1.0",), 0, "zero-point bye worth 1.0"),
+        (("BBF 0.5",), 0, "forfeit loss worth 0.5"),
+        (("BBU 0.5",), 0, "pairing-allocated bye worth 0.5: it must be worth a win"),
+        (("162 P 0.5",), 0, "162 P 0.5"),
+        (("BBW 0.0", "BBD 0.0"), 0, "a win worth 0.0"),
+    ],
+)
+def test_other_point_systems_are_refused_naming_their_line(lines, blamed, words):
+    text = with_lines(*lines)
+    first = last_line_number(text) - len(lines) + 1
+    with pytest.raises(TrfError) as error:
+        read_trf(text)
+    assert error.value.line_number == first + blamed
+    assert words in str(error.value) and "cannot be paired" in str(error.value)
+
+
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        ("BBW two", "'two' is not a number"),
+        ("BBW", "needs one number"),
+        ("BBW -1.0", "is not a number"),
+        ("162 W", "pairs of a code"),
+        ("162 X 1.0", "'X' is not W, D, L, A or P"),
+        ("BBD NaN", "is not a number"),
+    ],
+)
+def test_malformed_point_lines_name_the_line(line, words):
+    text = with_lines(line)
+    with pytest.raises(TrfError) as error:
+        read_trf(text)
+    assert error.value.line_number == last_line_number(text)
+    assert words in str(error.value)
+
+
+def player_lines(count: int) -> str:
+    return "".join(
+        f"001 {n:4d}      {'Player ' + str(n):<33} {2000:4d}{'':28}{0.0:4.1f} {n:4d}\n"
+        for n in range(1, count + 1)
+    )
+
+
+def test_at_most_200_players():
+    assert len(read_trf("012 Full\n" + player_lines(200) + "XXR 9\n").entrants) == 200
+    with pytest.raises(TrfError) as error:
+        read_trf("012 Too many\n" + player_lines(10_000) + "XXR 9\n")
+    assert error.value.line_number == 202  # the 201st player line
+    assert "more than 200 players" in str(error.value)
+
+
+def test_larger_files_are_refused_before_reading_them():
+    with pytest.raises(TrfError) as error:
+        read_trf(C5 + "022 " + "x" * MAX_TRF_CHARS + "\n")
+    assert "larger than" in str(error.value)
+
+
+# -- hostile names (issue 14): every field stays on its line and in its columns ---------------
+
+HOSTILE_NAMES = [
+    "Cup\nXXR 99\n001    1      Evil                              2000",
+    "ends with a backslash \\",
+    'has "quotes"',
+    "\u202eexe.tset",
+    "nul\x00inside",
+    "carriage\rreturn\r\n",
+    "line\u2028separator \x85 and \x0b, \x1c, \x0c",
+    "a name much longer than the thirty-three columns it has",
+    "lone surrogate \ud800",
+    "Ünïcödé 国际象棋",
+    "",
+]
+KNOWN_CODES = {"012", "001", "XXR", "XXC", "BBW", "BBD"}
+
+
+def with_names(t: Tournament, names: list[str], title: str) -> Tournament:
+    entrants = tuple(
+        Entrant(e.number, names[i % len(names)], e.rating) for i, e in enumerate(t.entrants)
+    )
+    return Tournament(entrants, t.total_rounds, t.games, t.byes, t.first_colour, name=title)
+
+
+def check_round_trip(t: Tournament) -> None:
+    text = write_trf(t)
+    lines = text.split("\n")[:-1]
+    assert len(lines) == len(t.entrants) + 5  # 012, one 001 per player, XXR, XXC, BBW, BBD
+    assert {line[:3] for line in lines} == KNOWN_CODES
+    # The name ends in column 47, the points in column 84: the separators are where they belong.
+    assert all(line[47] == line[84] == " " for line in lines if line.startswith("001"))
+    back = read_trf(text)
+    assert back.name == one_line(t.name)
+    assert [e.name for e in back.entrants] == [one_line(e.name)[:33].rstrip() for e in t.entrants]
+    assert (back.games, back.byes) == (normalised(t).games, normalised(t).byes)
+    assert [e.rating for e in back.entrants] == [e.rating for e in t.entrants]
+
+
+@pytest.mark.parametrize("title", HOSTILE_NAMES)
+def test_hostile_names_cannot_inject_lines(title):
+    check_round_trip(with_names(play(8, 3, 5), HOSTILE_NAMES, title))
+
+
+@settings(max_examples=100, deadline=None)
+@given(title=st.text(), names=st.lists(st.text(), min_size=1, max_size=6))
+def test_any_names_round_trip(title, names):
+    check_round_trip(with_names(play(6, 2, 9), names, title))
+
+
+def test_numbers_that_do_not_fit_their_columns_are_refused():
+    t = play(4, 1, 3)
+    big = Tournament(
+        (Entrant(1, "Strong", 10_000),) + t.entrants[1:], t.total_rounds, t.games, t.byes
+    )
+    with pytest.raises(ValueError, match="does not fit"):
+        write_trf(big)
