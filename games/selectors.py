@@ -61,10 +61,12 @@ def board_geometry(variant_code: str) -> dict:
     return {"size": board.size, "squares": [list(rc) for rc in board.coords]}
 
 
-def game_export(game: Game) -> str:
+def game_export(game: Game, *, event: str = "Circolo") -> str:
+    """The game's PGN (chess) or PDN (draughts); `event` names its event in the headers (every
+    header value is escaped by the rules' export)."""
     rules = variant(game.variant)
     headers = {
-        "Event": "Circolo",
+        "Event": event,
         "White": game.white.username,
         "Black": game.black.username,
         "Date": game.created_at.strftime("%Y.%m.%d"),

@@ -279,10 +279,7 @@ def tournament_games(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk, status__in=RUN_STATUSES)
     ids = selectors.tournament_game_ids(tournament)
     games = Game.objects.filter(pk__in=ids).select_related("white", "black").order_by("pk")
-    # The game's own export names the site as the event; here the event is the tournament.
-    name = tournament.name.replace('"', "'")
-    event = f'[Event "{name}"]'
-    text = "\n\n".join(game_export(game).replace('[Event "Circolo"]', event, 1) for game in games)
+    text = "\n\n".join(game_export(game, event=tournament.name) for game in games)
     ext = "pgn" if tournament.variant == "chess" else "pdn"
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="torneo-{pk}.{ext}"'

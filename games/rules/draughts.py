@@ -468,7 +468,8 @@ class DraughtsVariant(Variant):
             if move_text(move) == wanted:
                 return move
         parts = re.split(r"[-x:]", wanted)
-        if len(parts) >= 2 and all(p.isdigit() for p in parts):
+        # ASCII digits only: str.isdigit() also accepts "²" or "①", which int() refuses.
+        if len(parts) >= 2 and all(p.isascii() and p.isdigit() for p in parts):
             squares = tuple(int(p) - 1 for p in parts)
             exact = [m for m in moves if m[0] == squares]
             if len(exact) == 1:

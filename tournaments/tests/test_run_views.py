@@ -128,6 +128,25 @@ def test_pgn_of_all_games_names_the_tournament(client):
     assert pgn.count(f'[Event "{tournament.name}"]') == 12
 
 
+def test_a_hostile_tournament_name_cannot_break_the_pgn(client):
+    """Issue 14: a name with a newline, quotes and a trailing backslash stays one header."""
+    import io
+
+    import chess.pgn
+
+    tournament = make(4, name='Cup"\n[Result "0-1"]\\')
+    run(tournament)
+    pgn = client.get(reverse("tournaments:games", args=[tournament.pk])).content.decode()
+    stream, events = io.StringIO(pgn), []
+    while (game := chess.pgn.read_game(stream)) is not None:
+        assert not game.errors
+        events.append(game.headers["Event"])
+        assert game.headers["Result"] in ("1-0", "0-1", "1/2-1/2", "*")
+    # Twelve games, each with one Event header holding the whole (escaped) name.
+    assert len(events) == 12 and len(set(events)) == 1
+    assert events[0].startswith("Cup") and "Result" in events[0] and "\n" not in events[0]
+
+
 def test_admin_shows_the_run_read_only(client, django_user_model):
     tournament = started(4)
     staff = django_user_model.objects.create_superuser("capo", "capo@example.org", "x")

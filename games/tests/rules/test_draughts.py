@@ -308,3 +308,12 @@ def test_positions_keep_their_format() -> None:
     pos = rules.position(rules.start_fen())
     assert format_fen(pos) == rules.start_fen()
     assert rules.start_fen().startswith("W:W31,32")
+
+
+@pytest.mark.parametrize("text", ["²-1", "①-2", "٢٢-١٨", "22-１8"])
+def test_moves_with_non_ascii_digits_are_illegal_not_a_crash(text):
+    from games.rules import IllegalMove, variant
+
+    rules = variant("italian")
+    with pytest.raises(IllegalMove):
+        rules.play(rules.start_fen(), text, [])
