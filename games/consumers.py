@@ -25,7 +25,16 @@ def _state(game_id: int) -> dict[str, Any] | None:
 
 class GameConsumer(LiveConsumer):
     accepts = frozenset(
-        {"move", "resign", "draw_offer", "draw_accept", "draw_decline", "draw_claim", "sync"}
+        {
+            "move",
+            "resign",
+            "draw_offer",
+            "draw_accept",
+            "draw_decline",
+            "draw_claim",
+            "boost",
+            "sync",
+        }
     )
     game_id: int
     user_id: int | None
@@ -85,6 +94,9 @@ class GameConsumer(LiveConsumer):
 
     async def on_draw_claim(self, message: dict[str, Any]) -> None:
         await self._act(message, services.game_draw_claim, expected_ply=message.get("ply"))
+
+    async def on_boost(self, message: dict[str, Any]) -> None:
+        await self._act(message, services.game_boost, expected_ply=message.get("ply"))
 
     async def on_sync(self, message: dict[str, Any]) -> None:
         await call(services.game_flag, game_id=self.game_id)

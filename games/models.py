@@ -116,6 +116,11 @@ class Game(models.Model):
         _("motivo"), max_length=40, choices=EndReason.choices, blank=True, default=""
     )
     draw_offer = models.CharField(max_length=5, blank=True, default="")  # colour offering
+    # Boost (RULES 8): offered when the event says so (an arena), taken by a player before
+    # their own first move; the clock cut is in the clock snapshot itself.
+    boostable = models.BooleanField(_("boost ammesso"), default=False)
+    white_boosted = models.BooleanField(_("boost del bianco"), default=False)
+    black_boosted = models.BooleanField(_("boost del nero"), default=False)
 
     # Presence (RULES 3): sat = connected once while live; connections counted per colour;
     # away_since = when the last connection of that colour closed (abandonment after 30 s).

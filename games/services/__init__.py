@@ -41,6 +41,7 @@ from games.services.errors import (
     GameOver,
     IllegalMoveError,
     Malformed,
+    NoBoost,
     NoDrawOffer,
     NoDrawToClaim,
     NotAPlayer,
@@ -48,7 +49,7 @@ from games.services.errors import (
     PlayerBusy,
     StalePly,
 )
-from games.services.play import MAX_MOVE_LENGTH, game_move, game_open, game_resign
+from games.services.play import MAX_MOVE_LENGTH, game_boost, game_move, game_open, game_resign
 from games.services.presence import game_presence, presence_sweep
 from games.services.state import clock_figures, game_state, group_name, now_ms, topic
 
@@ -63,6 +64,7 @@ __all__ = [
     "GameOver",
     "IllegalMoveError",
     "Malformed",
+    "NoBoost",
     "NoDrawOffer",
     "NoDrawToClaim",
     "NotAPlayer",
@@ -75,6 +77,7 @@ __all__ = [
     "challenge_create",
     "clock_figures",
     "game_abandon",
+    "game_boost",
     "game_draw_accept",
     "game_draw_claim",
     "game_draw_decline",

@@ -55,3 +55,9 @@ class PlayerBusy(GameError):
 
 class ChallengeGone(GameError):
     code = "challenge_gone"
+
+
+class NoBoost(GameError):
+    """Boost refused: not offered in this game, already taken, or after one's first move."""
+
+    code = "no_boost"

@@ -11,8 +11,9 @@ from django.db.models import Q
 from games.models import EndReason, Game, Status
 from games.rules import IllegalMove, RulesError, variant
 from games.rules import clock as clocks
-from games.services.acting import acting, end_game, optional_ply, win_for
-from games.services.errors import IllegalMoveError, Malformed, NotYourTurn, PlayerBusy
+from games.rules.clock import ClockError
+from games.services.acting import acting, end_game, has_moved, optional_ply, win_for
+from games.services.errors import IllegalMoveError, Malformed, NoBoost, NotYourTurn, PlayerBusy
 from games.services.state import now_ms
 from games.services.store import PLAY_FIELDS
 from live import locks
@@ -29,6 +30,7 @@ def game_open(
     increment_seconds: int,
     rated: bool,
     rated_with_event: bool = False,
+    boostable: bool = False,
     start_fen: str | None = None,
     event: Any = None,
     at_ms: int | None = None,
@@ -37,7 +39,8 @@ def game_open(
 
     The rating decision is fixed here, once: `rated` (casual games and unrated events never
     count) and `rated_with_event` (True when the event rates all its games as one period, a
-    round tournament, RULES 7.1; otherwise the game is rated alone when it ends).
+    round tournament, RULES 7.1; otherwise the game is rated alone when it ends). `boostable`:
+    the players may take boost (an arena, RULES 8; never without base time).
 
     Raises PlayerBusy if either player is already in a live game (RULES 1). Locks both user
     rows (USER rank, ascending id) for the duration of the check and the insert.
@@ -69,6 +72,7 @@ def game_open(
             increment_seconds=increment_seconds,
             rated=rated,
             rated_with_event=rated and rated_with_event,
+            boostable=boostable and base_seconds > 0,
             start_fen=fen,
             fen=fen,
             event=event,
@@ -131,3 +135,28 @@ def game_resign(
             at_ms=act.at_ms,
         )
     return act.game
+
+
+def game_boost(
+    *, game_id: int, user_id: int | None, expected_ply: Any, at_ms: int | None = None
+) -> Game:
+    """RULES 8: the player takes boost, before their own first move, in a game that offers it.
+
+    Their increment is gone for the rest of the game and, with a base of at least 60 s, their
+    time left becomes at most half the base (`games.rules.clock.boost`). Under the row lock
+    with the ply check (`acting`); refused with NoBoost, changing nothing, when the game does
+    not offer it, when they already took it, or after their first move."""
+    with acting(game_id, user_id, expected_ply, at_ms) as act:
+        game, color = act.game, act.color
+        if not game.boostable:
+            raise NoBoost("boost is not offered in this game")
+        if getattr(game, f"{color.value}_boosted"):
+            raise NoBoost("you already took boost")
+        if has_moved(game, color):
+            raise NoBoost("boost is only before your first move")
+        try:
+            game.set_clock(clocks.boost(game.clock, color, act.at_ms))
+        except ClockError as error:
+            raise NoBoost(str(error)) from error
+        setattr(game, f"{color.value}_boosted", True)
+    return game

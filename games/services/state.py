@@ -90,6 +90,12 @@ def game_state(
         },
         "rated": game.rated,
         "time_control": str(game.time_control),
+        # RULES 8: whether boost is offered in this game, and who took it.
+        "boost": {
+            "offered": game.boostable,
+            "white": game.white_boosted,
+            "black": game.black_boosted,
+        },
     }
 
 

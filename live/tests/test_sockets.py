@@ -58,6 +58,7 @@ class Exploding(LiveConsumer):
 
 
 @pytest.mark.asyncio
+@pytest.mark.django_db  # ordered with the database tests, before the browser's event loop starts
 async def test_a_handler_that_raises_is_answered_and_the_socket_stays():
     communicator = WebsocketCommunicator(URLRouter([path("x/", Exploding.as_asgi())]), "/x/")
     assert (await communicator.connect())[0]

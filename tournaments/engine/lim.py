@@ -36,7 +36,7 @@ import itertools
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from .matching import MatchingState
+from events.matching import MatchingState
 from .model import (
     BLACK,
     WHITE,

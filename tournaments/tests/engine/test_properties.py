@@ -17,7 +17,7 @@ from tournaments.engine.checks import (
     matching_number,
 )
 from tournaments.engine.lim import NoLegalPairing, pair_round
-from tournaments.engine.matching import MatchingState, maximum_matching_size
+from events.matching import MatchingState, maximum_matching_size
 from tournaments.engine.model import Entrant, GameResult, Tournament
 from tournaments.engine.simulate import random_result, simulate
 

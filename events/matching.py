@@ -1,4 +1,7 @@
-"""Maximum-cardinality matching on general graphs (Edmonds' blossom algorithm).
+"""Maximum-cardinality matching on general graphs (Edmonds' blossom algorithm), pure Python.
+
+Shared by both kinds of event: the Lim pairing (tournaments.engine.lim) and the arena pairing
+(arena.engine.pairing) ask it whether everybody can still be paired.
 
 The Lim pairing asks the same question again and again: "if these two play each other (or this
 player floats, or rests), can everybody else still be paired?" (Lim 8.3). That is a question
@@ -32,7 +35,10 @@ class MatchingState:
         neighbours: Sequence[Sequence[int]],
         alive: Iterable[int],
         neighbour_sets: Sequence[frozenset[int] | set[int]] | None = None,
+        mate: Sequence[int] | None = None,
     ) -> None:
+        """`mate`, when given, is a matching to start from (mate[v] is v's partner or
+        UNMATCHED): the arena's closeness-first pairing, made maximum with the fewest flips."""
         n = len(neighbours)
         self.neighbours = neighbours
         self.neighbour_sets = (
@@ -43,7 +49,12 @@ class MatchingState:
             self.alive[v] = True
         self.mate = [UNMATCHED] * n
         self.size = 0
-        self._greedy()
+        if mate is None:
+            self._greedy()
+        else:
+            for v, w in enumerate(mate):
+                if w != UNMATCHED and v < w and self.alive[v] and self.alive[w]:
+                    self._match(v, w)
         for v in range(n):
             if self.alive[v] and self.mate[v] == UNMATCHED:
                 self._augment_from(v)

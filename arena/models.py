@@ -1,0 +1,133 @@
+"""Arenas (RULES 8): a concrete `events.models.Event` with a duration instead of rounds, the
+players in it (`Entry`), and its games (`ArenaGame`).
+
+An entry's points, wins and games are a cache of its score sheet (`arena.engine.sheet`), always
+recomputed from the entry's finished games in order, never incremented (`services`), so the
+leaderboard sorts in the database.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from events.models import Event
+
+DURATION_MIN, DURATION_MAX = 10, 8 * 60  # RULES 8: minutes
+
+
+class EndReason(models.TextChoices):
+    TIME_UP = "time_up", _("Tempo scaduto")
+    BY_STAFF = "by_staff", _("Annullata dallo staff")
+    BY_OPENER = "by_opener", _("Annullata da chi l'ha aperta")
+
+
+class Arena(Event):
+    duration_minutes = models.PositiveSmallIntegerField(_("durata (minuti)"), default=60)
+    started_at = models.DateTimeField(_("iniziata il"), null=True, blank=True)
+    end_reason = models.CharField(
+        _("motivo della chiusura"), max_length=20, choices=EndReason.choices, blank=True
+    )
+    # A pairing pass was asked for and will run at this instant (passes are coalesced, RULES 8).
+    pairing_due_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("arena")
+        verbose_name_plural = _("arene")
+        ordering = ["starts_at", "id"]
+        indexes = [models.Index(fields=["status", "starts_at"], name="arena_status_start")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(duration_minutes__gte=DURATION_MIN, duration_minutes__lte=DURATION_MAX),
+                name="arena_duration_range",
+            ),
+            # RULES 7.2: a floor only on rated arenas.
+            models.CheckConstraint(
+                condition=Q(floor__isnull=True) | Q(rated=True), name="arena_floor_rated"
+            ),
+        ]
+
+    @property
+    def ends_at(self):
+        """RULES 8: the arena lasts its duration from the announced start."""
+        from datetime import timedelta
+
+        return self.starts_at + timedelta(minutes=self.duration_minutes)
+
+
+class EntryState(models.TextChoices):
+    ACTIVE = "active", _("In gara")
+    PAUSED = "paused", _("In pausa")
+    LEFT = "left", _("Uscito")
+
+
+class PauseReason(models.TextChoices):
+    NONE = "", _("—")
+    BY_PLAYER = "by_player", _("Pausa chiesta dal giocatore")
+    ABSENT = "absent", _("Partita persa senza muovere")
+    OTHER_ARENA = "other_arena", _("Entrato in un'altra arena")
+
+
+class Entry(models.Model):
+    """A player in an arena: whether they want to be paired now, and their score (a cache)."""
+
+    arena = models.ForeignKey(Arena, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="arena_entries",
+        verbose_name=_("giocatore"),
+    )
+    state = models.CharField(
+        _("stato"), max_length=10, choices=EntryState.choices, default=EntryState.ACTIVE
+    )
+    pause_reason = models.CharField(
+        _("motivo della pausa"), max_length=20, choices=PauseReason.choices, blank=True
+    )
+    entered_at = models.DateTimeField(_("entrato il"), auto_now_add=True)
+    # Since when the player waits for an opponent (entered, came back, their game ended):
+    # with an odd number the one who waited least waits (RULES 8).
+    waiting_since = models.DateTimeField(null=True, blank=True)
+    points = models.PositiveIntegerField(_("punti"), default=0)
+    wins = models.PositiveIntegerField(_("vittorie"), default=0)
+    games = models.PositiveIntegerField(_("partite"), default=0)
+    on_streak = models.BooleanField(_("in serie"), default=False)
+    rank = models.PositiveIntegerField(_("posizione finale"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("partecipante")
+        verbose_name_plural = _("partecipanti")
+        ordering = ["arena", "-points", "-wins", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["arena", "player"], name="arena_entry_once")
+        ]
+        indexes = [models.Index(fields=["arena", "-points", "-wins"], name="arena_leaderboard")]
+
+    def __str__(self) -> str:
+        return f"{self.player} · {self.arena}"
+
+
+class ArenaGame(models.Model):
+    """One game of an arena: who had which colour, its opening, and whether it is scored."""
+
+    arena = models.ForeignKey(Arena, on_delete=models.CASCADE, related_name="arena_games")
+    game = models.OneToOneField(
+        "games.Game", on_delete=models.PROTECT, related_name="arena_game"
+    )
+    white = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    black = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    opening_number = models.PositiveSmallIntegerField(null=True, blank=True)  # F.I.D. table
+    opening_moves = models.JSONField(default=list)
+    started_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)  # set when scored
+
+    class Meta:
+        verbose_name = _("partita dell'arena")
+        verbose_name_plural = _("partite dell'arena")
+        ordering = ["arena", "started_at", "id"]
+        indexes = [models.Index(fields=["arena", "ended_at"], name="arena_game_open")]
+
+    def __str__(self) -> str:
+        return f"{self.arena} · #{self.game_id}"
