@@ -49,6 +49,11 @@ class Arena(Event):
             ),
         ]
 
+    def get_absolute_url(self) -> str:
+        from django.urls import reverse
+
+        return reverse("arena:detail", args=[self.pk])
+
     @property
     def ends_at(self):
         """RULES 8: the arena lasts its duration from the announced start."""
@@ -100,9 +105,7 @@ class Entry(models.Model):
         verbose_name = _("partecipante")
         verbose_name_plural = _("partecipanti")
         ordering = ["arena", "-points", "-wins", "id"]
-        constraints = [
-            models.UniqueConstraint(fields=["arena", "player"], name="arena_entry_once")
-        ]
+        constraints = [models.UniqueConstraint(fields=["arena", "player"], name="arena_entry_once")]
         indexes = [models.Index(fields=["arena", "-points", "-wins"], name="arena_leaderboard")]
 
     def __str__(self) -> str:
@@ -113,9 +116,7 @@ class ArenaGame(models.Model):
     """One game of an arena: who had which colour, its opening, and whether it is scored."""
 
     arena = models.ForeignKey(Arena, on_delete=models.CASCADE, related_name="arena_games")
-    game = models.OneToOneField(
-        "games.Game", on_delete=models.PROTECT, related_name="arena_game"
-    )
+    game = models.OneToOneField("games.Game", on_delete=models.PROTECT, related_name="arena_game")
     white = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
     black = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
     opening_number = models.PositiveSmallIntegerField(null=True, blank=True)  # F.I.D. table

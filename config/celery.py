@@ -36,4 +36,6 @@ app.conf.beat_schedule = {
     "games.due": _every_tick("games.due"),
     # RULES 4.3-4.9: tournaments start, pair their rounds and close by themselves.
     "tournaments.due": _every_tick("tournaments.due"),
+    # RULES 8: arenas start, run the pairing passes whose task was lost, and end.
+    "arena.due": _every_tick("arena.due"),
 }

@@ -158,6 +158,9 @@ ROUND_PAUSE_SECONDS = int(os.environ.get("ROUND_PAUSE_SECONDS", "30"))
 # A row held longer than this by another transaction makes the waiter fail (live.locks).
 LOCK_TIMEOUT_MS = int(os.environ.get("LOCK_TIMEOUT_MS", "5000"))
 
+# RULES 8: pairing passes of an arena are coalesced over this many seconds.
+ARENA_PAIRING_COALESCE_SECONDS = float(os.environ.get("ARENA_PAIRING_COALESCE_SECONDS", "2"))
+
 # RULES 7.1: a new player's rating in every variant and cadence.
 RATING_INITIAL = int(os.environ.get("RATING_INITIAL", "1500"))
 

@@ -8,7 +8,7 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("", include("games.urls")),
     path("tournaments/", include("tournaments.urls")),
-    path("arenas/", views.arenas, name="arenas"),
+    path("arenas/", include("arena.urls")),
     path("players/", account_views.player_list, name="players"),
     path("@/<str:username>/", account_views.player_detail, name="player"),
     path("accounts/", include("accounts.urls")),

@@ -28,12 +28,13 @@ def live_game_ids(event) -> list[int]:
     return list(rows.order_by("pk").values_list("pk", flat=True))
 
 
-def end_live_games(event, *, now: datetime) -> list[int]:
+def end_live_games(event, *, now: datetime, rated: bool | None = None) -> list[int]:
     """End every game of the event still being played (`games.game_end_by_event`: a flag
-    already fallen is judged first, the rest are drawn). Safe to run twice. Called under the
-    event's row lock, which comes before the games' in the lock order (`live.locks`)."""
+    already fallen is judged first, a game nobody sat at closes 0–0, the rest are drawn);
+    `rated=False` when the event is cancelled (nothing rated). Safe to run twice. Called under
+    the event's row lock, which comes before the games' in the lock order (`live.locks`)."""
     ended = []
     for game_id in live_game_ids(event):
-        if games.game_end_by_event(game_id=game_id, at_ms=ms(now)):
+        if games.game_end_by_event(game_id=game_id, at_ms=ms(now), rated=rated):
             ended.append(game_id)
     return ended

@@ -43,6 +43,7 @@ PRESETS = [
     "90+30",
 ]
 DEFAULT_ZONE = getattr(settings, "TOURNAMENT_DEFAULT_TIME_ZONE", "Europe/Rome")
+ZONE_SESSION_KEY = "tournaments_tz"  # the zone the browser last reported (every event kind)
 MAX_BASE_MINUTES = 180
 MAX_INCREMENT_SECONDS = 180
 
@@ -67,6 +68,15 @@ def zone_or_default(name: str | None) -> zoneinfo.ZoneInfo:
         except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError):
             pass
     return zoneinfo.ZoneInfo(DEFAULT_ZONE)
+
+
+def use_zone(request) -> None:
+    """Show times in the zone the browser last reported (Europe/Rome until then)."""
+    timezone.activate(zone_or_default(request.session.get(ZONE_SESSION_KEY)))
+
+
+def remember_zone(request, form: EventForm) -> None:
+    request.session[ZONE_SESSION_KEY] = form.zone().key
 
 
 def thematic_choices(variant: str) -> list[tuple[int, str]]:

@@ -14,11 +14,12 @@ from datetime import datetime
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import check_password, make_password
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from events import options
 from events.kinds import open_live_event
 from live import locks
-from ratings.selectors import rating_value
+from ratings.selectors import rating_value, ratings_snapshot
 
 
 class EventError(Exception):
@@ -114,4 +115,32 @@ def check_floor(event, player_id: int) -> None:
             "floor",
             _("Il tuo punteggio (%(rating)d) è sotto lo sbarramento (%(floor)d).")
             % {"rating": rating, "floor": event.floor},
+        )
+
+
+def check_floor_keeps_everyone(event, entrants: dict[int, str]) -> None:
+    """An edit may not leave players already in under the floor (RULES 7.2).
+
+    **Decision** (the rules are silent): nobody is ever removed because the opener changed the
+    settings after they joined, so an edit that would put an entrant (`entrants`: id → name)
+    under the floor — a higher floor, or another variant or cadence and so another rating — is
+    refused, naming them; the opener lowers the floor or keeps the rest. Making the event
+    private keeps whoever is already in: they joined when it was open."""
+    if not (event.rated and event.floor is not None):
+        return
+    ratings = ratings_snapshot(player_ids=entrants, variant=event.variant, cadence=event.cadence)
+    below = sorted(name for pk, name in entrants.items() if ratings[pk] < event.floor)
+    if below:
+        raise EventError(
+            "floor",
+            ngettext(
+                "Con queste impostazioni un iscritto resterebbe sotto lo sbarramento "
+                "(%(floor)d): %(names)s. Chi è iscritto non viene escluso: abbassa lo "
+                "sbarramento.",
+                "Con queste impostazioni %(count)d iscritti resterebbero sotto lo sbarramento "
+                "(%(floor)d): %(names)s. Chi è iscritto non viene escluso: abbassa lo "
+                "sbarramento.",
+                len(below),
+            )
+            % {"count": len(below), "floor": event.floor, "names": ", ".join(below)},
         )

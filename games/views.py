@@ -98,8 +98,12 @@ def game(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404 from None
     user_id = request.user.pk if request.user.is_authenticated else None
     color = game.player_color(user_id)
+    event = game.event  # the tournament or arena it belongs to, if any (generic: no import)
     context = {
         "game": game,
+        "event": event,
+        "event_kind": event._meta.model_name if event is not None else "",
+        "event_label": event._meta.verbose_name if event is not None else "",
         "my_color": color.value if color else "",
         "geometry": selectors.board_geometry(game.variant),
         "initial_state": services.game_state(game),

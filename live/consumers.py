@@ -23,4 +23,4 @@ class UserConsumer(LiveConsumer):
         await self.accept()
 
     async def user_changed(self, event: dict[str, Any]) -> None:
-        await self.send_json({"type": "changed", "what": event["what"]})
+        await self.send_json({**event, "type": "changed"})

@@ -26,8 +26,13 @@ def client() -> redis.Redis:
     return _client(settings.REDIS_URL)
 
 
+def prefixed(name: str) -> str:
+    """A Redis key of this install (CACHE_PREFIX, so several installs can share one Redis)."""
+    return f"{settings.CACHES['default']['KEY_PREFIX']}:{name}"
+
+
 def key(name: str) -> str:
-    return f"{settings.CACHES['default']['KEY_PREFIX']}:heartbeat:{name}"
+    return prefixed(f"heartbeat:{name}")
 
 
 def record(name: str, now: float | None = None) -> None:

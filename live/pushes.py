@@ -112,9 +112,41 @@ def user_group(user_id: int) -> str:
     return f"user.{user_id}"
 
 
-def user_changed_on_commit(user_ids: Iterable[int | None], what: str) -> None:
+def user_changed_on_commit(user_ids: Iterable[int | None], what: str, **data: Any) -> None:
     """After commit, tell these users' pages that `what` changed for them (`challenges`,
-    `mytournament`, `myarena`, …): the page re-fetches that fragment (STYLE 7). A push lost on
-    the way costs a fragment a little late: each also polls slowly."""
+    `mytournament`, `mygame`, …), with a little data for the page (a game's id): the page
+    re-fetches that fragment or goes there (STYLE 7). A push lost on the way costs a fragment
+    a little late: each also polls slowly."""
+    message = {"type": "user.changed", "what": what, **data}
     for pk in sorted({pk for pk in user_ids if pk is not None}):
-        group_send_on_commit(user_group(pk), {"type": "user.changed", "what": what})
+        group_send_on_commit(user_group(pk), message)
+
+
+# --- throttled pushes (a busy arena changes all the time) --------------------------------------
+
+
+def group_send_throttled_on_commit(group: str, message: dict[str, Any], every_ms: int = 1000):
+    """After commit, push to `group` at most once per `every_ms`, and never lose the last one.
+
+    The first push of a window goes at once; one that comes while the window is open arms a
+    single trailing push at its end (the `live.push` task), which carries the same message
+    (a "changed" with no data, so the newest state is what the page fetches then). Counted in
+    Redis, so every process shares the window. With Redis away the push is simply sent."""
+    transaction.on_commit(lambda: _send_throttled(group, message, every_ms))
+
+
+def _send_throttled(group: str, message: dict[str, Any], every_ms: int) -> None:
+    from live import heartbeat
+
+    try:
+        redis = heartbeat.client()
+        if redis.set(heartbeat.prefixed(f"throttle:{group}"), 1, nx=True, px=every_ms):
+            group_send(group, message)
+            return
+        if redis.set(heartbeat.prefixed(f"trailing:{group}"), 1, nx=True, px=every_ms):
+            from live.tasks import push
+
+            push.apply_async(args=[group, message], countdown=every_ms / 1000, retry=False)
+    except Exception:
+        log.warning("throttled push to %s sent at once", group, exc_info=True)
+        group_send(group, message)

@@ -13,3 +13,11 @@ def worker_heartbeat() -> None:
     app swept are removed."""
     heartbeat.record(heartbeat.WORKER)
     presence.sweep()
+
+
+@shared_task(name="live.push", ignore_result=True)
+def push(group: str, message: dict) -> None:
+    """The trailing push of a throttled group (`pushes.group_send_throttled_on_commit`)."""
+    from live import pushes
+
+    pushes.group_send(group, message)

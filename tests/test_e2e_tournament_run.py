@@ -99,7 +99,7 @@ class Socket:
 
 def wait_reconnected(page, sockets: list[Socket], before: int, tournament_id: int) -> Socket:
     """After the restart the page opens its tournament socket and site socket (/ws/me/) again
-    by itself (tournament.js, notices.js back-off); returns the new tournament socket."""
+    by itself (events.js, notices.js, live/socket.js back-off); returns the new tournament socket."""
     path = f"/ws/tournaments/{tournament_id}/"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

@@ -110,6 +110,7 @@ class TournamentAdmin(admin.ModelAdmin):
         "current_round",
         "finished_at",
         "end_reason",
+        "next_due_at",
     ]
     inlines = [RegistrationInline, ParticipantInline]
     actions = ["cancel_tournaments"]

@@ -71,6 +71,11 @@ class Tournament(Event):
             ),
         ]
 
+    def get_absolute_url(self) -> str:
+        from django.urls import reverse
+
+        return reverse("tournaments:detail", args=[self.pk])
+
 
 class Registration(models.Model):
     """A player registered and not withdrawn (RULES 4.2: withdrawing deletes the row)."""

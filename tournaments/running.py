@@ -551,7 +551,7 @@ def cancel_running(tournament: Tournament, now: datetime) -> None:
     tournament.end_reason = EndReason.BY_STAFF
     tournament.next_due_at = None
     tournament.save(update_fields=["status", "cancelled_at", "end_reason", "next_due_at"])
-    ending.end_live_games(tournament, now=now)
+    ending.end_live_games(tournament, now=now, rated=False)
     rnd = tournament.rounds.filter(number=tournament.current_round, ended_at__isnull=True).first()
     if rnd is not None:
         rnd.ended_at = now

@@ -15,12 +15,10 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
 from events import services as events
 from events.services import EventError, EventOptions
 from live import locks
-from ratings.selectors import ratings_snapshot
 from tournaments import running
 from tournaments.broadcast import changed_on_commit
 from tournaments.models import EndReason, Registration, Tournament, new_invite_token
@@ -103,34 +101,8 @@ def tournament_update(*, tournament_id: int, by, data: TournamentOptions) -> Tou
 
 
 def _check_floor_keeps_everyone(tournament: Tournament) -> None:
-    """An edit may not leave registered players under the floor (RULES 7.2).
-
-    **Decision** (the rules are silent): nobody is ever removed because the opener changed the
-    settings after they joined, so an edit that would put an entrant under the floor — a higher
-    floor, or another variant or cadence and so another rating — is refused, naming them; the
-    opener lowers the floor or keeps the rest. Making the tournament private keeps whoever is
-    already in: they joined when it was open."""
-    if not (tournament.rated and tournament.floor is not None):
-        return
     entrants = dict(tournament.registrations.values_list("player_id", "player__username"))
-    ratings = ratings_snapshot(
-        player_ids=entrants, variant=tournament.variant, cadence=tournament.cadence
-    )
-    below = sorted(name for pk, name in entrants.items() if ratings[pk] < tournament.floor)
-    if below:
-        raise TournamentError(
-            "floor",
-            ngettext(
-                "Con queste impostazioni un iscritto resterebbe sotto lo sbarramento "
-                "(%(floor)d): %(names)s. Chi è iscritto non viene escluso: abbassa lo "
-                "sbarramento.",
-                "Con queste impostazioni %(count)d iscritti resterebbero sotto lo sbarramento "
-                "(%(floor)d): %(names)s. Chi è iscritto non viene escluso: abbassa lo "
-                "sbarramento.",
-                len(below),
-            )
-            % {"count": len(below), "floor": tournament.floor, "names": ", ".join(below)},
-        )
+    events.check_floor_keeps_everyone(tournament, entrants)
 
 
 @transaction.atomic

@@ -13,7 +13,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from events.forms import zone_or_default
+from events.forms import remember_zone, use_zone
 from events.kinds import open_live_event
 from games.models import Game
 from games.selectors import game_export
@@ -27,20 +27,13 @@ from tournaments.selectors import engine_tournament
 
 RUN_STATUSES = (Tournament.Status.RUNNING, Tournament.Status.FINISHED)
 
-ZONE_SESSION_KEY = "tournaments_tz"
-
 
 def _invite_key(pk: int) -> str:
     return f"tournament_invite_{pk}"
 
 
-def _use_zone(request: HttpRequest) -> None:
-    """Show times in the zone the browser last reported (Europe/Rome until then)."""
-    timezone.activate(zone_or_default(request.session.get(ZONE_SESSION_KEY)))
-
-
 def tournament_list(request: HttpRequest) -> HttpResponse:
-    _use_zone(request)
+    use_zone(request)
     variant = request.GET.get("variant", "")
     cadence = request.GET.get("cadence", "")
     variant = variant if variant in Variant.values else ""
@@ -85,7 +78,7 @@ def _form_page(request, form, *, tournament=None, live=None) -> HttpResponse:
 
 @login_required
 def tournament_new(request: HttpRequest) -> HttpResponse:
-    _use_zone(request)
+    use_zone(request)
     refused = _refuse_opener(request)
     if refused:
         return refused
@@ -96,7 +89,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
         return _form_page(request, TournamentForm.echo(request.POST))
     form = TournamentForm(request.POST)
     if form.is_valid():
-        request.session[ZONE_SESSION_KEY] = form.zone().key
+        remember_zone(request, form)
         try:
             tournament = services.tournament_create(opener=request.user, data=form.to_options())
         except services.TournamentError as error:
@@ -109,7 +102,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
-    _use_zone(request)
+    use_zone(request)
     tournament = get_object_or_404(Tournament, pk=pk)
     if tournament.opened_by_id != request.user.pk or tournament.has_started():
         messages.error(request, _("Solo chi ha aperto il torneo può modificarlo, fino all'inizio."))
@@ -121,7 +114,7 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
         return _form_page(request, form, tournament=tournament)
     form = TournamentForm(request.POST, instance=tournament)
     if form.is_valid():
-        request.session[ZONE_SESSION_KEY] = form.zone().key
+        remember_zone(request, form)
         try:
             services.tournament_update(tournament_id=pk, by=request.user, data=form.to_options())
         except services.TournamentError as error:
@@ -134,7 +127,7 @@ def tournament_edit(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    _use_zone(request)
+    use_zone(request)
     tournament = get_object_or_404(Tournament.objects.select_related("opened_by"), pk=pk)
     invite = request.session.get(_invite_key(pk), "")
     context = {

@@ -72,17 +72,26 @@ def game_abandon(*, game_id: int, at_ms: int | None = None) -> bool:
         return False
 
 
-def game_end_by_event(*, game_id: int, at_ms: int | None = None) -> bool:
-    """End a live game because its event closed (RULES 4.9: scored a draw after the grace).
+def game_end_by_event(*, game_id: int, at_ms: int | None = None, rated: bool | None = None) -> bool:
+    """End a live game because its event closed (RULES 4.9: drawn after the grace).
 
-    A flag already fallen is judged first. Returns whether this call ended it."""
+    A flag already fallen is judged first. A game neither player ever sat at closes 0–0,
+    unplayed, like any such game (RULES 4.7 case 3), not drawn. `rated=False` takes the rating
+    away (an event cancelled by staff rates nothing). Returns whether this call ended it."""
     at = now_ms() if at_ms is None else at_ms
     with transaction.atomic():
         game = lock_game(game_id)
         if not game.is_live:
             return False
+        if rated is not None:
+            game.rated = rated and game.rated
         if not flag_if_due(game, at):
-            end_game(game, result=GameResult.DRAW, reason=EndReason.EVENT_END, at_ms=at)
+            if not game.white_sat and not game.black_sat:
+                end_game(
+                    game, result=GameResult.NOBODY_SCORES, reason=EndReason.BOTH_ABSENT, at_ms=at
+                )
+            else:
+                end_game(game, result=GameResult.DRAW, reason=EndReason.EVENT_END, at_ms=at)
         save_and_push(game, at)
         return True
 

@@ -278,8 +278,44 @@ async function chessBoard(el) {
 }
 
 // --- the rest of the page ----------------------------------------------------------------
+// RULES 8 boost: offered in arena games, before one's own first move.
+function hasMoved(color) {
+  const first = state.ply % 2 === 0 ? state.turn : (state.turn === "white" ? "black" : "white");
+  return state.ply >= (color === first ? 1 : 2);
+}
+let eventReturn = null; // the way back to the event, after an arena game ends
 function renderSide() {
-  for (const el of root.querySelectorAll(".pname")) el.textContent = state[sideColor(el.dataset.side)].name;
+  for (const el of root.querySelectorAll(".pname")) {
+    const color = sideColor(el.dataset.side);
+    el.textContent = state[color].name;
+    if (state.boost && state.boost[color]) {
+      const mark = document.createElement("span");
+      mark.className = "boosted-mark";
+      mark.dataset.testid = `boosted-${el.dataset.side}`;
+      mark.title = t("tBoosted");
+      mark.textContent = " ⚡";
+      el.appendChild(mark);
+    }
+  }
+  const boost = document.getElementById("boost");
+  if (boost) {
+    boost.hidden = !(state.status === "live" && myColor && state.boost && state.boost.offered
+      && !state.boost[myColor] && !hasMoved(myColor));
+  }
+  const back = document.getElementById("event-return");
+  if (back && state.status !== "live" && myColor && root.dataset.eventKind === "arena" && !eventReturn) {
+    // Back to the arena page after a few seconds (a new pairing takes the player to the
+    // board before that, arena.js); "Resta qui" keeps the finished game on screen.
+    back.hidden = false;
+    let left = 5;
+    const tick = () => {
+      back.querySelector("[data-left]").textContent = left;
+      if (left-- <= 0) location.href = root.dataset.eventUrl;
+    };
+    tick();
+    eventReturn = setInterval(tick, 1000);
+    back.querySelector("[data-stay]").addEventListener("click", () => { clearInterval(eventReturn); back.querySelector("[data-countdown-line]").hidden = true; });
+  }
   const list = document.getElementById("moves");
   list.replaceChildren();
   const written = state.notation.map((pair) => (lang === "en" ? pair[1] : pair[0]));
@@ -356,6 +392,7 @@ root.querySelector("#draw-offer")?.addEventListener("click", () => confirmThen(t
 root.querySelector("#draw-claim")?.addEventListener("click", () => send({ type: "draw_claim", ply: state.ply }));
 root.querySelector("#draw-accept")?.addEventListener("click", () => send({ type: "draw_accept" }));
 root.querySelector("#draw-decline")?.addEventListener("click", () => send({ type: "draw_decline" }));
+root.querySelector("#boost")?.addEventListener("click", () => confirmThen(t("tConfirmBoost"), () => send({ type: "boost", ply: state.ply })));
 
 (async () => {
   const el = document.getElementById("board");

@@ -2,11 +2,13 @@
 // docs/protocol.md) says what changed and the fragment re-fetches itself (STYLE 7). The
 // fragments' slow polls cover a lost socket; a reconnect re-fetches them at once.
 (() => {
-  function changed(what) { document.body.dispatchEvent(new Event(`${what}-changed`)); }
+  function changed(what, detail) {
+    document.body.dispatchEvent(new CustomEvent(`${what}-changed`, { detail: detail || {} }));
+  }
   LiveSocket.open("/ws/me/", {
     open(again) { if (again) { changed("challenges"); changed("mytournament"); } },
     message(message) {
-      if (message.type === "changed" && /^[a-z]+$/.test(message.what)) changed(message.what);
+      if (message.type === "changed" && /^[a-z]+$/.test(message.what)) changed(message.what, message);
     },
   });
 })();

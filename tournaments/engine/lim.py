@@ -37,6 +37,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from events.matching import MatchingState
+
 from .model import (
     BLACK,
     WHITE,

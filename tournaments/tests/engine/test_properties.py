@@ -11,13 +11,13 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from events.matching import MatchingState, maximum_matching_size
 from tournaments.engine.checks import (
     hard_rule_violations,
     legal_pairing_exists,
     matching_number,
 )
 from tournaments.engine.lim import NoLegalPairing, pair_round
-from events.matching import MatchingState, maximum_matching_size
 from tournaments.engine.model import Entrant, GameResult, Tournament
 from tournaments.engine.simulate import random_result, simulate
 

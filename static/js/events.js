@@ -1,5 +1,6 @@
-// Tournament pages: live refresh over the socket, countdowns, the browser's time zone in the
-// form, and the thematic opening search. The socket only says "changed"; htmx re-fetches.
+// Event pages (tournaments and arenas): live refresh over the socket, countdowns, the
+// browser's time zone in the form, and the thematic opening search. The socket only says
+// "changed"; htmx re-fetches the fragments listening for "<kind>-changed".
 (function () {
   "use strict";
 
@@ -8,7 +9,8 @@
   // the new one listening reaches nobody. So each push re-fetches at once and once more two
   // seconds after the last push of a burst: whatever raced, the page ends on the newest state.
   let trailing = null;
-  function fire() { document.body.dispatchEvent(new Event("tournament-changed")); }
+  let eventName = "tournament-changed";
+  function fire() { document.body.dispatchEvent(new Event(eventName)); }
   function changed() {
     fire();
     clearTimeout(trailing);
@@ -16,8 +18,9 @@
   }
 
   function connect(root) {
+    eventName = (root.dataset.eventKind || "tournament") + "-changed";
     // Whatever was missed while away: a reconnect fetches the fragment once.
-    LiveSocket.open(root.dataset.tournamentSocket, {
+    LiveSocket.open(root.dataset.eventSocket, {
       open(again) { if (again) changed(); },
       message: changed,
     });
@@ -49,7 +52,7 @@
   }
 
   function zoneField() {
-    const field = document.querySelector("#tournament-form input[name=timezone]");
+    const field = document.querySelector("#event-form input[name=timezone]");
     if (!field || field.dataset.set) return;
     try {
       const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -83,7 +86,7 @@
   // Fields that only matter for some choices (custom time, thematic, floor, password) are
   // hidden otherwise; they stay in the form, so nothing typed is lost.
   function showWhen() {
-    const form = document.getElementById("tournament-form");
+    const form = document.getElementById("event-form");
     if (!form) return;
     for (const box of form.querySelectorAll("[data-show-when]")) {
       const [name, wanted] = box.dataset.showWhen.split("=");
@@ -102,7 +105,7 @@
   }, true);
 
   document.addEventListener("DOMContentLoaded", function () {
-    const root = document.querySelector("[data-tournament-socket]");
+    const root = document.querySelector("[data-event-socket]");
     if (root) connect(root);
     localTimes();
     zoneField();

@@ -1,0 +1,302 @@
+"""Reading arenas (RULES 8): for pages, and what the pairing pass reads (STYLE 2: services
+import selectors, never the other way)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import Count, Q, QuerySet
+
+from arena.engine import pairing
+from arena.engine.sheet import Mark, Outcome, Result, ranks, sheet
+from arena.models import Arena, ArenaGame, Entry, EntryState
+from games.models import Game, GameResult, Status
+from live import presence
+from ratings.selectors import ratings_snapshot
+
+PAGE_SIZE = 50
+
+
+def ms(at: datetime) -> int:
+    return int(at.timestamp() * 1000)
+
+
+def topic(arena_id: int) -> str:
+    """The presence topic of an arena's page (`live.presence`)."""
+    return f"arena:{arena_id}"
+
+
+def arena_list(*, variant: str = "", cadence: str = "") -> dict[str, QuerySet]:
+    """Upcoming, running and finished arenas, filtered, like the tournaments' list."""
+    base = Arena.objects.listed().annotate(players=Count("entries"))
+    if variant:
+        base = base.filter(variant=variant)
+    if cadence:
+        base = base.filter(cadence=cadence)
+    return {
+        "upcoming": base.filter(status=Arena.Status.SCHEDULED).order_by("starts_at", "id"),
+        "running": base.filter(status=Arena.Status.RUNNING).order_by("starts_at", "id"),
+        "finished": base.filter(status=Arena.Status.FINISHED).order_by("-starts_at", "-id")[:50],
+    }
+
+
+# --- results and sheets --------------------------------------------------------------------
+
+
+def outcome_for(game_result: str, white: bool) -> Outcome:
+    if game_result == GameResult.DRAW:
+        return Outcome.DRAW
+    if game_result == GameResult.NOBODY_SCORES:
+        return Outcome.NIL
+    won = game_result == (GameResult.WHITE_WINS if white else GameResult.BLACK_WINS)
+    return Outcome.WIN if won else Outcome.LOSS
+
+
+def results_of(entry_ids: list[int]) -> dict[int, list[Result]]:
+    """Each entry's finished (scored) games as sheet results, in the order they were played."""
+    rows = (
+        ArenaGame.objects.filter(Q(white_id__in=entry_ids) | Q(black_id__in=entry_ids))
+        .filter(ended_at__isnull=False)
+        .order_by("started_at", "id")
+        .values_list(
+            "white_id", "black_id", "game__result", "game__white_boosted", "game__black_boosted"
+        )
+    )
+    found: dict[int, list[Result]] = {pk: [] for pk in entry_ids}
+    for white_id, black_id, result, white_boost, black_boost in rows:
+        if white_id in found:
+            found[white_id].append(Result(outcome_for(result, True), white_boost))
+        if black_id in found:
+            found[black_id].append(Result(outcome_for(result, False), black_boost))
+    return found
+
+
+def entry_ranks(arena: Arena) -> dict[int, int]:
+    """Every entry's current rank in the arena (points, then wins; ties share), one query."""
+    rows = list(Entry.objects.filter(arena=arena).values_list("pk", "points", "wins"))
+    shared = ranks([(points, wins) for _pk, points, wins in rows])
+    return {row[0]: rank for row, rank in zip(rows, shared, strict=True)}
+
+
+# --- the pairing pass ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PassInputs:
+    waiting: list[pairing.Waiting]
+    history: dict[tuple[int, int], pairing.Together]
+    entry_of: dict[int, Entry]  # player id -> entry
+
+
+def last_games(entry_ids: list[int]) -> dict[int, ArenaGame]:
+    """Each entry's latest arena game (one query)."""
+    latest: dict[int, ArenaGame] = {}
+    rows = (
+        ArenaGame.objects.filter(Q(white_id__in=entry_ids) | Q(black_id__in=entry_ids))
+        .order_by("started_at", "id")
+        .only("pk", "game_id", "white_id", "black_id", "started_at", "ended_at")
+    )
+    for row in rows:
+        for entry_id in (row.white_id, row.black_id):
+            if entry_id in entry_ids:
+                latest[entry_id] = row
+    return latest
+
+
+def waiting_entries(arena: Arena, at_ms: int) -> list[Entry]:
+    """RULES 8: the players waiting now. In the arena and not paused, with the arena's page — or
+    the page of their just-finished game of this arena — open (a live socket), and in no live
+    game anywhere (RULES 1, one board at a time)."""
+    entries = list(
+        Entry.objects.filter(arena=arena, state=EntryState.ACTIVE).select_related("player")
+    )
+    if not entries:
+        return []
+    player_ids = [e.player_id for e in entries]
+    busy = set()
+    for white_id, black_id in Game.objects.filter(
+        Q(white_id__in=player_ids) | Q(black_id__in=player_ids), status=Status.LIVE
+    ).values_list("white_id", "black_id"):
+        busy.update((white_id, black_id))
+    latest = last_games([e.pk for e in entries])
+    topics = [topic(arena.pk)] + [f"game:{g.game_id}" for g in latest.values()]
+    here = presence.fresh(topics=topics, at_ms=at_ms)
+    found = []
+    for entry in entries:
+        if entry.player_id in busy:
+            continue
+        last = latest.get(entry.pk)
+        on_game_page = last is not None and (f"game:{last.game_id}", entry.player_id) in here
+        if (topic(arena.pk), entry.player_id) in here or on_game_page:
+            found.append(entry)
+    return found
+
+
+def pass_inputs(arena: Arena, entries: list[Entry], at_ms: int) -> PassInputs:
+    """What the pure pairing needs of these waiting entries (a fixed number of queries)."""
+    entry_ids = [e.pk for e in entries]
+    rank_of = entry_ranks(arena)
+    ratings = ratings_snapshot(
+        player_ids=[e.player_id for e in entries], variant=arena.variant, cadence=arena.cadence
+    )
+    whites: dict[int, int] = defaultdict(int)
+    blacks: dict[int, int] = defaultdict(int)
+    last_colour: dict[int, str] = {}
+    history: dict[tuple[int, int], pairing.Together] = {}
+    rows = (
+        ArenaGame.objects.filter(arena=arena)
+        .filter(Q(white_id__in=entry_ids) | Q(black_id__in=entry_ids))
+        .order_by("started_at", "id")
+        .values_list("white_id", "black_id", "white__player_id", "black__player_id", "ended_at")
+    )
+    waiting_ids = set(entry_ids)
+    for white_id, black_id, white_player, black_player, ended_at in rows:
+        whites[white_id] += 1
+        blacks[black_id] += 1
+        last_colour[white_id], last_colour[black_id] = "white", "black"
+        if white_id in waiting_ids and black_id in waiting_ids:
+            key = pairing.pair_key(white_player, black_player)
+            before = history.get(key)
+            end = ms(ended_at) if ended_at else at_ms  # a game still open is "now"
+            history[key] = pairing.Together(
+                games=(before.games if before else 0) + 1,
+                last_end_ms=max(end, before.last_end_ms if before else 0),
+            )
+    waiting = [
+        pairing.Waiting(
+            player=e.player_id,
+            rank=rank_of.get(e.pk, len(rank_of) + 1),
+            rating=ratings[e.player_id],
+            whites=whites[e.pk],
+            blacks=blacks[e.pk],
+            last_colour=last_colour.get(e.pk),
+            waiting_since_ms=ms(e.waiting_since) if e.waiting_since else at_ms,
+        )
+        for e in entries
+    ]
+    return PassInputs(waiting, history, {e.player_id: e for e in entries})
+
+
+# --- pages -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Row:
+    rank: int
+    entry: Entry
+    rating: int
+    marks: tuple[Mark, ...]
+    playing_game_id: int | None
+
+
+def leaderboard(arena: Arena, page: int = 1) -> tuple[list[Row], int]:
+    """One page of the live leaderboard (rank, player, rating, score sheet, points, wins,
+    games, playing now), and the number of pages. A fixed number of queries."""
+    rank_of = entry_ranks(arena)
+    total = len(rank_of)
+    pages = max(1, (total + PAGE_SIZE - 1) // PAGE_SIZE)
+    page = min(max(1, page), pages)
+    entries = list(
+        Entry.objects.filter(arena=arena)
+        .select_related("player")
+        .order_by("-points", "-wins", "id")[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
+    )
+    ids = [e.pk for e in entries]
+    results = results_of(ids)
+    ratings = ratings_snapshot(
+        player_ids=[e.player_id for e in entries], variant=arena.variant, cadence=arena.cadence
+    )
+    playing = {}
+    for game_id, white_id, black_id in ArenaGame.objects.filter(
+        arena=arena, game__status=Status.LIVE
+    ).values_list("game_id", "white_id", "black_id"):
+        playing[white_id] = playing[black_id] = game_id
+    rows = [
+        Row(
+            rank=rank_of[e.pk],
+            entry=e,
+            rating=ratings[e.player_id],
+            marks=sheet(results[e.pk]).marks,
+            playing_game_id=playing.get(e.pk),
+        )
+        for e in entries
+    ]
+    return rows, pages
+
+
+def podium(arena: Arena) -> list[Entry]:
+    return list(
+        Entry.objects.filter(arena=arena, rank__lte=3, games__gt=0)
+        .select_related("player")
+        .order_by("rank", "-wins", "id")
+    )
+
+
+def live_games(arena: Arena) -> list[ArenaGame]:
+    return list(
+        ArenaGame.objects.filter(arena=arena, game__status=Status.LIVE)
+        .select_related("game", "white__player", "black__player")
+        .order_by("-started_at")[:30]
+    )
+
+
+@dataclass(frozen=True)
+class Stats:
+    games: int
+    white_wins: int
+    black_wins: int
+    draws: int
+    boosts: int
+
+    def share(self, part: int) -> int:
+        return round(100 * part / self.games) if self.games else 0
+
+
+def stats(arena: Arena) -> Stats:
+    found = ArenaGame.objects.filter(arena=arena, ended_at__isnull=False).aggregate(
+        games=Count("pk"),
+        white_wins=Count("pk", filter=Q(game__result=GameResult.WHITE_WINS)),
+        black_wins=Count("pk", filter=Q(game__result=GameResult.BLACK_WINS)),
+        draws=Count("pk", filter=Q(game__result=GameResult.DRAW)),
+        white_boosts=Count("pk", filter=Q(game__white_boosted=True)),
+        black_boosts=Count("pk", filter=Q(game__black_boosted=True)),
+    )
+    return Stats(
+        games=found["games"],
+        white_wins=found["white_wins"],
+        black_wins=found["black_wins"],
+        draws=found["draws"],
+        boosts=found["white_boosts"] + found["black_boosts"],
+    )
+
+
+def my_entry(arena: Arena, user) -> Entry | None:
+    if not user.is_authenticated:
+        return None
+    return Entry.objects.filter(arena=arena, player=user).first()
+
+
+def player_games(arena: Arena, entry: Entry) -> list[tuple[ArenaGame, Mark | None]]:
+    """One player's games in the arena, newest first, with what each was worth to them."""
+    games = list(
+        ArenaGame.objects.filter(arena=arena)
+        .filter(Q(white=entry) | Q(black=entry))
+        .select_related("game", "white__player", "black__player")
+        .order_by("started_at", "id")
+    )
+    marks = iter(sheet(results_of([entry.pk])[entry.pk]).marks)
+    rows = [(g, next(marks) if g.ended_at else None) for g in games]
+    return list(reversed(rows))
+
+
+def arena_game_of(game_id: int) -> ArenaGame | None:
+    return ArenaGame.objects.select_related("arena").filter(game_id=game_id).first()
+
+
+def running_entries_of(user_id: int, *, except_arena: int) -> QuerySet[Entry]:
+    """The player's active entries in other running arenas (one running arena at a time)."""
+    return Entry.objects.filter(
+        player_id=user_id, state=EntryState.ACTIVE, arena__status=Arena.Status.RUNNING
+    ).exclude(arena_id=except_arena)

@@ -1,0 +1,207 @@
+"""Writing arenas (RULES 1, 7.2, 8): opening, editing and cancelling one, and the players'
+entering, pausing and leaving. The run itself is `arena.running`.
+
+Every function runs in one transaction and first locks what it changes: opening an arena locks
+the opener's user row (RULES 1, one live event per person, across kinds); everything else
+locks the arena row (EVENT rank, `live.locks`), so entering, pausing and the pairing pass are
+serialized per arena.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from arena import running, selectors
+from arena.models import Arena, EndReason, Entry, EntryState, PauseReason
+from events import services as events
+from events.models import new_invite_token
+from events.services import EventError, EventOptions
+from live import locks
+
+ArenaError = EventError  # the refusals of every event kind are one class (events.services)
+
+
+@dataclass(frozen=True)
+class ArenaOptions(EventOptions):
+    """What the opener chose (RULES 8), already checked field by field by the form."""
+
+    duration_minutes: int
+
+
+def _check_person(user, *, opening: bool) -> None:
+    if not user.is_authenticated:
+        raise ArenaError(
+            "guest", _("Accedi per aprire un'arena.") if opening else _("Accedi per entrare.")
+        )
+    if user.is_bot:  # RULES 1
+        raise ArenaError("bot", _("I bot non possono aprire arene né entrarvi."))
+
+
+def _apply(arena: Arena, data: ArenaOptions) -> None:
+    # RULES 7.3: an arena's games are single games, so unfair openings make it casual.
+    events.apply_options(arena, data, double_games=False)
+    arena.duration_minutes = data.duration_minutes
+
+
+@transaction.atomic
+def arena_create(*, opener, data: ArenaOptions) -> Arena:
+    _check_person(opener, opening=True)
+    events.opener_lock_and_check(opener)  # RULES 1: one live event per person, any kind
+    arena = Arena(opened_by=opener)
+    _apply(arena, data)
+    arena.full_clean(exclude=["invite_token"])
+    arena.save()
+    return arena
+
+
+def _locked(arena_id: int) -> Arena:
+    try:
+        return locks.lock_one(Arena, arena_id, locks.Rank.EVENT)
+    except (Arena.DoesNotExist, ValueError):
+        raise ArenaError("missing", _("Questa arena non esiste.")) from None
+
+
+def _check_organizer(arena: Arena, user, *, now: datetime | None = None) -> None:
+    """RULES 8 (as 4.1): the opener, until the start (staff use the admin)."""
+    if arena.opened_by_id != getattr(user, "pk", None):
+        raise ArenaError("not_opener", _("Solo chi ha aperto l'arena può modificarla."))
+    if arena.has_started(now):
+        raise ArenaError(
+            "started", _("L'arena è già iniziata o chiusa: non si può più modificare.")
+        )
+
+
+@transaction.atomic
+def arena_update(*, arena_id: int, by, data: ArenaOptions, now: datetime | None = None) -> Arena:
+    arena = _locked(arena_id)
+    _check_organizer(arena, by, now=now)
+    _apply(arena, data)
+    entrants = dict(arena.entries.values_list("player_id", "player__username"))
+    events.check_floor_keeps_everyone(arena, entrants)
+    arena.full_clean(exclude=["invite_token"])
+    arena.save()
+    running.changed_on_commit(arena.pk)
+    return arena
+
+
+@transaction.atomic
+def arena_cancel(*, arena_id: int, by, staff: bool = False, now: datetime | None = None) -> Arena:
+    """The opener until the start; staff (the admin action) whenever it is live: a running
+    arena's games are then drawn and not rated. Idempotent: a second call says so."""
+    arena = _locked(arena_id)
+    now = now or timezone.now()
+    if staff:
+        if not arena.is_live:
+            raise ArenaError("closed", _("L'arena è già conclusa o annullata."))
+        if arena.status == Arena.Status.RUNNING:
+            running.cancel_running(arena, now)
+            return arena
+        arena.end_reason = EndReason.BY_STAFF
+    else:
+        _check_organizer(arena, by, now=now)
+        arena.end_reason = EndReason.BY_OPENER
+    arena.status = Arena.Status.CANCELLED
+    arena.cancelled_at = now
+    arena.next_due_at = None
+    arena.save(update_fields=["status", "cancelled_at", "end_reason", "next_due_at"])
+    running.changed_on_commit(arena.pk)
+    running.players_told_on_commit(arena.entries.values_list("player_id", flat=True))
+    return arena
+
+
+@transaction.atomic
+def invite_regenerate(*, arena_id: int, by) -> Arena:
+    arena = _locked(arena_id)
+    _check_organizer(arena, by)
+    arena.invite_token = new_invite_token()
+    arena.save(update_fields=["invite_token"])
+    return arena
+
+
+# --- the players -------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def entry_enter(
+    *,
+    arena_id: int,
+    player,
+    password: str = "",
+    invite_token: str = "",
+    now: datetime | None = None,
+) -> Entry:
+    """RULES 8: enter (or come back) before or during the arena ("Entra", "Riprendi").
+
+    The floor is checked at each entry (RULES 7.2); a private arena needs the password or the
+    invite link the first time. **Decision**: a player is in at most one running arena at a
+    time — entering one pauses them in any other. Points stay with the player whatever they do.
+    """
+    _check_person(player, opening=False)
+    now = now or timezone.now()
+    arena = _locked(arena_id)
+    if not arena.is_live or now >= arena.ends_at:
+        raise ArenaError("closed", _("L'arena è finita: non si può più entrare."))
+    entry = Entry.objects.filter(arena=arena, player=player).first()
+    if entry is None and arena.is_private:
+        if not events.may_enter_private(arena, password, invite_token):
+            raise ArenaError(
+                "private",
+                _("Arena privata: serve la password giusta o il link d'invito.")
+                if not password
+                else _("Password sbagliata."),
+            )
+    events.check_floor(arena, player.pk)  # RULES 7.2, at each entry
+    if entry is None:
+        entry = Entry.objects.create(arena=arena, player=player, waiting_since=now)
+    else:
+        entry.state, entry.pause_reason, entry.waiting_since = EntryState.ACTIVE, "", now
+        entry.save(update_fields=["state", "pause_reason", "waiting_since"])
+    if arena.status == Arena.Status.RUNNING:
+        # One running arena at a time: the others pause this player.
+        others = selectors.running_entries_of(player.pk, except_arena=arena.pk)
+        for other_arena in others.values_list("arena_id", flat=True):
+            running.changed_on_commit(other_arena)
+        others.update(state=EntryState.PAUSED, pause_reason=PauseReason.OTHER_ARENA)
+        running.request_pairing(arena, now)
+    running.changed_on_commit(arena.pk)
+    return entry
+
+
+def _set_state(arena_id: int, player, state: str, reason: str) -> Entry:
+    arena = _locked(arena_id)
+    entry = Entry.objects.filter(arena=arena, player_id=getattr(player, "pk", None)).first()
+    if entry is None:
+        raise ArenaError("not_in", _("Non sei in questa arena."))
+    entry.state, entry.pause_reason = state, reason
+    entry.save(update_fields=["state", "pause_reason"])
+    running.changed_on_commit(arena.pk)
+    return entry
+
+
+@transaction.atomic
+def entry_pause(*, arena_id: int, player) -> Entry:
+    """ "Pausa": not paired from now on (a game in progress goes on); points stay."""
+    return _set_state(arena_id, player, EntryState.PAUSED, PauseReason.BY_PLAYER)
+
+
+@transaction.atomic
+def entry_leave(*, arena_id: int, player) -> Entry:
+    """ "Esci": out of the arena until they enter again; points stay on the leaderboard."""
+    return _set_state(arena_id, player, EntryState.LEFT, PauseReason.NONE)
+
+
+@transaction.atomic
+def entry_seen(*, arena_id: int, user_id: int, now: datetime | None = None) -> bool:
+    """The player opened the arena's page (its socket): if they are in and not paused, a pass
+    runs soon (RULES 8: a player who comes back is paired)."""
+    now = now or timezone.now()
+    arena = _locked(arena_id)
+    if not Entry.objects.filter(arena=arena, player_id=user_id, state=EntryState.ACTIVE).exists():
+        return False
+    running.request_pairing(arena, now)
+    return True
