@@ -1,0 +1,160 @@
+"""Arena pages (RULES 8): the list, the form, the detail page with its live fragment, the
+player page; refusals shown on the page; query counts that do not grow."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.tests.factories import UserFactory
+from arena.models import Arena, Entry
+from arena.tests.factories import T0, ArenaFactory, EntryFactory, on_page, tick
+
+pytestmark = pytest.mark.django_db
+
+
+def form_data(**overrides) -> dict:
+    start = timezone.localtime(timezone.now() + timedelta(hours=2))
+    data = {
+        "name": "Arena del venerdì",
+        "description": "Lampo per tutti",
+        "variant": "chess",
+        "time_control": "3+2",
+        "starts_at": start.strftime("%Y-%m-%dT%H:%M"),
+        "timezone": "Europe/Rome",
+        "duration_minutes": "60",
+        "opening_mode": "free",
+        "rated": "on",
+    }
+    data.update(overrides)
+    return data
+
+
+def test_open_an_arena_through_the_form(client):
+    user = UserFactory()
+    client.force_login(user)
+    assert client.get(reverse("arena:new")).status_code == 200
+    response = client.post(reverse("arena:new"), form_data())
+    arena = Arena.objects.get()
+    assert response.status_code == 302 and response.url == arena.get_absolute_url()
+    assert (arena.base_seconds, arena.increment_seconds, arena.duration_minutes) == (180, 2, 60)
+    page = client.get(arena.get_absolute_url()).content.decode()
+    assert "Arena del venerdì" in page and 'data-testid="enter"' in page
+
+
+@pytest.mark.parametrize(
+    ("overrides", "field"),
+    [
+        ({"duration_minutes": "5"}, "duration_minutes"),
+        ({"duration_minutes": "600"}, "duration_minutes"),
+        ({"name": ""}, "name"),
+        ({"time_control": "custom", "base_minutes": "500", "increment": "0"}, "base_minutes"),
+        ({"opening_mode": "table1"}, "opening_mode"),  # table openings are for draughts
+        ({"private": "on", "password": ""}, "password"),
+        ({"rated": "", "floor": "1200"}, "floor"),
+        ({"starts_at": "2020-01-01T10:00"}, "starts_at"),
+        ({"timezone": "America"}, None),  # not a zone: the default is used, no 500
+    ],
+)
+def test_the_form_refuses_with_a_message_and_saves_nothing(client, overrides, field):
+    client.force_login(UserFactory())
+    response = client.post(reverse("arena:new"), form_data(**overrides))
+    if field is None:
+        assert response.status_code == 302
+        return
+    assert response.status_code == 200
+    assert field in response.context["form"].errors
+    assert not Arena.objects.exists()
+
+
+def test_unfair_openings_are_shown_as_casual_before_submitting(client):
+    client.force_login(UserFactory())
+    response = client.post(
+        reverse("arena:new"),
+        form_data(variant="italian", opening_mode="table_all"),
+        HTTP_HX_REQUEST="true",
+        HTTP_HX_TARGET="rated-hint",
+    )
+    assert 'data-testid="rated-hint"' in response.content.decode()
+    assert not Arena.objects.exists()
+
+
+def test_entering_from_the_page_and_the_buttons(client):
+    arena = ArenaFactory(starts_at=timezone.now() + timedelta(minutes=30))
+    player = UserFactory()
+    client.force_login(player)
+    response = client.post(reverse("arena:enter", args=[arena.pk]), follow=True)
+    page = response.content.decode()
+    assert Entry.objects.filter(arena=arena, player=player).exists()
+    assert 'data-testid="pause"' in page and 'data-testid="leave"' in page
+    client.post(reverse("arena:pause", args=[arena.pk]))
+    page = client.get(arena.get_absolute_url()).content.decode()
+    assert "Riprendi" in page
+
+
+def test_the_live_leaderboard_and_player_page(client):
+    arena = ArenaFactory(base_seconds=600)
+    players = []
+    for _ in range(4):
+        entry = EntryFactory(arena=arena)
+        on_page(arena, entry.player, T0)
+        players.append(entry.player)
+    tick(T0)
+    fragment = client.get(arena.get_absolute_url(), HTTP_HX_REQUEST="true").content.decode()
+    assert 'id="live"' in fragment and "<html" not in fragment
+    assert fragment.count('data-testid="leader-row"') == 4
+    assert 'data-testid="live-games"' in fragment
+    page = client.get(reverse("arena:player", args=[arena.pk, players[0].username]))
+    assert page.status_code == 200 and players[0].username in page.content.decode()
+
+
+def test_pages_query_counts_do_not_grow_with_players(client):
+    def queries(n: int) -> int:
+        arena = ArenaFactory(base_seconds=600)
+        for _ in range(n):
+            on_page(arena, EntryFactory(arena=arena).player, T0)
+        tick(T0)
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(arena.get_absolute_url()).status_code == 200
+        return len(captured)
+
+    assert queries(4) == queries(12)
+
+
+def test_the_list_shows_arenas_by_status(client):
+    ArenaFactory(name="Presto", starts_at=timezone.now() + timedelta(hours=3))
+    ArenaFactory(name="Ora", status=Arena.Status.RUNNING)
+    ArenaFactory(name="Annullata", status=Arena.Status.CANCELLED)
+    page = client.get(reverse("arena:list")).content.decode()
+    assert "Presto" in page and "Ora" in page and "Annullata" not in page
+    fragment = client.get(reverse("arena:list") + "?variant=italian", HTTP_HX_REQUEST="true")
+    assert "Presto" not in fragment.content.decode()
+
+
+def test_the_game_page_of_an_arena_game_shows_the_arena_and_boost(client):
+    arena = ArenaFactory(base_seconds=600)
+    for _ in range(2):
+        on_page(arena, EntryFactory(arena=arena).player, T0)
+    tick(T0)
+    game = arena.arena_games.get().game
+    client.force_login(game.white)
+    page = client.get(reverse("games:game", args=[game.pk])).content.decode()
+    assert 'data-testid="game-event"' in page and arena.name in page
+    assert 'data-testid="boost"' in page and 'data-event-kind="arena"' in page
+
+
+def test_admin_lists_arenas_and_cancels(admin_client):
+    arena = ArenaFactory(starts_at=timezone.now() + timedelta(hours=1))
+    assert admin_client.get(reverse("admin:arena_arena_changelist")).status_code == 200
+    assert admin_client.get(reverse("admin:arena_arena_change", args=[arena.pk])).status_code == 200
+    admin_client.post(
+        reverse("admin:arena_arena_changelist"),
+        {"action": "cancel_arenas", "_selected_action": [arena.pk]},
+    )
+    arena.refresh_from_db()
+    assert arena.status == Arena.Status.CANCELLED

@@ -1,0 +1,133 @@
+"""End to end in Chromium against real daphne, Celery worker and beat (issue 13): four players
+enter an arena before its start and keep its page open; the tick starts it and their pages are
+taken to their boards; one boosts (the clock cut seen on both boards) and wins; everyone is
+re-paired at once with someone the rematch cooldown allows; a spectator's leaderboard shows the
+boosted win's 4 points without a reload; the arena ends and the podium shows."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from accounts.tests.factories import UserFactory
+from arena.models import Arena, ArenaGame
+from arena.tests.factories import ArenaFactory
+from tests.browser import log_in
+from tests.processes import wait_until
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+GAME_URL = re.compile(r"/games/(\d+)/$")
+
+
+@pytest.fixture(autouse=True, scope="module")
+def orm_beside_playwright():
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "1")
+        yield
+
+
+def game_id(page) -> int:
+    return int(GAME_URL.search(page.url).group(1))
+
+
+def clock_seconds(page, side: str) -> float:
+    minutes, seconds = page.get_by_test_id(f"clock-{side}").inner_text().split(":")
+    return int(minutes) * 60 + float(seconds)
+
+
+def test_four_players_in_an_arena_to_the_podium(site, browser):
+    players = [UserFactory(username=f"arenista{i}") for i in range(1, 5)]
+    arena = ArenaFactory(
+        name="Arena lampo",
+        variant="chess",
+        base_seconds=180,
+        increment_seconds=2,
+        cadence="blitz",
+        starts_at=timezone.now() + timedelta(seconds=20),
+        duration_minutes=30,
+    )
+    detail = f"{site}/arenas/{arena.pk}/"
+    contexts = [browser.new_context(locale="it-IT") for _ in range(5)]
+    try:
+        pages = {}
+        for player, context in zip(players, contexts, strict=False):
+            page = context.new_page()
+            page.set_default_timeout(20_000)
+            page.on("dialog", lambda dialog: dialog.accept())  # boost and resign confirmations
+            log_in(page, site, player.username)
+            page.goto(detail)
+            page.get_by_test_id("enter").click()
+            expect(page.get_by_test_id("entered")).to_be_visible()
+            pages[player.pk] = page
+        watcher = contexts[4].new_page()
+        watcher.set_default_timeout(20_000)
+        watcher.goto(detail)
+        expect(watcher.get_by_test_id("leader-row")).to_have_count(4)
+
+        # The tick starts the arena: every player's page goes to its board by itself.
+        for page in pages.values():
+            expect(page).to_have_url(GAME_URL, timeout=60_000)
+        first_round = {pk: game_id(page) for pk, page in pages.items()}
+        assert len(set(first_round.values())) == 2
+
+        # On one board White boosts before the first move: 3+2 becomes 1:30 and no increment,
+        # seen on both boards; then Black resigns and White wins 4 points.
+        boosted_game = ArenaGame.objects.select_related("game").get(
+            game_id=min(first_round.values())
+        )
+        white, black = boosted_game.game.white_id, boosted_game.game.black_id
+        pages[white].get_by_test_id("boost").click()
+        expect(pages[white].get_by_test_id("boosted-bottom")).to_be_visible()
+        expect(pages[black].get_by_test_id("boosted-top")).to_be_visible()
+        assert clock_seconds(pages[white], "bottom") <= 90
+        assert clock_seconds(pages[black], "top") <= 90
+        assert clock_seconds(pages[black], "bottom") > 150
+        pages[black].get_by_test_id("resign").click()
+        expect(pages[white].get_by_test_id("result")).to_contain_text("1-0")
+        # On the other board Black resigns too.
+        other = next(g for g in first_round.values() if g != boosted_game.game_id)
+        other_game = ArenaGame.objects.select_related("game").get(game_id=other).game
+        pages[other_game.black_id].get_by_test_id("resign").click()
+        expect(pages[other_game.white_id].get_by_test_id("result")).to_contain_text("1-0")
+
+        # The spectator's leaderboard shows the boosted win's 4 points, without a reload.
+        booster_row = watcher.locator(
+            f'[data-testid="leader-row"][data-player="{players[[p.pk for p in players].index(white)].username}"]'
+        )
+        expect(booster_row.get_by_test_id("points")).to_have_text("4", timeout=20_000)
+
+        # Everyone is paired again at once, each with a new opponent (the cooldown).
+        for pk, page in pages.items():
+            expect(page).not_to_have_url(re.compile(rf"/games/{first_round[pk]}/$"), timeout=30_000)
+            expect(page).to_have_url(GAME_URL, timeout=30_000)
+        second_round = {pk: game_id(page) for pk, page in pages.items()}
+        for game in ArenaGame.objects.filter(game_id__in=set(second_round.values())).select_related(
+            "game"
+        ):
+            pair = {game.game.white_id, game.game.black_id}
+            assert pair != {white, black} and pair != {other_game.white_id, other_game.black_id}
+
+        # The arena ends (its clock moved to now): the games in progress close, the podium shows.
+        for game in ArenaGame.objects.filter(game_id__in=set(second_round.values())).select_related(
+            "game"
+        ):
+            pages[game.game.black_id].get_by_test_id("resign").click()
+        Arena.objects.filter(pk=arena.pk).update(
+            starts_at=timezone.now() - timedelta(minutes=30), next_due_at=timezone.now()
+        )
+        wait_until(
+            lambda: Arena.objects.get(pk=arena.pk).status == Arena.Status.FINISHED,
+            timeout=30,
+            what="the arena to finish",
+        )
+        expect(watcher.get_by_test_id("podium")).to_be_visible(timeout=20_000)
+        expect(watcher.get_by_test_id("podium")).to_contain_text(
+            players[[p.pk for p in players].index(white)].username
+        )
+    finally:
+        for context in contexts:
+            context.close()
