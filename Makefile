@@ -8,7 +8,7 @@ PORT ?= 8000
 TEST_DIR ?= /tmp/circolo-test-$(shell id -u)-$(notdir $(CURDIR))
 
 .PHONY: run test lint venv deps dev-deps messages system-run system-test \
-        bench-pairing bench-rules bench-live bench-tournament soak-pairing test-differential clean compile
+        bench-pairing bench-rules bench-live bench-tournament bench-arena soak-pairing test-differential clean compile
 
 $(PY):
 	@command -v $(PYTHON) >/dev/null || { echo "Python 3.11 ($(PYTHON)) is needed"; exit 1; }
@@ -68,6 +68,9 @@ bench-live: system-test dev-deps
 
 bench-tournament: system-test dev-deps
 	scripts/with-services.sh $(PY) bench/tournament.py $(BENCH_ARGS)
+
+bench-arena: system-test dev-deps messages
+	scripts/with-services.sh $(PY) bench/arena.py $(BENCH_ARGS)
 
 bench-rules: dev-deps
 	$(PY) bench/rules.py

@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
@@ -182,6 +182,7 @@ def arena_pair(*, arena_id: int, now: datetime | None = None) -> bool:
 
 def _pairing_pass(arena: Arena, now: datetime) -> list[ArenaGame]:
     """Pair whoever is waiting (the caller holds the arena's lock)."""
+    began = time.perf_counter()
     arena.pairing_due_at = None
     if now >= arena.ends_at:  # RULES 8: at the end nobody new is paired
         _reschedule(arena, now)
@@ -194,59 +195,65 @@ def _pairing_pass(arena: Arena, now: datetime) -> list[ArenaGame]:
         count = ArenaGame.objects.filter(arena=arena).count()
         result = pairing.pair_waiting(inputs.waiting, inputs.history, at_ms, arena.seed + count)
         if result.pairs:
-            players = [p for pair in result.pairs for p in (pair.white, pair.black)]
-            users = get_user_model().objects.filter(pk__in=players).only("pk")
-            locks.lock_rows(users, locks.Rank.USER)
-            for index, pair in enumerate(result.pairs):
-                game = _open(arena, inputs, pair, count + index, now)
-                if game is not None:
-                    opened.append(game)
+            opened = _open(arena, inputs, result.pairs, count, now)
     _reschedule(arena, now)
     if opened:
         changed_on_commit(arena.pk)
+    # One line per pass: what operators (and bench/arena.py) read of the pairing's cost.
+    log.info(
+        "arena %s: pairing pass, %d waiting, %d games opened in %.1f ms",
+        arena.pk,
+        len(entries),
+        len(opened),
+        (time.perf_counter() - began) * 1000,
+    )
     return opened
 
 
-def _open(arena: Arena, inputs, pair: pairing.Pair, number: int, now: datetime):
-    """Open one game of the arena: RULES 6 opening drawn for this game (RULES 8 Decision),
+def _open(arena: Arena, inputs, pairs, count: int, now: datetime) -> list[ArenaGame]:
+    """Open the pass's games at once: RULES 6 opening drawn for each game (RULES 8 Decision),
     rated alone (RULES 7.1), boost offered (RULES 8). A player who became busy meanwhile (a
-    tournament round, a challenge) is left out of this pass (RULES 1)."""
-    white, black = inputs.entry_of[pair.white], inputs.entry_of[pair.black]
-    drawn = draw_opening(
-        mode=arena.opening_mode,
+    tournament round, a challenge) is left out of this pass (RULES 1): the games service
+    checks again under the players' row locks."""
+    drawn = [
+        draw_opening(
+            mode=arena.opening_mode,
+            variant_code=arena.variant,
+            thematic=arena.thematic_opening,
+            rng=random.Random(f"{arena.seed}:{count + index}"),
+        )
+        for index in range(len(pairs))
+    ]
+    opened_games = games.games_open(
+        pairs=[(p.white, p.black, d.fen or None) for p, d in zip(pairs, drawn, strict=True)],
         variant_code=arena.variant,
-        thematic=arena.thematic_opening,
-        rng=random.Random(f"{arena.seed}:{number}"),
+        base_seconds=arena.base_seconds,
+        increment_seconds=arena.increment_seconds,
+        rated=arena.rated,
+        boostable=True,
+        event=arena,
+        at_ms=ending.ms(now),
     )
-    try:
-        with transaction.atomic():
-            game = games.game_open(
-                white_id=pair.white,
-                black_id=pair.black,
-                variant_code=arena.variant,
-                base_seconds=arena.base_seconds,
-                increment_seconds=arena.increment_seconds,
-                rated=arena.rated,
-                boostable=True,
-                start_fen=drawn.fen or None,
-                event=arena,
-                at_ms=ending.ms(now),
-            )
-    except games.PlayerBusy:
-        return None
-    arena_game = ArenaGame.objects.create(
-        arena=arena,
-        game=game,
-        white=white,
-        black=black,
-        opening_number=drawn.number,
-        opening_moves=list(drawn.moves),
-        started_at=now,
-    )
-    Entry.objects.filter(pk__in=[white.pk, black.pk]).update(waiting_since=None)
-    # The players' pages go to the board at once (their site socket, docs/protocol.md).
-    pushes.user_changed_on_commit([pair.white, pair.black], "mygame", game=game.pk)
-    return arena_game
+    arena_games = [
+        ArenaGame(
+            arena=arena,
+            game=game,
+            white=inputs.entry_of[pair.white],
+            black=inputs.entry_of[pair.black],
+            opening_number=opening.number,
+            opening_moves=list(opening.moves),
+            started_at=now,
+        )
+        for pair, opening, game in zip(pairs, drawn, opened_games, strict=True)
+        if game is not None
+    ]
+    ArenaGame.objects.bulk_create(arena_games)
+    playing = [e.pk for g in arena_games for e in (g.white, g.black)]
+    Entry.objects.filter(pk__in=playing).update(waiting_since=None)
+    for game in (g.game for g in arena_games):
+        # The players' pages go to the board at once (their site socket, docs/protocol.md).
+        pushes.user_changed_on_commit([game.white_id, game.black_id], "mygame", game=game.pk)
+    return arena_games
 
 
 # --- a game ends ---------------------------------------------------------------------------------

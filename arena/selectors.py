@@ -7,13 +7,14 @@ from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 
 from arena.engine import pairing
 from arena.engine.sheet import Mark, Outcome, Result, ranks, sheet
 from arena.models import Arena, ArenaGame, Entry, EntryState
 from games.models import Game, GameResult, Status
 from live import presence
+from live.models import Connection
 from ratings.selectors import ratings_snapshot
 
 PAGE_SIZE = 50
@@ -90,48 +91,53 @@ class PassInputs:
     entry_of: dict[int, Entry]  # player id -> entry
 
 
-def last_games(entry_ids: list[int]) -> dict[int, ArenaGame]:
-    """Each entry's latest arena game (one query)."""
-    latest: dict[int, ArenaGame] = {}
-    rows = (
-        ArenaGame.objects.filter(Q(white_id__in=entry_ids) | Q(black_id__in=entry_ids))
-        .order_by("started_at", "id")
-        .only("pk", "game_id", "white_id", "black_id", "started_at", "ended_at")
+def last_game_ids(entry_ids) -> dict[int, int]:
+    """Each entry's latest arena game's id (one query, a subquery per entry on its index)."""
+    latest = (
+        ArenaGame.objects.filter(Q(white=OuterRef("pk")) | Q(black=OuterRef("pk")))
+        .order_by("-started_at", "-id")
+        .values("game_id")[:1]
     )
-    for row in rows:
-        for entry_id in (row.white_id, row.black_id):
-            if entry_id in entry_ids:
-                latest[entry_id] = row
-    return latest
+    rows = Entry.objects.filter(pk__in=entry_ids).annotate(last=Subquery(latest))
+    return {pk: game_id for pk, game_id in rows.values_list("pk", "last") if game_id is not None}
 
 
 def waiting_entries(arena: Arena, at_ms: int) -> list[Entry]:
     """RULES 8: the players waiting now. In the arena and not paused, with the arena's page — or
     the page of their just-finished game of this arena — open (a live socket), and in no live
-    game anywhere (RULES 1, one board at a time)."""
-    entries = list(
-        Entry.objects.filter(arena=arena, state=EntryState.ACTIVE).select_related("player")
+    game anywhere (RULES 1, one board at a time).
+
+    A fixed number of queries, reading only the active entries and the open sockets: nothing
+    here grows with the arena's history."""
+    active = dict(
+        Entry.objects.filter(arena=arena, state=EntryState.ACTIVE).values_list("player_id", "pk")
     )
-    if not entries:
+    if not active:
         return []
-    player_ids = [e.player_id for e in entries]
+    stale_before = at_ms - presence.STALE_MS
+    here = set(
+        Connection.objects.filter(
+            topic=topic(arena.pk), user_id__in=active, seen_ms__gte=stale_before
+        ).values_list("user_id", flat=True)
+    )
+    # The others may have the page of their just-finished game of this arena open instead.
+    on_game_pages: dict[int, set[int]] = defaultdict(set)
+    for user_id, name in Connection.objects.filter(
+        topic__startswith="game:", user_id__in=set(active) - here, seen_ms__gte=stale_before
+    ).values_list("user_id", "topic"):
+        on_game_pages[user_id].add(int(name.split(":", 1)[1]))
+    if on_game_pages:
+        latest = last_game_ids([active[user_id] for user_id in on_game_pages])
+        for user_id, game_ids in on_game_pages.items():
+            if latest.get(active[user_id]) in game_ids:
+                here.add(user_id)
     busy = set()
     for white_id, black_id in Game.objects.filter(
-        Q(white_id__in=player_ids) | Q(black_id__in=player_ids), status=Status.LIVE
+        Q(white_id__in=here) | Q(black_id__in=here), status=Status.LIVE
     ).values_list("white_id", "black_id"):
         busy.update((white_id, black_id))
-    latest = last_games([e.pk for e in entries])
-    topics = [topic(arena.pk)] + [f"game:{g.game_id}" for g in latest.values()]
-    here = presence.fresh(topics=topics, at_ms=at_ms)
-    found = []
-    for entry in entries:
-        if entry.player_id in busy:
-            continue
-        last = latest.get(entry.pk)
-        on_game_page = last is not None and (f"game:{last.game_id}", entry.player_id) in here
-        if (topic(arena.pk), entry.player_id) in here or on_game_page:
-            found.append(entry)
-    return found
+    waiting = [active[user_id] for user_id in here - busy]
+    return list(Entry.objects.filter(pk__in=waiting).select_related("player").order_by("pk"))
 
 
 def pass_inputs(arena: Arena, entries: list[Entry], at_ms: int) -> PassInputs:

@@ -273,11 +273,9 @@ def server_environment() -> dict[str, str]:
     url = env.get("DATABASE_URL", "")
     if url.startswith(("postgres", "pgsql")) and "conn_max_age=" not in url:
         env["DATABASE_URL"] = url + ("&" if "?" in url else "?") + "conn_max_age=600"
-    # redis-py's pool allows 100 connections per process and fails (not waits) beyond: a burst
-    # of a few hundred sockets connecting at once (group_add each) needs more.
-    redis = env.get("REDIS_URL", "")
-    if redis and "max_connections=" not in redis:
-        env["REDIS_URL"] = redis + ("&" if "?" in redis else "?") + "max_connections=2000"
+    # The channel layer's Redis pool is CHANNEL_REDIS_MAX_CONNECTIONS (1000) already; REDIS_URL
+    # itself must stay a plain URL: it is also Celery's broker, and kombu refuses pool options
+    # in it (a game's settle task could then never be sent from daphne).
     return env
 
 

@@ -25,5 +25,7 @@ def test_every_english_string_is_translated(catalogue):
             text=True,
             check=True,
         ).stdout
-        ids = [line for line in found.splitlines() if line.startswith("msgid ") and line != 'msgid ""']
+        ids = [
+            line for line in found.splitlines() if line.startswith("msgid ") and line != 'msgid ""'
+        ]
         assert ids == [], f"{flag} in {catalogue.name}: {ids[:5]}"

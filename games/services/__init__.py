@@ -49,7 +49,14 @@ from games.services.errors import (
     PlayerBusy,
     StalePly,
 )
-from games.services.play import MAX_MOVE_LENGTH, game_boost, game_move, game_open, game_resign
+from games.services.play import (
+    MAX_MOVE_LENGTH,
+    game_boost,
+    game_move,
+    game_open,
+    game_resign,
+    games_open,
+)
 from games.services.presence import game_presence, presence_sweep
 from games.services.state import clock_figures, game_state, group_name, now_ms, topic
 
@@ -91,6 +98,7 @@ __all__ = [
     "game_settle",
     "game_state",
     "games_due_process",
+    "games_open",
     "games_settle_due",
     "group_name",
     "now_ms",

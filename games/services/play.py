@@ -21,6 +21,57 @@ from live import locks
 MAX_MOVE_LENGTH = 200
 
 
+def _new_game(
+    *,
+    white_id: int,
+    black_id: int,
+    variant_code: str,
+    base_seconds: int,
+    increment_seconds: int,
+    rated: bool,
+    rated_with_event: bool,
+    boostable: bool,
+    start_fen: str | None,
+    event: Any,
+    at_ms: int,
+) -> Game:
+    if white_id == black_id:
+        raise Malformed("a game needs two different players")
+    rules = variant(variant_code)
+    fen = rules.normalize_fen(start_fen) if start_fen else rules.start_fen()
+    clock = clocks.start(
+        base_ms=base_seconds * 1000,
+        increment_ms=increment_seconds * 1000,
+        to_move=rules.side_to_move(fen),
+        now_ms=at_ms,
+    )
+    game = Game(
+        white_id=white_id,
+        black_id=black_id,
+        variant=variant_code,
+        base_seconds=base_seconds,
+        increment_seconds=increment_seconds,
+        rated=rated,
+        rated_with_event=rated and rated_with_event,
+        boostable=boostable and base_seconds > 0,
+        start_fen=fen,
+        fen=fen,
+        event=event,
+    )
+    game.set_clock(clock)
+    return game
+
+
+def _busy(player_ids) -> set[int]:
+    """Players in a live game (RULES 1), one query."""
+    busy: set[int] = set()
+    for white_id, black_id in Game.objects.filter(
+        Q(white_id__in=player_ids) | Q(black_id__in=player_ids), status=Status.LIVE
+    ).values_list("white_id", "black_id"):
+        busy.update((white_id, black_id))
+    return busy
+
+
 def game_open(
     *,
     white_id: int,
@@ -45,41 +96,72 @@ def game_open(
     Raises PlayerBusy if either player is already in a live game (RULES 1). Locks both user
     rows (USER rank, ascending id) for the duration of the check and the insert.
     """
-    at = now_ms() if at_ms is None else at_ms
-    if white_id == black_id:
-        raise Malformed("a game needs two different players")
-    rules = variant(variant_code)
-    fen = rules.normalize_fen(start_fen) if start_fen else rules.start_fen()
+    game = _new_game(
+        white_id=white_id,
+        black_id=black_id,
+        variant_code=variant_code,
+        base_seconds=base_seconds,
+        increment_seconds=increment_seconds,
+        rated=rated,
+        rated_with_event=rated_with_event,
+        boostable=boostable,
+        start_fen=start_fen,
+        event=event,
+        at_ms=now_ms() if at_ms is None else at_ms,
+    )
     with transaction.atomic():
         users = get_user_model().objects.filter(pk__in=[white_id, black_id])
         locks.lock_rows(users.only("pk"), locks.Rank.USER)
-        if Game.objects.filter(
-            Q(white_id__in=[white_id, black_id]) | Q(black_id__in=[white_id, black_id]),
-            status=Status.LIVE,
-        ).exists():
+        if _busy([white_id, black_id]):
             raise PlayerBusy("a player is already in a live game")
-        clock = clocks.start(
-            base_ms=base_seconds * 1000,
-            increment_ms=increment_seconds * 1000,
-            to_move=rules.side_to_move(fen),
-            now_ms=at,
-        )
-        game = Game(
-            white_id=white_id,
-            black_id=black_id,
-            variant=variant_code,
+        game.save()
+    return Game.objects.select_related("white", "black").get(pk=game.pk)
+
+
+def games_open(
+    *,
+    pairs: list[tuple[int, int, str | None]],
+    variant_code: str,
+    base_seconds: int,
+    increment_seconds: int,
+    rated: bool,
+    boostable: bool = False,
+    event: Any = None,
+    at_ms: int | None = None,
+) -> list[Game | None]:
+    """Open several games at once (an arena's pairing pass): (white, black, start FEN) each.
+
+    One lock of every player's user row (USER rank, ascending id), one check of who is already
+    in a live game, one insert: a pair with a busy player gets None instead (RULES 1), the
+    others open with their clocks started at `at_ms`, rated alone (RULES 7.1)."""
+    at = now_ms() if at_ms is None else at_ms
+    players = sorted({p for white, black, _fen in pairs for p in (white, black)})
+    games = [
+        _new_game(
+            white_id=white,
+            black_id=black,
+            variant_code=variant_code,
             base_seconds=base_seconds,
             increment_seconds=increment_seconds,
             rated=rated,
-            rated_with_event=rated and rated_with_event,
-            boostable=boostable and base_seconds > 0,
+            rated_with_event=False,
+            boostable=boostable,
             start_fen=fen,
-            fen=fen,
             event=event,
+            at_ms=at,
         )
-        game.set_clock(clock)
-        game.save()
-    return Game.objects.select_related("white", "black").get(pk=game.pk)
+        for white, black, fen in pairs
+    ]
+    if len(players) != 2 * len(pairs):
+        raise Malformed("a player is in two of the games")
+    with transaction.atomic():
+        users = get_user_model().objects.filter(pk__in=players)
+        locks.lock_rows(users.only("pk"), locks.Rank.USER)
+        busy = _busy(players)
+        free = [g for g in games if g.white_id not in busy and g.black_id not in busy]
+        Game.objects.bulk_create(free)
+    opened = {id(g) for g in free}
+    return [g if id(g) in opened else None for g in games]
 
 
 def game_move(

@@ -1,0 +1,377 @@
+"""Arena benchmark (`make bench-arena`, issue 13): one arena, many players over real websockets.
+
+Starts two daphne processes, a Celery worker and beat on the database of DATABASE_URL and the
+Redis of REDIS_URL (private ones from `make`), opens a running arena and N players (``--players``,
+300) whose client processes (``--clients``) keep the arena's page socket and their site socket
+(`/ws/me/`) open, go to each game they are paired into, play random legal moves at a steady
+pace (one every ``--interval`` seconds) or resign (a game lasts a few dozen plies), and go again,
+for ``--seconds`` after a warm-up. Prints:
+
+- games per minute in the measured window;
+- the pairing pass time, median and worst (from the worker's log line of each pass);
+- p50 / p99 of the time from a game ending (its final state reaching a player) to that player
+  having their next game open (the "mygame" push of the pass that opened it);
+- the pure pairing (`arena.engine.pairing`) of 100, 500 and 1,000 waiting players.
+
+Targets on this 2-core machine: end-to-next-game p99 under the coalescing window + 1 s at 300
+players; pure pairing of 1,000 waiting players under 200 ms. Exits 1 if missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import multiprocessing
+import os
+import random
+import re
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.live import (  # noqa: E402
+    BIN,
+    Socket,
+    django_setup,
+    process_cpu_seconds,
+    server_environment,
+    start_servers,
+)
+
+PURE_TARGET_MS = 200.0
+
+
+def pure_pairing() -> dict[int, float]:
+    """Median milliseconds of pairing n waiting players (a history of recent pairs included)."""
+    from arena.engine.pairing import Together, Waiting, pair_key, pair_waiting
+
+    now = 10**12
+    found = {}
+    for n in (100, 500, 1000):
+        rng = random.Random(n)
+        players = [
+            Waiting(
+                i,
+                rank=1 + i // 5,
+                rating=rng.randint(1000, 2300),
+                whites=rng.randint(0, 6),
+                blacks=rng.randint(0, 6),
+                last_colour=rng.choice((None, "white", "black")),
+                waiting_since_ms=now - rng.randint(0, 60_000),
+            )
+            for i in range(n)
+        ]
+        history = {}
+        for _ in range(3 * n):
+            a, b = rng.sample(range(n), 2)
+            history[pair_key(a, b)] = Together(rng.randint(1, 4), now - rng.randint(0, 20) * 60_000)
+        times = []
+        for seed in range(7):
+            began = time.perf_counter()
+            pair_waiting(players, history, now, seed)
+            times.append((time.perf_counter() - began) * 1000)
+        found[n] = statistics.median(times)
+    return found
+
+
+def make_arena(n: int) -> tuple[int, list[dict]]:
+    from datetime import timedelta
+
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.auth.hashers import make_password
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.utils import timezone
+
+    from accounts.models import User
+    from arena.models import Arena, Entry
+
+    tag = os.urandom(3).hex()
+    password = make_password(None)
+    opener = User.objects.create(username=f"ba-{tag}-op", password=password)
+    arena = Arena.objects.create(
+        name=f"Bench {tag}",
+        opened_by=opener,
+        variant="chess",
+        base_seconds=600,
+        increment_seconds=0,
+        cadence="rapid",
+        starts_at=timezone.now() - timedelta(seconds=1),
+        duration_minutes=480,
+        rated=False,
+    )
+    users = User.objects.bulk_create(
+        User(username=f"ba-{tag}-{i}", password=password) for i in range(n)
+    )
+    Entry.objects.bulk_create(
+        Entry(arena=arena, player=u, waiting_since=timezone.now()) for u in users
+    )
+    players = []
+    for user in users:
+        session = SessionStore()
+        session[SESSION_KEY] = str(user.pk)
+        session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        session.create()
+        players.append(
+            {"id": user.pk, "cookie": f"{settings.SESSION_COOKIE_NAME}={session.session_key}"}
+        )
+    return arena.pk, players
+
+
+async def player_loop(arena_id, player, ports, interval, deadline, measure_from, out, gate):
+    """One player: the arena page and the site socket stay open; every "mygame" push opens that
+    game's socket, where the player moves or resigns until it ends."""
+    rng = random.Random(player["id"])
+    port = ports[player["id"] % len(ports)]
+    async with gate:
+        me = await Socket.connect(port, "/ws/me/", player["cookie"])
+        page = await Socket.connect(port, f"/ws/arenas/{arena_id}/", player["cookie"])
+    ended_at: float | None = None
+    games: asyncio.Queue = asyncio.Queue()
+
+    async def site_socket():
+        while time.perf_counter() < deadline:
+            message = await me.receive()
+            if message is None:
+                return
+            if message.get("what") == "mygame":
+                now = time.perf_counter()
+                if ended_at is not None and ended_at >= measure_from:
+                    out["next_game_ms"].append((now - ended_at) * 1000)
+                await games.put(message["game"])
+
+    async def arena_page():
+        while time.perf_counter() < deadline:
+            if await page.receive() is None:
+                return
+
+    async def play(game_id: int):
+        nonlocal ended_at
+        ws = await Socket.connect(port, f"/ws/game/{game_id}/", player["cookie"])
+        limit = rng.randint(6, 40)
+        last_ply = -1
+        try:
+            while time.perf_counter() < deadline:
+                message = await ws.receive()
+                if message is None or message.get("type") != "state":
+                    if message is None:
+                        return
+                    continue
+                if message["status"] != "live":
+                    ended_at = time.perf_counter()
+                    if ended_at >= measure_from:
+                        out["games_ended"] += 1
+                    return ws  # stays open: the just-finished game's page counts as present
+                me_white = message["white"]["id"] == player["id"]
+                color = "white" if me_white else "black"
+                if message["turn"] != color or message["ply"] <= last_ply:
+                    continue
+                last_ply = message["ply"]
+                await asyncio.sleep(interval * (0.5 + rng.random()))
+                if message["ply"] >= limit or rng.random() < 0.03:
+                    ws.send({"type": "resign", "ply": message["ply"]})
+                elif message["legal_moves"]:
+                    ws.send(
+                        {
+                            "type": "move",
+                            "ply": message["ply"],
+                            "move": rng.choice(message["legal_moves"]),
+                        }
+                    )
+        except (asyncio.IncompleteReadError, ConnectionError):
+            return None
+        return ws
+
+    async def games_loop():
+        previous = None
+        while time.perf_counter() < deadline:
+            try:
+                game_id = await asyncio.wait_for(games.get(), deadline - time.perf_counter())
+            except TimeoutError:
+                return
+            finished = await play(game_id)
+            if previous is not None:
+                previous.writer.close()
+            previous = finished
+
+    tasks = [asyncio.create_task(t) for t in (site_socket(), arena_page(), games_loop())]
+    try:
+        await asyncio.wait_for(asyncio.gather(*tasks), deadline - time.perf_counter() + 5)
+    except (TimeoutError, asyncio.IncompleteReadError, ConnectionError):
+        pass
+    for task in tasks:
+        task.cancel()
+    for ws in (me, page):
+        ws.writer.close()
+
+
+def client_process(arena_id, players, ports, interval, seconds, warmup, ready, go, queue):
+    async def main():
+        out = {"next_game_ms": [], "games_ended": 0}
+        gate = asyncio.Semaphore(10)
+        ready.put(len(players))
+        await asyncio.get_running_loop().run_in_executor(None, go.wait)
+        measure_from = time.perf_counter() + warmup
+        deadline = measure_from + seconds
+        await asyncio.gather(
+            *(
+                player_loop(arena_id, p, ports, interval, deadline, measure_from, out, gate)
+                for p in players
+            )
+        )
+        return out
+
+    queue.put(asyncio.run(main()))
+
+
+def start_background(log_dir: Path) -> list[subprocess.Popen]:
+    env = dict(server_environment(), LOG_LEVEL="INFO")
+    procs = []
+    for name, argv in (
+        (
+            "worker",
+            ["worker", "--loglevel=INFO", "--concurrency=2", "-n", f"bench-arena-{os.getpid()}@%h"],
+        ),
+        (
+            "beat",
+            [
+                "beat",
+                "--loglevel=WARNING",
+                "--scheduler",
+                "config.beat:HeartbeatScheduler",
+                "--pidfile=",
+            ],
+        ),
+    ):
+        log = open(log_dir / f"{name}.log", "wb")  # noqa: SIM115 - closed with the process
+        procs.append(
+            subprocess.Popen(
+                [str(BIN / "celery"), "-A", "config", *argv],
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        )
+    return procs
+
+
+def pass_times(log: Path, arena_id: int) -> list[float]:
+    pattern = re.compile(
+        rf"arena {arena_id}: pairing pass, (\d+) waiting, (\d+) games opened in ([\d.]+) ms"
+    )
+    return [float(m.group(3)) for m in pattern.finditer(log.read_text(errors="replace"))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=300)
+    parser.add_argument("--seconds", type=float, default=120.0)
+    parser.add_argument("--warmup", type=float, default=15.0)
+    parser.add_argument("--interval", type=float, default=0.6, help="seconds per own move")
+    parser.add_argument("--servers", type=int, default=2)
+    parser.add_argument("--clients", type=int, default=2)
+    args = parser.parse_args()
+
+    pure = pure_pairing()
+    print(
+        "pure pairing: "
+        + ", ".join(f"{n} waiting {ms:.1f} ms" for n, ms in pure.items())
+        + f" (target: 1,000 under {PURE_TARGET_MS:.0f} ms)"
+    )
+    django_setup()
+    from django.conf import settings
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    window_ms = float(settings.ARENA_PAIRING_COALESCE_SECONDS) * 1000 + 1000
+    log_dir = Path(os.environ.get("BENCH_LOG_DIR", "/tmp")) / f"bench-arena-{os.getpid()}"
+    log_dir.mkdir(parents=True, exist_ok=True)
+    arena_id, players = make_arena(args.players)
+    ports, servers = start_servers(args.servers)
+    background = start_background(log_dir)
+    try:
+        time.sleep(3)  # the worker and beat come up
+        queue: multiprocessing.Queue = multiprocessing.Queue()
+        ready: multiprocessing.Queue = multiprocessing.Queue()
+        go = multiprocessing.Event()
+        slices = [players[i :: args.clients] for i in range(args.clients)]
+        procs = [
+            multiprocessing.Process(
+                target=client_process,
+                args=(
+                    arena_id,
+                    s,
+                    ports,
+                    args.interval,
+                    args.seconds,
+                    args.warmup,
+                    ready,
+                    go,
+                    queue,
+                ),
+            )
+            for s in slices
+        ]
+        for p in procs:
+            p.start()
+        for _ in procs:
+            ready.get(timeout=120)
+        from arena.running import arena_advance
+
+        go.set()
+        arena_advance(arena_id=arena_id)  # the start: whoever has the page open is paired
+        time.sleep(args.warmup)
+        from django.utils import timezone
+
+        from arena.models import ArenaGame
+
+        opened_before = ArenaGame.objects.filter(arena_id=arena_id).count()
+        window_start = timezone.now()
+        cpu_before = sum(process_cpu_seconds(s.pid) for s in servers + background)
+        time.sleep(args.seconds)
+        cpu_after = sum(process_cpu_seconds(s.pid) for s in servers + background)
+        opened = ArenaGame.objects.filter(arena_id=arena_id, started_at__gte=window_start).count()
+        results = [queue.get(timeout=120) for _ in procs]
+        for p in procs:
+            p.join(timeout=30)
+    finally:
+        for proc in servers + background:
+            proc.terminate()
+        for proc in servers + background:
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+    waits = sorted(x for r in results for x in r["next_game_ms"])
+    ended = sum(r["games_ended"] for r in results) // 2
+    passes = pass_times(log_dir / "worker.log", arena_id)
+
+    def pct(values, q):
+        return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
+
+    print(
+        f"{args.players} players, {args.seconds:g} s: {opened * 60 / args.seconds:.0f} games/min opened "
+        f"({ended * 60 / args.seconds:.0f} ended), {len(passes)} pairing passes "
+        f"(median {statistics.median(passes) if passes else float('nan'):.1f} ms, "
+        f"worst {max(passes) if passes else float('nan'):.1f} ms); server CPU "
+        f"{(cpu_after - cpu_before) / args.seconds:.0%} of one core (of 200%)"
+    )
+    print(
+        f"game end to next game open: p50 {pct(waits, 0.5):.0f} ms, p99 {pct(waits, 0.99):.0f} ms "
+        f"over {len(waits)} waits (target p99 < {window_ms:.0f} ms: the coalescing window + 1 s); "
+        f"{opened_before} games opened in the warm-up"
+    )
+    ok = bool(waits) and pct(waits, 0.99) < window_ms and pure[1000] < PURE_TARGET_MS
+    print("OK" if ok else "TARGET MISSED")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
