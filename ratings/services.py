@@ -9,7 +9,7 @@ Locking contract
 ----------------
 Every service that changes ratings runs in one transaction and, before reading any rating
 value, locks all the rating rows it will touch with `SELECT … FOR UPDATE`, always in ascending
-`player_id` order within one (variant, cadence) pool. Rows that do not exist yet are first
+primary key order (`live.locks`, RATING rank: after any event, user or game row). Rows that do not exist yet are first
 inserted with `INSERT … ON CONFLICT DO NOTHING`, in the same order. Two transactions therefore
 always queue on their first shared row and never deadlock, and a second game of the same player
 reads the rating the first one wrote (no lost update).
@@ -35,6 +35,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from games.rules.timecontrol import TimeControl
+from live import locks
 from ratings.elo_italia import PeriodResult, rate_period
 from ratings.models import Rating, RatingChange, RatingPeriod, initial_rating
 
@@ -154,7 +155,8 @@ def game_not_rated_reason(game: FinishedGame) -> NotRatedReason | None:
 
 
 def _lock_ratings(player_ids: Iterable[int], *, variant: str, cadence: str) -> dict[int, Rating]:
-    """Create missing rating rows and lock all of them, in player_id order (locking contract)."""
+    """Create missing rating rows and lock all of them, in primary key order (the RATING rank of
+    the site's lock order, `live.locks`)."""
     ids = sorted(set(player_ids))
     start = initial_rating()
     Rating.objects.bulk_create(
@@ -164,10 +166,9 @@ def _lock_ratings(player_ids: Iterable[int], *, variant: str, cadence: str) -> d
         ],
         ignore_conflicts=True,  # INSERT … ON CONFLICT DO NOTHING: another worker may have won
     )
-    rows = (
-        Rating.objects.select_for_update()
-        .filter(player_id__in=ids, variant=variant, cadence=cadence)
-        .order_by("player_id")
+    rows = locks.lock_rows(
+        Rating.objects.filter(player_id__in=ids, variant=variant, cadence=cadence),
+        locks.Rank.RATING,
     )
     return {row.player_id: row for row in rows}
 

@@ -176,7 +176,8 @@ def test_four_players_play_a_tournament_to_the_final_standings(background, own_s
                     kill_and_restart(background, own_site)
                     restarted = True
                     reconnected = wait_reconnected(watcher, sockets, before, tournament.pk)
-            time.sleep(1)
+            # The next round comes after the pause (RULES 4.8): wait for its games to open.
+            watcher.wait_for_timeout(1000)
         tournament.refresh_from_db()
         assert tournament.status == Tournament.Status.FINISHED, "the tournament did not finish"
         assert played == 12  # 3 rounds × 2 boards × 2 games (RULES 4.4, 4.5)

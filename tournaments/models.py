@@ -31,6 +31,11 @@ class Tournament(Event):
     threshold = models.PositiveSmallIntegerField(_("soglia"), default=7)
     extra_round = models.BooleanField(_("turno extra"), default=False)
     double_games = models.BooleanField(_("andata e ritorno"), default=False)
+    # RULES 7.3 Decision: casual for its openings, made rated at the start by four players'
+    # forced double games (RULES 4.4).
+    rated_by_double_games = models.BooleanField(
+        _("valutato per l'andata e ritorno obbligata"), default=False
+    )
 
     # Fixed at the start (RULES 4.3, 4.4, 4.9) by running.tournament_start.
     format = models.CharField(_("formato"), max_length=20, choices=Format.choices, blank=True)

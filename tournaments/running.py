@@ -178,6 +178,12 @@ def tournament_start(*, tournament_id: int, now: datetime | None = None) -> bool
     tournament.format = plan.format
     tournament.total_rounds = plan.rounds
     tournament.legs = 2 if plan.double else 1
+    if plan.double and not tournament.double_games and tournament.rated_switched_off:
+        # RULES 7.3 Decision: four players force double games (RULES 4.4), which makes fair the
+        # openings that had made the tournament casual: it becomes rated at the start, with no
+        # floor (a casual tournament has none), and its page says so.
+        tournament.rated, tournament.rated_switched_off = True, False
+        tournament.rated_by_double_games = True
     tournament.first_colour = lot.choice((model.WHITE, model.BLACK))  # Lim 10.5
     tournament.seed = lot.randrange(2**62)
     tournament.started_at = now
@@ -355,7 +361,12 @@ def _catch_up(tournament: Tournament, pairing: Pairing, now: datetime) -> bool:
             continue
         if game is None:
             if leg == 2 and pairing.white_points1 is not None:
-                _open_leg(tournament, pairing.round, pairing, 2, now)
+                if now >= tournament.announced_end:
+                    # RULES 4.9: no game starts after the announced end; the second game is
+                    # scored like a game both missed: 0-0, unplayed.
+                    _score_unplayed(pairing, 2)
+                else:
+                    _open_leg(tournament, pairing.round, pairing, 2, now)
                 changed = True
             break
         if game.status != GameStatus.FINISHED:
@@ -478,13 +489,24 @@ def tournament_advance(*, tournament_id: int, now: datetime | None = None) -> bo
     return True
 
 
+def _score_unplayed(pairing: Pairing, leg: int) -> None:
+    """RULES 4.9: a game never opened because the end came first scores 0-0, unplayed."""
+    setattr(pairing, f"white_points{leg}", 0)
+    setattr(pairing, f"black_points{leg}", 0)
+    setattr(pairing, f"played{leg}", False)
+
+
 def _catch_up_without_opening(tournament: Tournament, pairing: Pairing) -> None:
-    """At the close: score the games that ended; a second game never opened is not played
-    and scores nothing (RULES 4.9: no game starts after the end)."""
+    """At the close: score the games that ended; a second game never opened is scored 0-0,
+    unplayed (RULES 4.9: no game starts after the end)."""
     for leg in range(1, tournament.legs + 1):
         game = getattr(pairing, f"game{leg}")
-        if getattr(pairing, f"white_points{leg}") is None and game is not None:
+        if getattr(pairing, f"white_points{leg}") is not None:
+            continue
+        if game is not None:
             _score_leg(pairing, leg, game)
+        elif leg == 2 and pairing.white_points1 is not None:
+            _score_unplayed(pairing, 2)
     pairing.done = True
     pairing.save()
 
@@ -526,9 +548,12 @@ def _tournament_finish(tournament: Tournament, reason: str, now: datetime) -> No
             rated=tournament.rated,
             games=[finished_game_of(g) for g in finished],
             start_ratings={p.player_id: p.start_rating for p in participants.values()},
-            # REI art. 11: whoever finishes first, ex aequo included, never loses points.
+            # REI art. 11, RULES 7.1: whoever finishes first never loses points, ex aequo
+            # included: every player with the winner's points, whatever the tiebreaks say.
             first_place=frozenset(
-                participants[s.player].player_id for s in standings if s.rank == 1
+                participants[s.player].player_id
+                for s in standings
+                if standings and s.points == standings[0].points
             ),
         )
     )
