@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from events import options
 from events.models import OpeningModeChoice
 from events.options import OpeningMode
+from events.text import DESCRIPTION_MAX, NAME_MAX, plain_description, plain_name
 from games.models import Variant
 from games.rules import openings
 
@@ -91,9 +92,13 @@ def thematic_choices(variant: str) -> list[tuple[int, str]]:
 class EventForm(forms.Form):
     """The options of any event. A kind's form adds its own fields and `to_options()`."""
 
-    name = forms.CharField(label=_("Nome"), max_length=80)
+    name = forms.CharField(label=_("Nome"), max_length=NAME_MAX, validators=[plain_name])
     description = forms.CharField(
-        label=_("Descrizione"), required=False, widget=forms.Textarea(attrs={"rows": 3})
+        label=_("Descrizione"),
+        required=False,
+        max_length=DESCRIPTION_MAX,
+        validators=[plain_description],
+        widget=forms.Textarea(attrs={"rows": 3}),
     )
     variant = forms.ChoiceField(label=_("Variante"), choices=Variant.choices)
     time_control = forms.ChoiceField(

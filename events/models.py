@@ -12,11 +12,13 @@ from __future__ import annotations
 import secrets
 
 from django.conf import settings
+from django.core.validators import MaxLengthValidator
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from events.options import OpeningMode
+from events.text import DESCRIPTION_MAX, NAME_MAX, plain_description, plain_name
 from games.models import Variant
 from games.rules.timecontrol import TimeControl
 from ratings.models import CadenceChoice
@@ -62,8 +64,13 @@ class Event(models.Model):
         FINISHED = "finished", _("Concluso")
         CANCELLED = "cancelled", _("Annullato")
 
-    name = models.CharField(_("nome"), max_length=80)
-    description = models.TextField(_("descrizione"), blank=True)
+    name = models.CharField(_("nome"), max_length=NAME_MAX, validators=[plain_name])
+    description = models.TextField(
+        _("descrizione"),
+        blank=True,
+        max_length=DESCRIPTION_MAX,
+        validators=[MaxLengthValidator(DESCRIPTION_MAX), plain_description],
+    )
     opened_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,

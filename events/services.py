@@ -11,8 +11,10 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import check_password, make_password
+from django.core.cache import cache
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -97,11 +99,41 @@ def apply_options(event, data: EventOptions, *, double_games: bool) -> None:
         event.password_hash = make_password(data.password) if data.password else ""
 
 
-def may_enter_private(event, password: str, invite_token: str) -> bool:
-    """A private event lets in whoever came through the invite link or gives the password."""
+# Issue 14: wrong private passwords were tried without limit (60 in 22 s). A player gets this many
+# tries per event within the window; each try is counted before the password is checked.
+PRIVATE_TRIES = int(getattr(settings, "PRIVATE_PASSWORD_TRIES", 5))
+PRIVATE_WINDOW = int(getattr(settings, "PRIVATE_PASSWORD_WINDOW", 900))
+
+
+def may_enter_private(event, password: str, invite_token: str, *, player_id: int) -> bool:
+    """A private event lets in whoever came through the invite link or gives the password.
+
+    Password tries are counted per (event, player) in the cache's Redis, atomically, before the
+    check: past PRIVATE_TRIES within PRIVATE_WINDOW seconds the try is refused without looking
+    at the password ("throttled"); a right password clears the count. Without Redis the
+    password cannot be counted and is refused ("unavailable": fail closed)."""
     if invite_token and secrets.compare_digest(invite_token, event.invite_token):
         return True
-    return bool(password) and check_password(password, event.password_hash)
+    if not password:
+        return False
+    key = f"private-tries:{event._meta.label_lower}:{event.pk}:{player_id}"
+    try:
+        cache.add(key, 0, timeout=PRIVATE_WINDOW)
+        tries = cache.incr(key)
+    except Exception:
+        raise EventError(
+            "unavailable", _("Controllo della password non disponibile: riprova tra poco.")
+        ) from None
+    if tries > PRIVATE_TRIES:
+        raise EventError(
+            "throttled",
+            _("Troppe password sbagliate: riprova tra %(minutes)d minuti.")
+            % {"minutes": PRIVATE_WINDOW // 60},
+        )
+    if check_password(password, event.password_hash):
+        cache.delete(key)
+        return True
+    return False
 
 
 def check_floor(event, player_id: int) -> None:

@@ -38,8 +38,8 @@ class ChallengeForm(forms.Form):
         name = self.cleaned_data["opponent"].strip()
         if not name:
             return None
-        user = get_user_model().objects.filter(username__iexact=name).first()
-        if user is None:
+        user = get_user_model().objects.filter(username__iexact=name, is_active=True).first()
+        if user is None:  # a deactivated account cannot be challenged (issue 14)
             raise forms.ValidationError(_("Nessun giocatore con questo nome."))
         if self.user is not None and user.pk == self.user.pk:
             raise forms.ValidationError(_("Non puoi sfidare te stesso."))

@@ -33,16 +33,26 @@ def lobby(request: HttpRequest) -> HttpResponse:
         form = ChallengeForm(request.POST, user=user)
         if form.is_valid():
             data = form.cleaned_data
-            services.challenge_create(
-                challenger_id=user.pk,
-                opponent_id=data["opponent"].pk if data["opponent"] else None,
-                variant_code=data["variant"],
-                base_seconds=data["base_seconds"],
-                increment_seconds=data["increment"],
-                color=data["color"],
-                rated=data["rated"],
-            )
-            return _to(request, reverse("games:lobby"))
+            try:
+                services.challenge_create(
+                    challenger_id=user.pk,
+                    opponent_id=data["opponent"].pk if data["opponent"] else None,
+                    variant_code=data["variant"],
+                    base_seconds=data["base_seconds"],
+                    increment_seconds=data["increment"],
+                    color=data["color"],
+                    rated=data["rated"],
+                )
+            except services.TooManyChallenges:
+                form.add_error(
+                    None,
+                    _("Hai già %(n)d sfide aperte: annullane una per lanciarne un'altra.")
+                    % {"n": services.MAX_OPEN_CHALLENGES},
+                )
+            except services.GameError:
+                form.add_error("opponent", _("Questo giocatore non può essere sfidato."))
+            else:
+                return _to(request, reverse("games:lobby"))
     live_game_id = selectors.live_game_id_of(user.pk) if user else None
     context = {
         "form": form,

@@ -224,3 +224,65 @@ class LiveConsumer(AsyncWebsocketConsumer):
             await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
         except Exception:
             log.debug("send to a closing socket", exc_info=True)
+
+
+# --- the Origin of a websocket ------------------------------------------------------------------
+
+
+class SameOriginValidator:
+    """Refuse a websocket whose Origin is not the site itself (scheme, host and port), or one of
+    CSRF_TRUSTED_ORIGINS. A browser sends the page's origin with every websocket handshake, and
+    the site cookie with it: without this check a page on another origin (another port of the
+    same host included) could drive a player's games with their session.
+
+    The socket's own origin is the scheme it came in by (wss → https; behind a proxy that says
+    so, `X-Forwarded-Proto: https`, when BEHIND_PROXY is set) and its Host header, which must be
+    one of ALLOWED_HOSTS. A handshake with no Origin header is refused too (clients other than
+    browsers send the site's origin, docs/protocol.md)."""
+
+    def __init__(self, application) -> None:
+        self.application = application
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "websocket" and not self.allowed(scope):
+            from channels.security.websocket import WebsocketDenier
+
+            return await WebsocketDenier()(scope, receive, send)
+        return await self.application(scope, receive, send)
+
+    @staticmethod
+    def allowed(scope) -> bool:
+        from urllib.parse import urlsplit
+
+        from django.conf import settings
+        from django.http.request import split_domain_port, validate_host
+
+        headers = {
+            name.decode("latin1").lower(): value.decode("latin1")
+            for name, value in scope.get("headers", [])
+        }
+        origin = headers.get("origin", "").strip().lower()
+        if not origin:
+            return False
+        if origin in {o.lower().rstrip("/") for o in settings.CSRF_TRUSTED_ORIGINS}:
+            return True
+        secure = scope.get("scheme") == "wss" or (
+            getattr(settings, "BEHIND_PROXY", False)
+            and headers.get("x-forwarded-proto", "").split(",")[0].strip() == "https"
+        )
+        scheme = "https" if secure else "http"
+        host = headers.get("host", "").strip().lower()
+        domain, port = split_domain_port(host)
+        if not domain or not validate_host(domain, settings.ALLOWED_HOSTS):
+            return False
+        default = "443" if secure else "80"
+        try:
+            parsed = urlsplit(origin)
+            origin_port = str(parsed.port or (443 if parsed.scheme == "https" else 80))
+        except ValueError:
+            return False
+        return (
+            parsed.scheme == scheme
+            and (parsed.hostname or "") == domain.strip("[]")
+            and origin_port == (port or default)
+        )

@@ -15,6 +15,7 @@
 from games.services.acting import ANY_PLY, acting
 from games.services.challenges import (
     LOBBY_GROUP,
+    MAX_OPEN_CHALLENGES,
     challenge_accept,
     challenge_cancel,
     challenge_create,
@@ -46,8 +47,10 @@ from games.services.errors import (
     NoDrawToClaim,
     NotAPlayer,
     NotYourTurn,
+    OpponentUnavailable,
     PlayerBusy,
     StalePly,
+    TooManyChallenges,
 )
 from games.services.play import (
     MAX_MOVE_LENGTH,
@@ -64,6 +67,7 @@ __all__ = [
     "ABANDON_AFTER_MS",
     "ANY_PLY",
     "LOBBY_GROUP",
+    "MAX_OPEN_CHALLENGES",
     "MAX_MOVE_LENGTH",
     "ChallengeGone",
     "GameError",
@@ -76,8 +80,10 @@ __all__ = [
     "NoDrawToClaim",
     "NotAPlayer",
     "NotYourTurn",
+    "OpponentUnavailable",
     "PlayerBusy",
     "StalePly",
+    "TooManyChallenges",
     "acting",
     "challenge_accept",
     "challenge_cancel",

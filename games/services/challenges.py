@@ -8,16 +8,26 @@ from __future__ import annotations
 
 import secrets
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from games.models import Challenge, ChallengeStatus, ColorChoice, Game
 from games.rules import VARIANT_CODES
-from games.services.errors import ChallengeGone, Malformed, NotAPlayer
+from games.services.errors import (
+    ChallengeGone,
+    Malformed,
+    NotAPlayer,
+    OpponentUnavailable,
+    TooManyChallenges,
+)
 from games.services.play import game_open
 from live import locks, pushes
 
 MAX_BASE_SECONDS = 180 * 60
 MAX_INCREMENT_SECONDS = 60
+# Issue 14: one account posted 10,000 open challenges and the lobby grew to megabytes. A player
+# keeps at most this many open at once (cancelling one makes room).
+MAX_OPEN_CHALLENGES = 5
 LOBBY_GROUP = "lobby"
 
 
@@ -50,6 +60,20 @@ def challenge_create(
     if opponent_id == challenger_id:
         raise Malformed("you cannot challenge yourself")
     with transaction.atomic():
+        # The challenger's row, so two posts at once cannot both pass the count (USER rank).
+        users = get_user_model().objects.filter(pk__in=[challenger_id, opponent_id or 0])
+        found = {u.pk: u for u in locks.lock_rows(users.only("pk", "is_active"), locks.Rank.USER)}
+        if challenger_id not in found:
+            raise Malformed("no such challenger")
+        if opponent_id is not None and not getattr(found.get(opponent_id), "is_active", False):
+            raise OpponentUnavailable("this player cannot be challenged")
+        open_now = Challenge.objects.filter(
+            challenger_id=challenger_id, status=ChallengeStatus.OPEN
+        ).count()
+        if open_now >= MAX_OPEN_CHALLENGES:
+            raise TooManyChallenges(
+                f"you already have {open_now} open challenges: cancel one to post another"
+            )
         challenge = Challenge.objects.create(
             challenger_id=challenger_id,
             opponent_id=opponent_id,

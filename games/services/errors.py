@@ -61,3 +61,15 @@ class NoBoost(GameError):
     """Boost refused: not offered in this game, already taken, or after one's first move."""
 
     code = "no_boost"
+
+
+class TooManyChallenges(GameError):
+    """A player may keep only a few challenges open at once (issue 14)."""
+
+    code = "too_many_challenges"
+
+
+class OpponentUnavailable(GameError):
+    """The challenged account is deactivated (or gone)."""
+
+    code = "opponent_unavailable"

@@ -168,3 +168,55 @@ def test_lobby_query_count_does_not_grow_with_challenges_or_games(client):
         return len(captured)
 
     assert queries(2) == queries(10)
+
+
+def test_a_player_keeps_only_a_few_challenges_open(client):
+    """Issue 14: one account posted 10,000 open challenges; now a few at most, with a message."""
+    from games.services import MAX_OPEN_CHALLENGES, TooManyChallenges
+
+    user = UserFactory()
+    kwargs = dict(
+        challenger_id=user.pk,
+        variant_code="chess",
+        base_seconds=300,
+        increment_seconds=0,
+        color="random",
+        rated=True,
+    )
+    for _ in range(MAX_OPEN_CHALLENGES):
+        challenge_create(**kwargs)
+    with pytest.raises(TooManyChallenges):
+        challenge_create(**kwargs)
+    client.force_login(user)
+    response = client.post(
+        reverse("games:lobby"), {"variant": "chess", "preset": "5+0", "color": "random"}
+    )
+    assert response.status_code == 200 and "sfide aperte" in response.content.decode()
+    assert Challenge.objects.filter(challenger=user).count() == MAX_OPEN_CHALLENGES
+    challenge_cancel(
+        challenge_id=Challenge.objects.filter(challenger=user).first().pk, user_id=user.pk
+    )
+    challenge_create(**kwargs)  # room again
+
+
+def test_a_deactivated_account_cannot_be_challenged(client):
+    from games.services import OpponentUnavailable
+
+    user, gone = UserFactory(), UserFactory(is_active=False)
+    with pytest.raises(OpponentUnavailable):
+        challenge_create(
+            challenger_id=user.pk,
+            opponent_id=gone.pk,
+            variant_code="chess",
+            base_seconds=300,
+            increment_seconds=0,
+            color="random",
+            rated=True,
+        )
+    client.force_login(user)
+    response = client.post(
+        reverse("games:lobby"),
+        {"variant": "chess", "preset": "5+0", "color": "random", "opponent": gone.username},
+    )
+    assert response.status_code == 200 and "opponent" in response.context["form"].errors
+    assert not Challenge.objects.exists()

@@ -362,3 +362,24 @@ def test_every_pushed_change_has_a_newer_version():
     with pytest.raises(GameOver):
         game_resign(game_id=game.pk, user_id=w)
     assert Game.objects.get(pk=game.pk).version == versions[-1]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_posts_at_the_cap_let_only_one_in():
+    """Fails if the challenger's row lock is removed from challenge_create."""
+    from games.models import Challenge
+    from games.services import MAX_OPEN_CHALLENGES, challenge_create
+
+    user = UserFactory()
+    kwargs = dict(
+        challenger_id=user.pk,
+        variant_code="chess",
+        base_seconds=300,
+        increment_seconds=0,
+        color="random",
+        rated=True,
+    )
+    for _ in range(MAX_OPEN_CHALLENGES - 1):
+        challenge_create(**kwargs)
+    run_at_once(lambda: challenge_create(**kwargs), lambda: challenge_create(**kwargs), errors=True)
+    assert Challenge.objects.filter(challenger=user).count() == MAX_OPEN_CHALLENGES

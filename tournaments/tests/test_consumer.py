@@ -14,8 +14,16 @@ from tournaments.broadcast import group_name
 
 
 async def scenario() -> dict:
+    elsewhere = WebsocketCommunicator(  # another port of the same host: refused (issue 14)
+        application,
+        "/ws/tournaments/4242/",
+        headers=[(b"origin", b"http://127.0.0.1:9999"), (b"host", b"127.0.0.1")],
+    )
+    assert (await elsewhere.connect())[0] is False
     communicator = WebsocketCommunicator(
-        application, "/ws/tournaments/4242/", headers=[(b"origin", b"http://127.0.0.1")]
+        application,
+        "/ws/tournaments/4242/",
+        headers=[(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")],
     )
     connected, _ = await communicator.connect()
     assert connected
