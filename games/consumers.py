@@ -67,9 +67,21 @@ class GameConsumer(LiveConsumer):
             ProcessConnections.discard(self.channel_name)
             await call(self._presence, False)
 
+    async def _undelivered(self, group: str, message: dict[str, Any]) -> None:
+        """The game's state could not be published (Redis away): this socket's client, who
+        acted, gets it all the same."""
+        if group == services.group_name(self.game_id) and message.get("type") == "game.state":
+            await self.send(text_data=message["text"])
+
     async def _act(self, message: dict[str, Any], service, **kwargs: Any) -> None:
         try:
-            await call(service, game_id=self.game_id, user_id=self.user_id, **kwargs)
+            await call(
+                service,
+                game_id=self.game_id,
+                user_id=self.user_id,
+                undelivered=self._undelivered,
+                **kwargs,
+            )
         except services.GameError as error:
             await self.send_error(error.code, error.message, message)
         except locks.LockTimeout:

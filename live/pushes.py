@@ -32,6 +32,7 @@ _local = threading.local()
 
 Push = tuple[str, dict[str, Any]]
 SEND_TIMEOUT_SECONDS = 10.0
+PUSH_TIMEOUT_SECONDS = 2.0
 
 
 class _Pusher:
@@ -95,13 +96,18 @@ def collected() -> Iterator[list[Push]]:
         _local.outbox = previous
 
 
-async def send_collected(layer: Any, outbox: list[Push]) -> None:
-    """Send collected pushes from the event loop, in the order they were committed."""
+async def send_collected(layer: Any, outbox: list[Push]) -> list[Push]:
+    """Send collected pushes from the event loop, in the order they were committed; returns
+    those that could not be sent (Redis away: each is given up after a couple of seconds, so a
+    reply never hangs behind an outage)."""
+    failed = []
     for group, message in outbox:
         try:
-            await layer.group_send(group, message)
+            await asyncio.wait_for(layer.group_send(group, message), PUSH_TIMEOUT_SECONDS)
         except Exception:
-            log.exception("push to %s failed", group)
+            log.warning("push to %s failed", group, exc_info=True)
+            failed.append((group, message))
+    return failed
 
 
 # --- the site socket (`/ws/me/`, live.consumers.UserConsumer) ----------------------------------

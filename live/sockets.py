@@ -75,12 +75,24 @@ def _collecting(
 _pooled_collecting = database_sync_to_async(_collecting)
 
 
-async def call(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+async def call(
+    func: Callable[..., Any],
+    *args: Any,
+    undelivered: Callable[[str, dict[str, Any]], Any] | None = None,
+    **kwargs: Any,
+) -> Any:
     """Run `func` in the pool; send, from the loop, whatever it committed; return its result or
-    raise its error. Pushes go out first, so a client told "error" already has the new state."""
+    raise its error. Pushes go out first, so a client told "error" already has the new state.
+
+    A push that could not be sent (Redis away) is handed to `undelivered(group, message)`: the
+    consumer gives the committed state to its own client directly (issue 14: a mover got
+    neither the state nor an error during an outage); the others resync when they can."""
     outbox, result, error = await _pooled_collecting(func, *args, **kwargs)
     if outbox:
-        await pushes.send_collected(get_channel_layer(), outbox)
+        failed = await pushes.send_collected(get_channel_layer(), outbox)
+        if undelivered is not None:
+            for group, message in failed:
+                await undelivered(group, message)
     if error is not None:
         raise error
     return result

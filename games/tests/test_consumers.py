@@ -161,3 +161,27 @@ async def test_player_socket_is_a_presence_row_refreshed_by_the_heartbeat(monkey
     await w.disconnect()
     assert key not in ProcessConnections.keys and ProcessConnections.task is None
     assert not await database_sync_to_async(Connection.objects.exists)()
+
+
+async def test_the_mover_gets_the_committed_state_when_the_push_fails(monkeypatch):
+    """Issue 14: with Redis away, a committed move got neither a state nor an error reply."""
+    from channels.layers import get_channel_layer
+
+    game, white, _black = await new_game()
+    w = await connect(game.pk, white)
+    await receive_until(w, at_ply(0))
+    layer = get_channel_layer()
+    real = layer.group_send
+
+    async def redis_away(group, message):
+        if message.get("type") == "game.state":
+            raise ConnectionError("Redis away")
+        return await real(group, message)
+
+    monkeypatch.setattr(layer, "group_send", redis_away)
+    await w.send_json_to({"type": "move", "ply": 0, "move": "e2e4"})
+    moved = await receive_until(w, at_ply(1))
+    assert moved["moves"] == ["e2e4"]
+    stored = await database_sync_to_async(Game.objects.get)(pk=game.pk)
+    assert stored.ply == 1
+    await w.disconnect()

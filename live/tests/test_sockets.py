@@ -119,3 +119,80 @@ async def test_a_socket_whose_task_is_cancelled_leaves_no_presence_behind():
             break
         await asyncio.sleep(0.05)
     assert not await database_sync_to_async(Connection.objects.exists)()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_many_sockets_closing_at_once_while_pushes_flow_leave_no_presence():
+    """Issue 14: 200 sockets closing at once while the server was sending left 92 presence rows
+    behind (the player then never lost by abandonment). Half of these sockets close cleanly,
+    half have their task cancelled mid-push; none may stay "connected"."""
+    from channels.layers import get_channel_layer
+
+    from games.services import group_name
+
+    games = [
+        await database_sync_to_async(open_game)(base_seconds=300, at_ms=now_ms()) for _ in range(15)
+    ]
+    sockets = []
+    for game in games:
+        for player in (game.white, game.black):
+            communicator = WebsocketCommunicator(URLRouter(game_routes), f"/ws/game/{game.pk}/")
+            communicator.scope["user"] = player
+            assert (await communicator.connect())[0]
+            sockets.append(communicator)
+    for _ in range(100):
+        if await database_sync_to_async(Connection.objects.count)() == len(sockets):
+            break
+        await asyncio.sleep(0.05)
+    assert await database_sync_to_async(Connection.objects.count)() == len(sockets)
+    layer = get_channel_layer()
+    running = True
+
+    async def pushing():
+        while running:
+            for game in games:
+                await layer.group_send(group_name(game.pk), {"type": "game.state", "text": "{}"})
+            await asyncio.sleep(0)
+
+    pusher = asyncio.create_task(pushing())
+    closing = []
+    for index, communicator in enumerate(sockets):
+        if index % 2:
+            closing.append(communicator.disconnect())
+        else:
+            communicator.future.cancel()
+    await asyncio.gather(*closing, return_exceptions=True)
+    for communicator in sockets[::2]:
+        with pytest.raises(asyncio.CancelledError):
+            await communicator.future
+    for _ in range(200):
+        if not await database_sync_to_async(Connection.objects.exists)():
+            break
+        await asyncio.sleep(0.05)
+    running = False
+    await pusher
+    assert not await database_sync_to_async(Connection.objects.exists)()
+    for game in games:
+        stored = await database_sync_to_async(type(game).objects.get)(pk=game.pk)
+        assert stored.white_connections == stored.black_connections == 0
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db
+async def test_the_lobby_and_site_sockets_answer_bad_frames_and_stay_up():
+    """Issue 14: they died on empty, binary and deeply nested frames."""
+    from live.routing import websocket_urlpatterns as live_routes
+
+    user = await database_sync_to_async(lambda: open_game(at_ms=now_ms()).white)()
+    for path, routes in (("/ws/lobby/", game_routes), ("/ws/me/", live_routes)):
+        communicator = WebsocketCommunicator(URLRouter(routes), path)
+        communicator.scope["user"] = user
+        assert (await communicator.connect())[0]
+        for frame in ({"text": ""}, {"bytes": b"\x00"}, {"text": "[" * 100_000}, {"text": "{}"}):
+            await communicator.send_input({"type": "websocket.receive", **frame})
+            reply = await communicator.receive_json_from(timeout=5)
+            assert (reply["type"], reply["code"]) == ("error", "malformed")
+        await communicator.send_json_to({"type": "ping", "id": 9})
+        assert await communicator.receive_json_from(timeout=5) == {"type": "pong", "id": 9}
+        await communicator.disconnect()
