@@ -185,8 +185,8 @@ async def test_the_lobby_and_site_sockets_answer_bad_frames_and_stay_up():
     from live.routing import websocket_urlpatterns as live_routes
 
     user = await database_sync_to_async(lambda: open_game(at_ms=now_ms()).white)()
-    for path, routes in (("/ws/lobby/", game_routes), ("/ws/me/", live_routes)):
-        communicator = WebsocketCommunicator(URLRouter(routes), path)
+    for url, routes in (("/ws/lobby/", game_routes), ("/ws/me/", live_routes)):
+        communicator = WebsocketCommunicator(URLRouter(routes), url)
         communicator.scope["user"] = user
         assert (await communicator.connect())[0]
         for frame in ({"text": ""}, {"bytes": b"\x00"}, {"text": "[" * 100_000}, {"text": "{}"}):
