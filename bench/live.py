@@ -113,6 +113,10 @@ async def connect_game(game: dict, ports: list[int], gate: asyncio.Semaphore) ->
                     if attempt == 4:
                         raise
                     await asyncio.sleep(0.2 * (attempt + 1))
+        for j, cookie in enumerate(game.get("spectators", ())):
+            sockets[f"spectator{j}"] = await Socket.connect(
+                ports[j % len(ports)], f"/ws/game/{game['id']}/", cookie
+            )
     return sockets
 
 
@@ -168,9 +172,17 @@ async def play_game(
                 sent[ply + 1] = time.perf_counter()
                 ws.send({"type": "move", "ply": ply, "move": rng.choice(message["legal_moves"])})
 
+    async def spectator(name: str):  # a watcher of the game: reads every state, says nothing
+        ws = sockets[name]
+        while time.perf_counter() < deadline:
+            if await ws.receive() is None:
+                return
+
+    watchers = [spectator(name) for name in sockets if name.startswith("spectator")]
     try:
         await asyncio.wait_for(
-            asyncio.gather(reader("white"), reader("black")), deadline - time.perf_counter() + 5
+            asyncio.gather(reader("white"), reader("black"), *watchers),
+            deadline - time.perf_counter() + 5,
         )
     except (TimeoutError, asyncio.IncompleteReadError, ConnectionError):
         pass
@@ -219,7 +231,31 @@ def django_setup():
     django.setup()
 
 
-def open_games(n: int, variant: str) -> list[dict]:
+def _advance(game, plies: int, seed: int):
+    """Play `plies` random legal moves into a fresh game (a long game's state to push), never
+    ending it: a move that would finish the game is avoided when another exists."""
+    from games.rules import variant
+    from games.services import game_move, game_state
+    from live import pushes
+
+    rng = random.Random(seed)
+    rules = variant(game.variant)
+    for ply in range(plies):
+        state = game_state(game)
+        moves = state["legal_moves"]
+        rng.shuffle(moves)
+        for move in moves:
+            if rules.play(game.fen, move, game.positions).outcome is None:
+                break
+        else:
+            return game
+        mover = game.white_id if state["turn"] == "white" else game.black_id
+        with pushes.collected():  # nobody listens yet
+            game = game_move(game_id=game.pk, user_id=mover, expected_ply=ply, move=move)
+    return game
+
+
+def open_games(n: int, variant: str, start_ply: int = 0, spectators: int = 0) -> list[dict]:
     from django.conf import settings
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.sessions.backends.db import SessionStore
@@ -252,7 +288,18 @@ def open_games(n: int, variant: str) -> list[dict]:
             increment_seconds=0,
             rated=False,
         )
-        games.append({"id": game.pk, "cookies": cookies})
+        if start_ply:
+            game = _advance(game, start_ply, seed=i)
+        watchers = []
+        for j in range(spectators):
+            watcher, _ = User.objects.get_or_create(username=f"bench_s{i}_{j}")
+            session = SessionStore()
+            session[SESSION_KEY] = str(watcher.pk)
+            session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+            session[HASH_SESSION_KEY] = watcher.get_session_auth_hash()
+            session.create()
+            watchers.append(f"{settings.SESSION_COOKIE_NAME}={session.session_key}")
+        games.append({"id": game.pk, "cookies": cookies, "spectators": watchers})
     return games
 
 
@@ -348,7 +395,7 @@ def machine_busy_seconds() -> tuple[float, float]:
 
 
 def run(n: int, args, ports, servers) -> dict:
-    games = open_games(n, args.variant)
+    games = open_games(n, args.variant, args.start_ply, args.spectators)
     queue: multiprocessing.Queue = multiprocessing.Queue()
     ready: multiprocessing.Queue = multiprocessing.Queue()
     go = multiprocessing.Event()
@@ -367,6 +414,30 @@ def run(n: int, args, ports, servers) -> dict:
     go.set()
     # CPU use over the measured window only (after the warm-up, as the latencies).
     time.sleep(args.warmup)
+    profilers = []
+    if args.profile:  # py-spy on each daphne over the window (requirements-dev)
+        Path(args.profile).mkdir(parents=True, exist_ok=True)
+        for index, server in enumerate(servers):
+            profilers.append(
+                subprocess.Popen(
+                    [
+                        str(BIN / "py-spy"),
+                        "record",
+                        "--pid",
+                        str(server.pid),
+                        "--duration",
+                        str(int(args.seconds)),
+                        "--format",
+                        "raw",
+                        "--output",
+                        str(Path(args.profile) / f"daphne-{index}.txt"),
+                        "--nonblocking",
+                        "--gil",
+                    ],
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+            )
     cpu_before = sum(process_cpu_seconds(s.pid) for s in servers)
     clients_before = sum(process_cpu_seconds(p.pid) for p in procs)
     postgres_before, redis_before = postgres_cpu_seconds(), redis_cpu_seconds()
@@ -379,6 +450,8 @@ def run(n: int, args, ports, servers) -> dict:
     results = [queue.get() for _ in procs]
     for p in procs:
         p.join()
+    for profiler in profilers:
+        profiler.wait(timeout=60)
     latencies = sorted(x for r in results for x in r["latencies"])
     if args.timeline:  # p50 / p99 of each second of the measured window: when do stalls come?
         by_second: dict[int, list[float]] = {}
@@ -428,7 +501,7 @@ def run(n: int, args, ports, servers) -> dict:
         + f"\n{'':>12}CPU per move: daphne {report['daphne_cpu_ms_per_move']:.1f} ms, postgres "
         f"{report['postgres_cpu_ms_per_move']:.1f}, redis {report['redis_cpu_ms_per_move']:.1f}, "
         f"clients {report['clients_cpu_ms_per_move']:.1f}; machine {report['machine_busy']:.0%} "
-        f"busy; {2 * n} sockets connected in {connect_seconds:.1f} s",
+        f"busy; {(2 + args.spectators) * n} sockets connected in {connect_seconds:.1f} s",
         flush=True,
     )
     return report
@@ -443,7 +516,15 @@ def main() -> int:
     parser.add_argument("--servers", type=int, default=2, help="daphne processes")
     parser.add_argument("--clients", type=int, default=2, help="client processes")
     parser.add_argument("--variant", default="chess")
+    parser.add_argument(
+        "--start-ply", type=int, default=0, help="random plies played before (a long game)"
+    )
+    parser.add_argument("--spectators", type=int, default=0, help="watchers per game")
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="runs in a row: p99 of each and their spread"
+    )
     parser.add_argument("--timeline", action="store_true", help="latency of each second")
+    parser.add_argument("--profile", metavar="DIR", help="py-spy each daphne into DIR (raw)")
     parser.add_argument("--sweep", action="store_true", help="find the largest N under target")
     parser.add_argument("--sweep-from", type=int, default=50, help="first N of the sweep")
     parser.add_argument("--sweep-step", type=int, default=25, help="N grows by this much")
@@ -460,8 +541,27 @@ def main() -> int:
             f"{args.variant}, one move per game every {args.interval:g} s, {args.seconds:g} s"
         )
         if not args.sweep:
-            report = run(args.games, args, ports, servers)
-            return 0 if report["p99"] < TARGET_P99_MS and report["moves"] else 1
+            reports = [run(args.games, args, ports, servers) for _ in range(args.repeat)]
+            under = sum(r["p99"] < TARGET_P99_MS and r["moves"] > 0 for r in reports)
+            if args.repeat > 1:
+                p99s = sorted(r["p99"] for r in reports)
+                cpu = [
+                    r["daphne_cpu_ms_per_move"]
+                    + r["postgres_cpu_ms_per_move"]
+                    + r["redis_cpu_ms_per_move"]
+                    for r in reports
+                ]
+                print(
+                    f"{args.repeat} runs: p99 {', '.join(f'{p:.0f}' for p in p99s)} ms "
+                    f"(median {statistics.median(p99s):.0f}, worst {p99s[-1]:.0f}); "
+                    f"{under} of {args.repeat} under {TARGET_P99_MS:.0f} ms; server CPU per move "
+                    f"{min(cpu):.2f}-{max(cpu):.2f} ms"
+                )
+            # The target: p99 under 100 ms in at least 9 runs of 10 (issue 17), every run's
+            # errors zero.
+            needed = args.repeat if args.repeat < 10 else args.repeat - args.repeat // 10
+            errors = sum(r["errors"] for r in reports)
+            return 0 if under >= needed and not errors else 1
         best = 0
         n = args.sweep_from
         while n <= 2000:
