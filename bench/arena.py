@@ -156,10 +156,11 @@ async def player_loop(arena_id, player, ports, interval, deadline, measure_from,
         ws = await Socket.connect(port, f"/ws/game/{game_id}/", player["cookie"])
         limit = rng.randint(6, 40)
         last_ply = -1
+        color = None
         try:
             while time.perf_counter() < deadline:
                 message = await ws.receive()
-                if message is None or message.get("type") != "state":
+                if message is None or message.get("type") not in ("state", "played"):
                     if message is None:
                         return
                     continue
@@ -168,9 +169,9 @@ async def player_loop(arena_id, player, ports, interval, deadline, measure_from,
                     if ended_at >= measure_from:
                         out["games_ended"] += 1
                     return ws  # stays open: the just-finished game's page counts as present
-                me_white = message["white"]["id"] == player["id"]
-                color = "white" if me_white else "black"
-                if message["turn"] != color or message["ply"] <= last_ply:
+                if message["type"] == "state":
+                    color = "white" if message["white"]["id"] == player["id"] else "black"
+                if color is None or message["turn"] != color or message["ply"] <= last_ply:
                     continue
                 last_ply = message["ply"]
                 await asyncio.sleep(interval * (0.5 + rng.random()))

@@ -141,7 +141,7 @@ async def play_game(
             message = await ws.receive()
             if message is None:
                 return
-            if message.get("type") != "state":
+            if message.get("type") not in ("state", "played"):
                 if message.get("type") == "error":
                     out["errors"] += 1
                     code = message.get("code", "?")

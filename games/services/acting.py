@@ -32,7 +32,12 @@ from games.rules import Color, Played, variant
 from games.rules import clock as clocks
 from games.rules.clock import ClockError
 from games.services.errors import GameOver, Malformed, NotAPlayer, StalePly
-from games.services.state import now_ms, push_state_on_commit, settle_on_commit
+from games.services.state import (
+    now_ms,
+    push_move_on_commit,
+    push_state_on_commit,
+    settle_on_commit,
+)
 from games.services.store import lock_game, write_game
 
 
@@ -73,12 +78,21 @@ def flag_if_due(game: Game, at_ms: int) -> bool:
 
 
 def save_and_push(
-    game: Game, at_ms: int, fields: tuple[str, ...] | None = None, played: Played | None = None
+    game: Game,
+    at_ms: int,
+    fields: tuple[str, ...] | None = None,
+    played: Played | None = None,
+    appended: dict[str, list] | None = None,
 ) -> Game:
-    """Write the locked game, one version newer, and push its state after commit."""
+    """Write the locked game, one version newer, and push it after commit: a move as what it
+    changed (`played`: the move, its notation, the new position and clocks, docs/protocol.md),
+    anything else as the full state."""
     game.version += 1
-    write_game(game, fields)
-    push_state_on_commit(game, at_ms, played)
+    write_game(game, fields, appended)
+    if played is not None and appended and "moves" in appended:
+        push_move_on_commit(game, at_ms, played, appended["moves"][-1], appended["notation"][-1])
+    else:
+        push_state_on_commit(game, at_ms, played)
     return game
 
 
@@ -112,6 +126,7 @@ class Act:
     at_ms: int
     fields: tuple[str, ...] | None = None
     played: Played | None = None
+    appended: dict[str, list] | None = None  # JSON lists the action grows (a move)
 
 
 # `expected_ply` not given: the action does not depend on the position (resign, draw offers).
@@ -125,7 +140,12 @@ def optional_ply(expected_ply: Any) -> Any:
 
 @contextmanager
 def acting(
-    game_id: Any, user_id: int | None, expected_ply: Any = ANY_PLY, at_ms: int | None = None
+    game_id: Any,
+    user_id: int | None,
+    expected_ply: Any = ANY_PLY,
+    at_ms: int | None = None,
+    *,
+    light: bool = False,
 ) -> Iterator[Act]:
     """The prologue of every player action, in one transaction under the game row lock.
 
@@ -136,7 +156,7 @@ def acting(
     nothing."""
     at = now_ms() if at_ms is None else at_ms
     with transaction.atomic():
-        game = lock_game(game_id)
+        game = lock_game(game_id, light=light)
         flagged = flag_if_due(game, at)
         if flagged:
             save_and_push(game, at)
@@ -147,6 +167,6 @@ def acting(
             if expected_ply is not ANY_PLY:
                 check_ply(game, expected_ply)
             yield act
-            save_and_push(game, at, act.fields, act.played)
+            save_and_push(game, at, act.fields, act.played, act.appended)
     if flagged:  # after the commit: the flag stays fallen, the action is refused
         raise GameOver("the time ran out")

@@ -19,6 +19,8 @@ from games.services.store import PLAY_FIELDS
 from live import locks
 
 MAX_MOVE_LENGTH = 200
+# What a move writes besides the lists it grows (`store.write_game(appended=...)`).
+MOVE_FIELDS = tuple(f for f in PLAY_FIELDS if f not in ("moves", "positions", "notation"))
 
 
 def _new_game(
@@ -176,7 +178,8 @@ def game_move(
     if not isinstance(move, str) or not move.strip() or len(move) > MAX_MOVE_LENGTH:
         raise Malformed("move must be a non-empty string")
     move = move.strip()
-    with acting(game_id, user_id, expected_ply, at_ms) as act:
+    # A light read: the move list and notation are appended to, never read (`store.GROWING`).
+    with acting(game_id, user_id, expected_ply, at_ms, light=True) as act:
         game, color = act.game, act.color
         # In a live game the running clock is the side to move's (RULES 3), which spares
         # reading the position a second time on the hottest path.
@@ -187,9 +190,11 @@ def game_move(
         except (IllegalMove, RulesError) as error:
             raise IllegalMoveError(f"illegal move {move!r}") from error
         game.set_clock(clocks.after_move(game.clock, act.at_ms))
-        game.notation = [*game.notation, list(played.notation)]
-        game.positions = [*game.positions, game.fen]
-        game.moves = [*game.moves, move]
+        act.appended = {
+            "moves": [move],
+            "notation": [list(played.notation)],
+            "positions": [game.fen],
+        }
         game.fen = played.fen
         game.ply += 1
         if game.draw_offer and game.draw_offer != color.value:
@@ -201,7 +206,7 @@ def game_move(
                 reason=played.outcome.reason.value,
                 at_ms=act.at_ms,
             )
-        act.fields, act.played = PLAY_FIELDS, played
+        act.fields, act.played = MOVE_FIELDS, played
     return game
 
 

@@ -99,6 +99,32 @@ def game_state(
     }
 
 
+def move_delta(game: Game, *, at_ms: int, played: Played, move: str, notation: list) -> dict:
+    """What one move changed (docs/protocol.md, "played"): applied on top of the state of the
+    version before; the move list is not sent again."""
+    return {
+        "type": "played",
+        "game": game.pk,
+        "version": game.version,
+        "ply": game.ply,
+        "move": move,
+        "notation": notation,
+        "fen": game.fen,
+        "turn": played.to_move.value,
+        "legal_moves": played.legal_moves if game.is_live else [],
+        "clock": clock_figures(game.clock, at_ms),
+        "status": game.status,
+        "result": game.result,
+        "reason": game.reason,
+        "draw_offer": game.draw_offer or None,
+    }
+
+
+def push_move_on_commit(game: Game, at_ms: int, played: Played, move: str, notation: list) -> None:
+    text = json.dumps(move_delta(game, at_ms=at_ms, played=played, move=move, notation=notation))
+    pushes.group_send_on_commit(group_name(game.pk), {"type": "game.state", "text": text})
+
+
 def push_state_on_commit(game: Game, at_ms: int, played: Played | None = None) -> None:
     # Encoded once here, not once per socket: every player and spectator gets the same text.
     text = json.dumps(game_state(game, at_ms=at_ms, played=played))

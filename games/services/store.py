@@ -12,6 +12,7 @@ Django releases: `Model.from_db` and `Field.get_db_converters`.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -48,13 +49,20 @@ PLAY_FIELDS = (
 ALL_FIELDS = tuple(f.name for f in Game._meta.concrete_fields if not f.primary_key)
 
 
-class _GameSQL:
-    def __init__(self, connection) -> None:
+# The move list and its notation only ever grow: a move appends to them in SQL and never reads
+# them (at ply 80 they were most of the row read, encoded and written on every move).
+GROWING = ("moves", "notation")
+
+
+class _Select:
+    """The locked read of the game row with its players' names, of some of its columns."""
+
+    def __init__(self, connection, fields: list) -> None:
         qn = connection.ops.quote_name
         meta, user = Game._meta, get_user_model()._meta
-        self.fields = list(meta.concrete_fields)
-        self.attnames = [f.attname for f in self.fields]
-        columns = ", ".join(f"g.{qn(f.column)}" for f in self.fields)
+        self.fields = fields
+        self.attnames = [f.attname for f in fields]
+        columns = ", ".join(f"g.{qn(f.column)}" for f in fields)
         username = qn(user.get_field(get_user_model().USERNAME_FIELD).column)
         lock = ""
         if connection.features.has_select_for_update:  # SQLite locks the whole database instead
@@ -63,7 +71,7 @@ class _GameSQL:
                 if connection.features.has_select_for_update_of
                 else " FOR UPDATE"
             )
-        self.select = (
+        self.sql = (
             f"SELECT {columns}, w.{username}, b.{username} FROM {qn(meta.db_table)} g"
             f" JOIN {qn(user.db_table)} w ON w.{qn(user.pk.column)} = g.{qn(meta.get_field('white').column)}"
             f" JOIN {qn(user.db_table)} b ON b.{qn(user.pk.column)} = g.{qn(meta.get_field('black').column)}"
@@ -71,21 +79,36 @@ class _GameSQL:
         )
         self.converters = [
             (connection.ops.get_db_converters(col) + f.get_db_converters(connection), col)
-            for f in self.fields
+            for f in fields
             for col in [f.get_col(meta.db_table)]
         ]
-        self.updates: dict[tuple[str, ...], tuple[str, list]] = {}
-        self.qn, self.table, self.pk_column = qn, qn(meta.db_table), qn(meta.pk.column)
 
-    def update(self, names: tuple[str, ...]) -> tuple[str, list]:
-        if names not in self.updates:
+
+class _GameSQL:
+    def __init__(self, connection) -> None:
+        meta = Game._meta
+        self.vendor = connection.vendor
+        fields = list(meta.concrete_fields)
+        self.full = _Select(connection, fields)
+        self.light = _Select(connection, [f for f in fields if f.name not in GROWING])
+        self.updates: dict[tuple, tuple[str, list]] = {}
+        self.qn, self.table = connection.ops.quote_name, connection.ops.quote_name(meta.db_table)
+        self.pk_column = self.qn(meta.pk.column)
+
+    def update(self, names: tuple[str, ...], appended: tuple[str, ...] = ()) -> tuple[str, list]:
+        """UPDATE of `names` set to values, and of `appended` JSON lists grown by a list
+        (PostgreSQL's `jsonb || jsonb`)."""
+        key = (names, appended)
+        if key not in self.updates:
             fields = [Game._meta.get_field(name) for name in names]
-            sets = ", ".join(f"{self.qn(f.column)} = %s" for f in fields)
-            self.updates[names] = (
-                f"UPDATE {self.table} SET {sets} WHERE {self.pk_column} = %s",
+            sets = [f"{self.qn(f.column)} = %s" for f in fields]
+            grown = [Game._meta.get_field(name) for name in appended]
+            sets += [f"{self.qn(f.column)} = {self.qn(f.column)} || %s::jsonb" for f in grown]
+            self.updates[key] = (
+                f"UPDATE {self.table} SET {', '.join(sets)} WHERE {self.pk_column} = %s",
                 fields,
             )
-        return self.updates[names]
+        return self.updates[key]
 
 
 def _execute(connection, sql: str, params: list, *, fetch: bool = False) -> Any:
@@ -120,9 +143,11 @@ def _sql(connection) -> _GameSQL:
     return sql
 
 
-def lock_game(game_id: Any) -> Game:
+def lock_game(game_id: Any, *, light: bool = False) -> Game:
     """The game row, locked until the end of the transaction, with its players' names.
 
+    `light` leaves out the columns that only grow (GROWING): they are loaded if something asks
+    for them, and a move appends to them without reading them (`write_game(appended=...)`).
     A GAME lock in the site's lock order (`live.locks`); raises GameNotFound for an unknown or
     unreadable id and `locks.LockTimeout` when another transaction holds the row too long."""
     try:
@@ -131,19 +156,20 @@ def lock_game(game_id: Any) -> Game:
         raise GameNotFound(f"no game {game_id!r}") from None
     connection = locks.entering(locks.Rank.GAME)
     sql = _sql(connection)
+    select = sql.light if light else sql.full
     try:
-        row = _execute(connection, sql.select, [game_id], fetch=True)
+        row = _execute(connection, select.sql, [game_id], fetch=True)
     except DatabaseError as error:
         if locks.is_lock_timeout(error):
             raise locks.LockTimeout(str(error)) from error
         raise
     if row is None:
         raise GameNotFound(f"no game {game_id!r}")
-    values = list(row[: len(sql.fields)])
-    for i, (converters, col) in enumerate(sql.converters):
+    values = list(row[: len(select.fields)])
+    for i, (converters, col) in enumerate(select.converters):
         for converter in converters:
             values[i] = converter(values[i], col, connection)
-    game = Game.from_db(connection.alias, sql.attnames, values)
+    game = Game.from_db(connection.alias, select.attnames, values)
     user_model = get_user_model()
     for field, user_id, name in (
         (Game.white.field, game.white_id, row[-2]),
@@ -156,9 +182,26 @@ def lock_game(game_id: Any) -> Game:
     return game
 
 
-def write_game(game: Game, fields: tuple[str, ...] | None = None) -> None:
-    """`game.save(update_fields=fields)` of a locked, existing row, with SQL built once."""
+def write_game(
+    game: Game,
+    fields: tuple[str, ...] | None = None,
+    appended: dict[str, list] | None = None,
+) -> None:
+    """`game.save(update_fields=fields)` of a locked, existing row, with SQL built once.
+
+    `appended` grows JSON list columns by the given items without sending (or having read) the
+    whole list: in SQL on PostgreSQL; elsewhere (SQLite, the embedded default) the lists are
+    read, grown and written whole."""
     connection = transaction.get_connection()
-    sql, field_objects = _sql(connection).update(tuple(fields or ALL_FIELDS))
+    sql = _sql(connection)
+    appended = appended or {}
+    names = tuple(n for n in (fields or ALL_FIELDS) if n not in appended)
+    for name, items in appended.items():  # the object stays what the row is
+        if name in game.__dict__ or sql.vendor != "postgresql":  # loaded, or to be written whole
+            setattr(game, name, [*getattr(game, name), *items])
+    if appended and sql.vendor != "postgresql":
+        names, appended = names + tuple(appended), {}
+    statement, field_objects = sql.update(names, tuple(appended))
     params = [f.get_db_prep_save(getattr(game, f.attname), connection) for f in field_objects]
-    _execute(connection, sql, [*params, game.pk])
+    params += [json.dumps(items) for items in appended.values()]
+    _execute(connection, statement, [*params, game.pk])

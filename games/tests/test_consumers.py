@@ -39,7 +39,8 @@ async def receive_until(communicator, predicate, timeout: float = 5.0) -> dict:
 
 
 def at_ply(ply: int):
-    return lambda m: m["type"] == "state" and m["ply"] == ply
+    """A full state or a move's delta at this ply (docs/protocol.md)."""
+    return lambda m: m["type"] in ("state", "played") and m["ply"] == ply
 
 
 @database_sync_to_async
@@ -66,8 +67,9 @@ async def test_state_moves_broadcast_errors_and_reconnect():
     await w.send_json_to({"type": "move", "ply": 0, "move": "e2e4"})
     for communicator in (b, watcher, w):
         moved = await receive_until(communicator, at_ply(1))
-        assert moved["last_move"] == "e2e4" and moved["moves"] == ["e2e4"]
-        assert moved["clock"]["running"] == "black"
+        # A move travels as what it changed: the move, its notation, position and clocks.
+        assert (moved["type"], moved["move"], moved["notation"]) == ("played", "e2e4", ["e4", "e4"])
+        assert moved["clock"]["running"] == "black" and "moves" not in moved
 
     # Errors: a reply to the sender, nothing changes, the connection stays up.
     await watcher.send_json_to({"type": "move", "ply": 1, "move": "e7e5", "id": 7})
@@ -181,7 +183,7 @@ async def test_the_mover_gets_the_committed_state_when_the_push_fails(monkeypatc
     monkeypatch.setattr(layer, "group_send", redis_away)
     await w.send_json_to({"type": "move", "ply": 0, "move": "e2e4"})
     moved = await receive_until(w, at_ply(1))
-    assert moved["moves"] == ["e2e4"]
+    assert moved["move"] == "e2e4"
     stored = await database_sync_to_async(Game.objects.get)(pk=game.pk)
     assert stored.ply == 1
     await w.disconnect()

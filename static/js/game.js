@@ -356,12 +356,24 @@ function apply(next) {
   drawClocks();
 }
 
+// A move travels as what it changed (docs/protocol.md, "played"): applied on top of the state
+// of the version just before it; anything else (a gap) asks for the full state.
+function applyMove(m) {
+  if (m.version <= state.version) return;
+  if (m.version !== state.version + 1 || m.ply !== state.ply + 1) { send({ type: "sync" }); return; }
+  const next = { ...state, ...m, type: "state", last_move: m.move,
+    moves: [...state.moves, m.move], notation: [...state.notation, m.notation] };
+  delete next.move;
+  apply(next);
+}
+
 function connect() {
   socket = LiveSocket.open(`/ws/game/${gameId}/`, {
     open() { document.getElementById("status-line").textContent = ""; },
     message(message) {
       heardAt = Date.now();
       if (message.type === "state") apply(message);
+      else if (message.type === "played") applyMove(message);
       else if (message.type === "error") {
         if (message.code === "no_draw_to_claim") document.getElementById("status-line").textContent = t("tNoClaim");
         else if (!(message.version <= state.version)) send({ type: "sync" }); // we missed a change
