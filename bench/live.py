@@ -326,21 +326,38 @@ def server_environment() -> dict[str, str]:
     return env
 
 
-def start_servers(count: int) -> tuple[list[int], list[subprocess.Popen]]:
+def server_command(server: str, port: int) -> list[str]:
+    """daphne (the default the design names) or uvicorn with uvloop and httptools (an option:
+    README "Deploying")."""
+    if server == "uvicorn":
+        return [
+            str(BIN / "uvicorn"),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--loop",
+            "uvloop",
+            "--http",
+            "httptools",
+            "--ws",
+            "websockets",
+            "--no-access-log",
+            "--log-level",
+            "warning",
+            "config.asgi:application",
+        ]
+    return [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"]
+
+
+def start_servers(count: int, server: str = "daphne") -> tuple[list[int], list[subprocess.Popen]]:
     ports, procs = [], []
     env = server_environment()
     for _ in range(count):
         port = free_port()
         procs.append(
             subprocess.Popen(
-                [
-                    str(BIN / "daphne"),
-                    "-b",
-                    "127.0.0.1",
-                    "-p",
-                    str(port),
-                    "config.asgi:application",
-                ],
+                server_command(server, port),
                 cwd=ROOT,
                 env=env,
                 stdout=subprocess.DEVNULL,
@@ -513,7 +530,8 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds not measured")
     parser.add_argument("--interval", type=float, default=1.0, help="seconds between moves")
-    parser.add_argument("--servers", type=int, default=2, help="daphne processes")
+    parser.add_argument("--servers", type=int, default=2, help="server processes")
+    parser.add_argument("--server", choices=("daphne", "uvicorn"), default="daphne")
     parser.add_argument("--clients", type=int, default=2, help="client processes")
     parser.add_argument("--variant", default="chess")
     parser.add_argument(
@@ -534,10 +552,10 @@ def main() -> int:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-    ports, servers = start_servers(args.servers)
+    ports, servers = start_servers(args.servers, args.server)
     try:
         print(
-            f"bench-live: {args.servers} daphne, {args.clients} client processes, "
+            f"bench-live: {args.servers} {args.server}, {args.clients} client processes, "
             f"{args.variant}, one move per game every {args.interval:g} s, {args.seconds:g} s"
         )
         if not args.sweep:

@@ -5,14 +5,16 @@ base consumer whose cleanup always runs (`LiveConsumer`).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from asgiref.sync import SyncToAsync
 from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -46,19 +48,31 @@ def _close_old_connections() -> None:
         _checked.at = now
 
 
-class PooledDatabaseSyncToAsync(SyncToAsync):
-    def thread_handler(self, loop, *args: Any, **kwargs: Any) -> Any:
+# The threads socket handlers run their database work in. Each keeps its own persistent database
+# connection. A plain executor, not asgiref's SyncToAsync: that one copies the context and
+# checks thread-sensitivity on every call, a measurable part of a move's CPU (bench/live.py).
+SOCKET_DB_THREADS = int(os.environ.get("SOCKET_DB_THREADS", "6"))
+_pool = ThreadPoolExecutor(max_workers=SOCKET_DB_THREADS, thread_name_prefix="socket-db")
+
+
+def _in_pool(func: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
+    _close_old_connections()
+    try:
+        return func(*args, **kwargs)
+    finally:
         _close_old_connections()
-        try:
-            return super().thread_handler(loop, *args, **kwargs)
-        finally:
-            _close_old_connections()
 
 
 def database_sync_to_async(func: Callable[..., Any]) -> Callable[..., Any]:
-    """Database work off the event loop, in a pool of threads: the services lock the rows they
-    change, so games need not queue behind one another in a single thread (channels' default)."""
-    return PooledDatabaseSyncToAsync(func, thread_sensitive=False)
+    """Database work off the event loop, in the pool of threads: the services lock the rows
+    they change, so games need not queue behind one another in a single thread (channels'
+    default)."""
+
+    async def run(*args: Any, **kwargs: Any) -> Any:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(_pool, _in_pool, func, args, kwargs)
+
+    return run
 
 
 def _collecting(
@@ -71,7 +85,6 @@ def _collecting(
             return outbox, None, error
 
 
-# One wrapper for every call (building a SyncToAsync per message is measurable on a move).
 _pooled_collecting = database_sync_to_async(_collecting)
 
 

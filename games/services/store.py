@@ -77,10 +77,15 @@ class _Select:
             f" JOIN {qn(user.db_table)} b ON b.{qn(user.pk.column)} = g.{qn(meta.get_field('black').column)}"
             f" WHERE g.{qn(meta.pk.column)} = %s{lock}"
         )
+        # Only the columns that have converters (JSON, booleans on SQLite…), with their index.
         self.converters = [
-            (connection.ops.get_db_converters(col) + f.get_db_converters(connection), col)
-            for f in fields
+            (i, converters, col)
+            for i, f in enumerate(fields)
             for col in [f.get_col(meta.db_table)]
+            for converters in [
+                connection.ops.get_db_converters(col) + f.get_db_converters(connection)
+            ]
+            if converters
         ]
 
 
@@ -166,7 +171,7 @@ def lock_game(game_id: Any, *, light: bool = False) -> Game:
     if row is None:
         raise GameNotFound(f"no game {game_id!r}")
     values = list(row[: len(select.fields)])
-    for i, (converters, col) in enumerate(select.converters):
+    for i, converters, col in select.converters:
         for converter in converters:
             values[i] = converter(values[i], col, connection)
     game = Game.from_db(connection.alias, select.attnames, values)
