@@ -41,6 +41,7 @@ class AttackSocket(Socket):
         self.queue: asyncio.Queue[dict | str | None] = asyncio.Queue()
         self.close_code: int | None = None
         self.closed = False
+        self.port = 0
         self._task: asyncio.Task | None = None
 
     @classmethod
@@ -81,6 +82,7 @@ class AttackSocket(Socket):
             writer.close()
             raise
         sock = cls(reader, writer)
+        sock.port = port
         sock._task = asyncio.get_running_loop().create_task(sock._read_loop())
         return sock
 

@@ -17,9 +17,11 @@ Then everybody resigns, the sockets close, and the site gets time to settle (the
 game whose settle task was lost ten seconds after its end) and to sweep presence. Checked, and
 charged to the phase in which it happened:
 
-- *unanswered*: a move (or resignation, draw offer or acceptance) that got neither a state
-  showing it nor an error within ANSWER_SECONDS, on a socket that stayed open (no `sync` is
-  sent while an action waits: the answer must come by itself, docs/protocol.md);
+- *unanswered*: a move (or resignation, draw offer or acceptance) that got neither its state
+  nor an error within ANSWER_SECONDS (no `sync` is sent while an action waits: the answer must
+  come by itself, docs/protocol.md); a move whose own state (the one with its ply) never came
+  although a later one did (committed, but the mover was never told); an action on a socket
+  the server closed instead of answering (except the daphne being killed);
 - *results lost*: a game whose end a player saw but the database does not hold (or holds
   another result), a game still live after both players resigned, a rated game (RULES 7.1:
   both sat, not 0-0) without its rating period (`ratings_ratingperiod`, kind 'game');
@@ -62,9 +64,10 @@ SHOWN = (
     "missing_moves",
     "ghosts",
 )
-ANSWER_SECONDS = 10.0
+ANSWER_SECONDS = 10.0  # LOCK_TIMEOUT_MS (5 s) makes a stuck game answer `busy` before this
 UNSETTLED_AFTER_SECONDS = 30.0
 BASELINE = "before any fault"
+KILL_DAPHNE = "kill -9 daphne"
 WIND_DOWN = "after the last fault"
 
 
@@ -94,7 +97,7 @@ class Book:
     ended_in: dict[int, Phase] = field(default_factory=dict)
     acked: dict[tuple[int, int], tuple[str, Phase]] = field(default_factory=dict)
     errors: dict[str, Counter] = field(default_factory=dict)  # phase -> error codes
-    reconnects: Counter = field(default_factory=Counter)
+    killed_port: int = 0
     actions: dict[str, Counter] = field(default_factory=dict)  # phase -> how actions went
     plans: Counter = field(default_factory=Counter)
     latest_game: int = 0
@@ -104,6 +107,13 @@ class Book:
     def phase(self) -> Phase:
         assert self.current is not None
         return self.current
+
+    journal: list[str] = field(default_factory=list)
+
+    def note(self, game: int, color: str, text: str) -> None:
+        """A line of the clients' journal (written beside the logs: what each player did)."""
+        stamp = time.strftime("%H:%M:%S") + f".{int(time.time() * 1000) % 1000:03d}"
+        self.journal.append(f"{stamp} [{self.phase.name}] game {game} {color}: {text}")
 
     def count(self, phase: Phase, what: str) -> None:
         self.actions.setdefault(phase.name, Counter())[what] += 1
@@ -136,7 +146,7 @@ class Pending:
 class GameRun:
     def __init__(self, game_id: int, plan: str, rng: random.Random) -> None:
         self.id, self.plan, self.rng = game_id, plan, rng
-        self.end_at_ply = rng.randint(6, 30)
+        self.end_at_ply = rng.randint(16, 60)  # most games span a fault
         self.ended = asyncio.Event()
         self.offered = False
 
@@ -161,8 +171,10 @@ async def connect(ports: list[int], path: str, cookie: str, book: Book) -> Attac
         for port in ports:
             try:
                 return await AttackSocket.open(port, path, cookie, timeout=5)
-            except (OSError, TimeoutError, HandshakeRefused, asyncio.IncompleteReadError):
-                continue
+            except HandshakeRefused:
+                book.count(book.phase, "handshakes refused")
+            except (OSError, TimeoutError, asyncio.IncompleteReadError):
+                book.count(book.phase, "connections failed")
         await asyncio.sleep(delay)
         delay = min(delay * 2, 4.0)
     return None
@@ -191,38 +203,68 @@ async def player(table: Table, color: str, run: GameRun, book: Book) -> None:
         if move:
             message["move"] = move
         sock.send(message)
+        book.note(run.id, me, f"sends {message}")
         pending = Pending(kind, ply, move, time.monotonic(), book.phase)
         book.phase.figures.add("requests")
         book.count(book.phase, "sent")
 
-    def answered_by(state: dict) -> bool:
-        assert pending is not None
-        if state["status"] != "live":
-            return True
+    # Moves whose own state (the one with their ply) has not come although a later one did:
+    # the push of the mover's own state was lost (ply -> the move as sent).
+    owed: dict[int, Pending] = {}
+
+    def unanswered(p: Pending, why: str) -> None:
+        p.phase.figures.add(
+            "unanswered",
+            detail=f"{p.kind} at ply {p.ply} of game {run.id} (sent {p.phase.name}): {why}",
+        )
+        book.count(p.phase, "unanswered")
+        book.note(run.id, me, f"unanswered {p.kind} at ply {p.ply}: {why}")
+
+    def ack(p: Pending, state: dict) -> None:
+        moves = state["moves"]
+        if len(moves) > p.ply and moves[p.ply] == p.move:
+            book.acked[(run.id, p.ply)] = (p.move, p.phase)
+
+    def on_state(state: dict) -> None:
+        """What a state (however old) answers: the pending action, an owed own state."""
+        nonlocal pending
+        ply, over = state["ply"], state["status"] != "live"
+        for owed_ply in [p for p in owed if p + 1 == ply or over]:
+            ack(owed.pop(owed_ply), state)
+        if pending is None:
+            return
         if pending.kind == "move":
-            return state["ply"] > pending.ply
-        if pending.kind == "draw_offer":
-            return state["draw_offer"] == me or state["ply"] > pending.ply
-        return False
+            if ply == pending.ply + 1 or over:
+                book.count(pending.phase, "answered by a state")
+                ack(pending, state)
+                pending = None
+            elif ply > pending.ply + 1:  # a later state came first: its own must still come
+                owed[pending.ply] = pending
+                ack(pending, state)
+                pending = None
+        elif over or (pending.kind == "draw_offer" and state["draw_offer"] == me):
+            book.count(pending.phase, "answered by a state")
+            pending = None
 
     try:
         while not run.ended.is_set():
             now = time.monotonic()
             if pending is not None and now - pending.sent > ANSWER_SECONDS:
-                pending.phase.figures.add(
-                    "unanswered",
-                    detail=f"{pending.kind} at ply {pending.ply} of game {run.id} "
-                    f"(sent {pending.phase.name}): no state, no error in {ANSWER_SECONDS:.0f} s",
-                )
-                book.count(pending.phase, "unanswered")
+                unanswered(pending, f"no state, no error in {ANSWER_SECONDS:.0f} s")
                 pending, acted_at_ply = None, -1
                 sock.send({"type": "sync"})
+            for owed_ply in [p for p, o in owed.items() if now - o.sent > ANSWER_SECONDS]:
+                unanswered(
+                    owed.pop(owed_ply),
+                    "its own state never came (a later one did, so it was committed)",
+                )
             if book.finishing and now - resigned_at > 2 and not left:
                 resigned_at = now
                 sock.send({"type": "resign"})  # any time, no ply: the run is over
             if pending is None and now - heard > 4 and now > quiet_until and not left:
                 heard = now
                 sock.send({"type": "sync"})  # silence in a live game: ask (the page does)
+                book.note(run.id, me, "silence: sends sync")
             try:
                 message = await sock.next(0.5)
             except TimeoutError:
@@ -230,10 +272,22 @@ async def player(table: Table, color: str, run: GameRun, book: Book) -> None:
             if message is None:  # closed: its daphne died, or the server closed it
                 if left:
                     return
-                if pending is not None:  # no answer can come on a dead socket
-                    book.count(pending.phase, "lost with its socket")
-                    pending, acted_at_ply = None, -1
-                book.reconnects[book.phase.name] += 1
+                killed = book.phase.name == KILL_DAPHNE and sock.port == book.killed_port
+                for p in [pending, *owed.values()]:
+                    if p is None:
+                        continue
+                    if killed:  # no answer can come from a dead process
+                        book.count(p.phase, "lost with its killed daphne")
+                    else:
+                        unanswered(
+                            p,
+                            f"the server closed the socket (code {sock.close_code}) instead "
+                            "of answering",
+                        )
+                pending, acted_at_ply = None, -1
+                owed.clear()
+                book.count(book.phase, "sockets closed" + (" (killed daphne)" if killed else ""))
+                book.note(run.id, me, f"socket closed (code {sock.close_code}), reconnects")
                 sock = await connect(ports, path, table.cookies[color], book)
                 if sock is None:
                     return
@@ -243,23 +297,25 @@ async def player(table: Table, color: str, run: GameRun, book: Book) -> None:
             heard = time.monotonic()
             kind = message.get("type")
             if kind == "error":
+                book.note(run.id, me, f"error {message.get('code')}: {message.get('message')}")
                 book.errors.setdefault(book.phase.name, Counter())[message.get("code", "?")] += 1
                 if pending is not None:
                     book.count(pending.phase, "answered by an error")
                     pending, acted_at_ply = None, -1
                 quiet_until = time.monotonic() + 1.0
                 continue
-            if kind != "state" or message.get("version", 0) <= version:
+            if kind != "state":
                 continue
+            on_state(message)
+            if message.get("version", 0) <= version:
+                continue  # an older state overtaken by a newer one (docs/protocol.md)
             state = message
             version = state["version"]
-            if pending is not None and answered_by(state):
-                book.count(pending.phase, "answered by a state")
-                if pending.kind == "move":
-                    moves = state["moves"]
-                    if len(moves) > pending.ply and moves[pending.ply] == pending.move:
-                        book.acked[(run.id, pending.ply)] = (pending.move, pending.phase)
-                pending = None
+            book.note(
+                run.id,
+                me,
+                f"state v{version} ply {state['ply']} {state['status']} {state['result']}".strip(),
+            )
             if state["status"] != "live":
                 book.seen.setdefault(run.id, set()).add((state["result"], state["reason"]))
                 book.ended_in.setdefault(run.id, book.phase)
@@ -319,6 +375,7 @@ async def table_loop(table: Table, book: Book, seed: int) -> None:
             continue
         book.games.append(game_id)
         book.latest_game = game_id
+        book.note(game_id, "-", f"opened ({plan}, {base}+{increment})")
         book.plans[plan] += 1
         run = GameRun(game_id, plan, rng)
         await asyncio.gather(player(table, "white", run, book), player(table, "black", run, book))
@@ -398,7 +455,7 @@ def phases(site: Site, quick: bool) -> list[Phase]:
         Phase(BASELINE, None, play),
         Phase("kill -9 worker", bounce("worker"), play),
         Phase("kill -9 beat", bounce("beat"), play),
-        Phase("kill -9 daphne", bounce("daphne-b"), play + 5),
+        Phase(KILL_DAPHNE, bounce("daphne-b"), play + 5),
     ]
     if site.can_stop_services():
         found += [
@@ -489,7 +546,7 @@ def check(book: Book) -> None:
 async def run(site: Site, tables: list[Table], cookie: str, login_user: str, quick: bool,
               seed: int) -> list[Figures]:  # fmt: skip
     plan = phases(site, quick)
-    book = Book(plan)
+    book = Book(plan, killed_port=site.ports["daphne-b"])
     loop = asyncio.get_running_loop()
 
     def begin(phase: Phase) -> None:
@@ -533,6 +590,7 @@ async def run(site: Site, tables: list[Table], cookie: str, login_user: str, qui
     stop.set()
     await looker
     await asyncio.to_thread(fixtures.db, check, book)
+    (site.log_dir / "attack-clients.txt").write_text("\n".join(book.journal) + "\n")
     sizes = [p.log_sizes for p in plan] + [site.log_sizes()]
     for phase, (start, end) in zip(plan, zip(sizes, sizes[1:], strict=False), strict=False):
         for tb in site.tracebacks_between(start, end):
@@ -544,10 +602,8 @@ async def run(site: Site, tables: list[Table], cookie: str, login_user: str, qui
             bits.append("error replies " + ", ".join(f"{k} {v}" for k, v in errors.most_common(6)))
         if book.actions.get(phase.name):
             bits.append(
-                "actions: " + ", ".join(f"{k} {v}" for k, v in book.actions[phase.name].items())
+                "client: " + ", ".join(f"{k} {v}" for k, v in book.actions[phase.name].items())
             )
-        if book.reconnects.get(phase.name):
-            bits.append(f"{book.reconnects[phase.name]} sockets reconnected")
         if bits:
             phase.figures.info.append("; ".join(bits))
     plan[0].figures.info.append(
