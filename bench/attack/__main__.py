@@ -109,7 +109,8 @@ def main() -> int:
             if scenario != "faults":
                 time.sleep(2)  # the last lines reach the logs
                 for tb in site.tracebacks_between(sizes):
-                    result.add("tracebacks", detail=describe(tb))
+                    detail, example = describe(tb)
+                    result.add("tracebacks", detail=detail, example=example)
             for result in found:
                 print_result(result, args.details)
                 results.append(result)

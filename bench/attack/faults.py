@@ -215,7 +215,8 @@ async def player(table: Table, color: str, run: GameRun, book: Book) -> None:
     def unanswered(p: Pending, why: str) -> None:
         p.phase.figures.add(
             "unanswered",
-            detail=f"{p.kind} at ply {p.ply} of game {run.id} (sent {p.phase.name}): {why}",
+            detail=f"{p.kind} sent {p.phase.name}: {why}",
+            example=f"game {run.id} ply {p.ply} {p.move}".strip(),
         )
         book.count(p.phase, "unanswered")
         book.note(run.id, me, f"unanswered {p.kind} at ply {p.ply}: {why}")
@@ -594,7 +595,8 @@ async def run(site: Site, tables: list[Table], cookie: str, login_user: str, qui
     sizes = [p.log_sizes for p in plan] + [site.log_sizes()]
     for phase, (start, end) in zip(plan, zip(sizes, sizes[1:], strict=False), strict=False):
         for tb in site.tracebacks_between(start, end):
-            phase.figures.add("tracebacks", detail=describe(tb))
+            detail, example = describe(tb)
+            phase.figures.add("tracebacks", detail=detail, example=example)
     for phase in plan:
         errors = book.errors.get(phase.name)
         bits = []

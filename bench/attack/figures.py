@@ -31,14 +31,15 @@ class Figures:
     name: str
     shown: tuple[str, ...]  # the figures this scenario measures, in order
     counts: Counter = field(default_factory=Counter)
-    details: list[tuple[str, str]] = field(default_factory=list)  # (figure, what it points at)
+    # (figure, what it points at, an example: the value that did it)
+    details: list[tuple[str, str, str]] = field(default_factory=list)
     info: list[str] = field(default_factory=list)  # context (status codes, timings)
 
-    def add(self, key: str, n: int = 1, detail: str | None = None) -> None:
+    def add(self, key: str, n: int = 1, detail: str | None = None, example: str = "") -> None:
         assert key in LABELS, key
         self.counts[key] += n
         if detail is not None and n:
-            self.details.append((key, detail))
+            self.details.append((key, detail, example))
 
     @property
     def failures(self) -> int:
@@ -56,17 +57,22 @@ def total(results: list[Figures]) -> Figures:
     return whole
 
 
-def grouped(details: list[tuple[str, str]], limit: int = 8) -> list[str]:
-    """The details of each figure under its name, identical ones counted together, most
-    frequent first, at most `limit` kinds per figure."""
+def grouped(details: list[tuple[str, str, str]], limit: int = 8) -> list[str]:
+    """The details of each figure under its name, identical ones counted together (with the
+    first example), most frequent first, at most `limit` kinds per figure."""
     lines = []
     for key in LABELS:
-        counts = Counter(d for k, d in details if k == key)
+        counts = Counter(d for k, d, _ in details if k == key)
         if not counts:
             continue
+        examples: dict[str, str] = {}
+        for k, d, e in details:
+            if k == key and e:
+                examples.setdefault(d, e)
         lines.append(f"{LABELS[key]}:")
         for detail, n in counts.most_common(limit):
-            lines.append(f"  {n:5d} x {detail}" if n > 1 else f"          {detail}")
+            shown = detail + (f"  e.g. {examples[detail]}" if detail in examples else "")
+            lines.append(f"  {n:5d} x {shown}" if n > 1 else f"          {shown}")
         if len(counts) > limit:
             lines.append(f"          … and {len(counts) - limit} other kinds")
     return lines

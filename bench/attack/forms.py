@@ -70,6 +70,7 @@ class Cast:
     arena_pub: int
     arena_priv: int
     cookies: dict[int, str] = field(default_factory=dict)
+    users_before: int = 0  # the last account before the fuzzing (sign-ups come after)
 
     def cookie(self, user: Any) -> str:
         return self.cookies[user.pk]
@@ -138,6 +139,15 @@ CHALLENGE_BASE = [
 ]
 
 
+@dataclass
+class Shot:
+    request: str  # "POST /tournaments/new/", the path with the ids folded for grouping
+    response: Response
+    fields: str  # the names of the fields made hostile
+    what: str  # the values they were given
+    event: tuple[str, int] | None = None  # the event a successful create or edit wrote
+
+
 class Attacker:
     """One thread of the fuzzing loop, with its own visitors."""
 
@@ -170,29 +180,30 @@ class Attacker:
         *,
         extra: tuple[str, ...] = (),
         hint: bool = False,
-    ) -> tuple[str, Response, str]:
-        fields, what = hostile.mutate(self.rng, base, extra_fields=extra)
+    ) -> Shot:
+        fields, names, what = hostile.mutate(self.rng, base, extra_fields=extra)
         browser.ensure_csrf(form_page)
         headers = dict(HINT) if hint else {}
         roll = self.rng.random()
         if roll < 0.03:  # the token wrong or missing: 403, never 500
             fields = [("csrfmiddlewaretoken", hostile.text(self.rng, max_len=64))] + fields
             response = browser.post(path, fields, csrf=False, headers=headers)
-            what += ", csrf token hostile"
+            names, what = names + ", csrfmiddlewaretoken", what + ", csrf token hostile"
         elif roll < 0.06:  # the wrong body type
             kind = self.rng.choice(["application/json", "multipart/form-data", "text/plain", ""])
             body = hostile.encode_text(hostile.text(self.rng, max_len=200))
             response = browser.post(path, body, content_type=kind, headers=headers)
-            what = f"body of type {kind or 'none'!r}"
+            names, what = "the body", f"body of type {kind or 'none'!r}"
         else:
             response = browser.post(path, fields, headers=headers)
         if response.status == 403:
             browser.csrf = ""  # a new token next time (log-in rotates it)
-        return f"POST {path}", response, what
+        request = re.sub(r"/\d+/", "/<id>/", path.split("?")[0])
+        return Shot(f"POST {request}", response, names, what)
 
     # --- the targets ---------------------------------------------------------------------------
 
-    def signup(self) -> tuple[str, Response, str]:
+    def signup(self) -> Shot:
         browser = self.visitor("signup")
         self.signups += 1
         base = [
@@ -202,11 +213,11 @@ class Attacker:
             ("password2", fixtures.PASSWORD),
         ]
         found = self.submit(browser, "/accounts/signup/", "/accounts/signup/", base)
-        if found[1].status == 302:  # signed up and logged in: the next visitor is new
+        if found.response.status == 302:  # signed up and logged in: the next visitor is new
             self.anon.pop("signup").close()
         return found
 
-    def login(self) -> tuple[str, Response, str]:
+    def login(self) -> Shot:
         # Spread over addresses so the per-address counter does not refuse everything.
         source = f"127.0.0.{10 + self.rng.randrange(100)}"
         browser = self.visitor(f"login{source}", source)
@@ -216,11 +227,11 @@ class Attacker:
             ("next", "/play/"),
         ]
         found = self.submit(browser, "/accounts/login/", "/accounts/login/", base)
-        if found[1].status == 302:
+        if found.response.status == 302:
             self.anon.pop(f"login{source}").close()
         return found
 
-    def admin_login(self) -> tuple[str, Response, str]:
+    def admin_login(self) -> Shot:
         source = f"127.0.0.{110 + self.rng.randrange(50)}"
         browser = self.visitor(f"admin{source}", source)
         base = [
@@ -234,55 +245,55 @@ class Attacker:
     def _event_base(self, base: list[tuple[str, str]]) -> list[tuple[str, str]]:
         return [(k, hostile.start_at() if k == "starts_at" else v) for k, v in base]
 
-    def tournament_new(self) -> tuple[str, Response, str]:
-        base = self._event_base(TOURNAMENT_BASE)
-        hint = self.rng.random() < 0.1
-        return self.submit(
-            self.creator_t, "/tournaments/new/", "/tournaments/new/", base,
-            extra=TOURNAMENT_EXTRA, hint=hint,
-        )  # fmt: skip
+    def _event(self, kind: str, browser: Browser, path: str, pk: int | None) -> Shot:
+        tournament = kind == "tournament"
+        base = self._event_base(TOURNAMENT_BASE if tournament else ARENA_BASE)
+        extra = TOURNAMENT_EXTRA if tournament else ("private",)
+        shot = self.submit(browser, path, path, base, extra=extra, hint=self.rng.random() < 0.1)
+        if shot.response.status == 302:  # created or changed: what did the database keep?
+            found = re.search(r"/(\d+)/$", shot.response.header("Location") or "")
+            if pk is None and found:
+                pk = int(found.group(1))
+            if pk is not None:
+                shot.event = (kind, pk)
+        return shot
 
-    def tournament_edit(self) -> tuple[str, Response, str]:
-        path = f"/tournaments/{self.c.tournament_pub}/edit/"
-        base = self._event_base(TOURNAMENT_BASE)
-        hint = self.rng.random() < 0.1
-        return self.submit(self.editor_t, path, path, base, extra=TOURNAMENT_EXTRA, hint=hint)
+    def tournament_new(self) -> Shot:
+        return self._event("tournament", self.creator_t, "/tournaments/new/", None)
 
-    def arena_new(self) -> tuple[str, Response, str]:
-        base = self._event_base(ARENA_BASE)
-        hint = self.rng.random() < 0.1
-        return self.submit(
-            self.creator_a, "/arenas/new/", "/arenas/new/", base, extra=("private",), hint=hint
-        )
+    def tournament_edit(self) -> Shot:
+        pk = self.c.tournament_pub
+        return self._event("tournament", self.editor_t, f"/tournaments/{pk}/edit/", pk)
 
-    def arena_edit(self) -> tuple[str, Response, str]:
-        path = f"/arenas/{self.c.arena_pub}/edit/"
-        base = self._event_base(ARENA_BASE)
-        hint = self.rng.random() < 0.1
-        return self.submit(self.editor_a, path, path, base, extra=("private",), hint=hint)
+    def arena_new(self) -> Shot:
+        return self._event("arena", self.creator_a, "/arenas/new/", None)
 
-    def challenge(self) -> tuple[str, Response, str]:
+    def arena_edit(self) -> Shot:
+        pk = self.c.arena_pub
+        return self._event("arena", self.editor_a, f"/arenas/{pk}/edit/", pk)
+
+    def challenge(self) -> Shot:
         headers_hx = self.rng.random() < 0.3
-        fields, what = hostile.mutate(self.rng, CHALLENGE_BASE)
+        fields, names, what = hostile.mutate(self.rng, CHALLENGE_BASE)
         self.challenger.ensure_csrf("/play/")
         response = self.challenger.post(
             "/play/", fields, headers={"HX-Request": "true"} if headers_hx else None
         )
         if response.status == 403:
             self.challenger.csrf = ""
-        return "POST /play/", response, what
+        return Shot("POST /play/", response, names, what)
 
-    def tournament_join(self) -> tuple[str, Response, str]:
+    def tournament_join(self) -> Shot:
         path = f"/tournaments/{self.c.tournament_priv}/join/"
         page = f"/tournaments/{self.c.tournament_priv}/"
         return self.submit(self.joiner, page, path, [("password", "wrong")])
 
-    def arena_enter(self) -> tuple[str, Response, str]:
+    def arena_enter(self) -> Shot:
         path = f"/arenas/{self.c.arena_priv}/enter/"
         page = f"/arenas/{self.c.arena_priv}/"
         return self.submit(self.joiner, page, path, [("password", "wrong")])
 
-    def challenge_cancel(self) -> tuple[str, Response, str]:
+    def challenge_cancel(self) -> Shot:
         pk = self.rng.choice([1, 2, 10**6, 2**31, 2**63, 10**20])
         path = f"/play/{pk}/cancel/"
         headers_hx = self.rng.random() < 0.3
@@ -293,56 +304,76 @@ class Attacker:
         )
         if response.status == 403:
             self.challenger.csrf = ""
-        return f"POST {path}", response, hostile.describe([("next", nxt)])
+        return Shot("POST /play/<id>/cancel/", response, "next", hostile.describe([("next", nxt)]))
 
-    def set_language(self) -> tuple[str, Response, str]:
+    def set_language(self) -> Shot:
         browser = self.visitor("lang")
-        fields, what = hostile.mutate(self.rng, [("language", "en"), ("next", "/play/")])
+        fields, names, what = hostile.mutate(self.rng, [("language", "en"), ("next", "/play/")])
         browser.ensure_csrf("/")
-        return "POST /i18n/setlang/", browser.post("/i18n/setlang/", fields), what
+        return Shot("POST /i18n/setlang/", browser.post("/i18n/setlang/", fields), names, what)
 
-    def search(self) -> tuple[str, Response, str]:
+    def search(self) -> Shot:
         """The GET forms and query parameters: player search, list filters, pages, ids."""
         v = hostile.value(self.rng)
         # At most 4 KB in the address: longer ones never reach the site behind a proxy
         # (nginx refuses them with 414), and daphne drops them without an answer.
         q = urllib.parse.quote(hostile.encode_text(v) if isinstance(v, str) else v)[:4096]
-        path = self.rng.choice(
+        big = self.rng.choice([0, 2**31, 2**63, 10**20])
+        template = self.rng.choice(
             [
-                f"/players/?q={q}",
-                f"/players/?page={q}",
-                f"/tournaments/?variant={q}&cadence={q}",
-                f"/arenas/?variant={q}&cadence={q}",
-                f"/arenas/{self.c.arena_pub}/?page={q}",
-                f"/play/?follow={q}",
-                f"/@/{q}/",
-                f"/games/{self.rng.choice([0, 2**31, 2**63, 10**20])}/",
-                f"/tournaments/{self.rng.choice([0, 2**31, 2**63, 10**20])}/",
-                f"/arenas/{self.rng.choice([0, 2**31, 2**63, 10**20])}/",
-                f"/games/{self.rng.choice([2**31, 2**63, 10**20])}/export/",
-                f"/tournaments/{self.c.tournament_pub}/player/{self.rng.choice([0, 2**63])}/",
+                "/players/?q={q}",
+                "/players/?page={q}",
+                "/tournaments/?variant={q}&cadence={q}",
+                "/arenas/?variant={q}&cadence={q}",
+                "/arenas/{arena}/?page={q}",
+                "/play/?follow={q}",
+                "/@/{q}/",
+                "/games/{big}/",
+                "/tournaments/{big}/",
+                "/arenas/{big}/",
+                "/games/{big}/export/",
+                "/tournaments/{tournament}/player/{big}/",
             ]
+        )
+        path = template.format(
+            q=q, big=big, arena=self.c.arena_pub, tournament=self.c.tournament_pub
         )
         browser = self.challenger if self.rng.random() < 0.5 else self.visitor("search")
         headers = {"HX-Request": "true"} if self.rng.random() < 0.3 else None
-        return f"GET {path[:80]}", browser.get(path, headers=headers), hostile.describe([("q", v)])
+        what = hostile.describe([("q", v)]) if "{q}" in template else f"id {big}"
+        return Shot(f"GET {template}", browser.get(path, headers=headers), "", what)
 
 
-def record(figures: Figures, lock: threading.Lock, request: str, response: Response, what: str,
-           port: int, statuses: Counter) -> None:  # fmt: skip
+def record(
+    figures: Figures, lock: threading.Lock, shot: Shot, port: int, statuses: Counter
+) -> None:
+    response = shot.response
+    where = shot.request + (f" ({shot.fields})" if shot.fields else "")
     with lock:
         figures.add("requests")
         statuses[response.status] += 1
         if response.status == 500:
-            figures.add("http_500", detail=f"{request}  {what}")
+            figures.add("http_500", detail=where, example=shot.what)
         elif response.status == 0:
-            figures.add("no_response", detail=f"{request}  {what}  ({response.error})")
+            figures.add("no_response", detail=f"{where}: {response.error}", example=shot.what)
         for header in ("Location", "HX-Redirect"):
             if offsite(response.header(header), port):
-                figures.add("offsite", detail=f"{request} -> {header}: {response.header(header)!r}")
+                figures.add(
+                    "offsite",
+                    detail=f"{shot.request} -> {header}",
+                    example=repr(response.header(header)),
+                )
+    if shot.event is not None:
+        why = fixtures.db(_kept, *shot.event)
+        if why:
+            with lock:
+                figures.add("stored", detail=f"{shot.request}: {why}", example=shot.what)
 
 
 def fuzz(c: Cast, figures: Figures, count: int, seed: int) -> Counter:
+    from accounts.models import User
+
+    c.users_before = User.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
     statuses: Counter = Counter()
     lock = threading.Lock()
     rng = random.Random(seed)
@@ -352,8 +383,7 @@ def fuzz(c: Cast, figures: Figures, count: int, seed: int) -> Counter:
     def run(k: int) -> None:
         attacker = Attacker(k, c, seed)
         for job in jobs[k::WORKERS]:
-            request, response, what = getattr(attacker, job)()
-            record(figures, lock, request, response, what, attacker.port, statuses)
+            record(figures, lock, getattr(attacker, job)(), attacker.port, statuses)
 
     with ThreadPoolExecutor(WORKERS) as pool:
         for future in [pool.submit(run, k) for k in range(WORKERS)]:
@@ -373,33 +403,35 @@ def _hostile_text(value: str, *, multiline: bool) -> str | None:
     return None
 
 
-def stored(c: Cast, figures: Figures) -> None:
-    from accounts.models import User
+def _kept(kind: str, pk: int) -> str | None:
+    """Why the event's name or description, as the database now holds it, is hostile."""
     from arena.models import Arena
     from tournaments.models import Tournament
 
-    openers = c.creators_t + c.creators_a + [c.editor_t, c.editor_a]
-    ids = [u.pk for u in openers]
-    for model in (Tournament, Arena):
-        for event in model.objects.filter(opened_by_id__in=ids):
-            label = f"{model.__name__} {event.pk}"
-            why = _hostile_text(event.name, multiline=False)
-            if why:
-                figures.add("stored", detail=f"{label} name: {why} ({event.name!r:.60})")
-            why = _hostile_text(event.description, multiline=True)
-            if why:
-                figures.add("stored", detail=f"{label} description: {why}")
-            if len(event.description) > DESCRIPTION_LIMIT:
-                figures.add(
-                    "stored",
-                    detail=f"{label} description of {len(event.description):,} characters",
-                )
+    event = (Tournament if kind == "tournament" else Arena).objects.filter(pk=pk).first()
+    if event is None:
+        return None
+    why = _hostile_text(event.name, multiline=False)
+    if why:
+        return f"name kept with a {why}"
+    why = _hostile_text(event.description, multiline=True)
+    if why:
+        return f"description kept with a {why}"
+    if len(event.description) > DESCRIPTION_LIMIT:
+        return f"description of more than {DESCRIPTION_LIMIT:,} characters kept"
+    return None
+
+
+def stored(c: Cast, figures: Figures) -> None:
+    """Accounts made by the sign-up fuzzing outside the username rule."""
+    from accounts.models import User
+
     rule = re.compile(r"^[A-Za-z0-9_-]{3,20}$")
-    for username in User.objects.filter(username__startswith=f"x{fixtures.TAG}s").values_list(
-        "username", flat=True
-    ):
+    for username in User.objects.filter(pk__gt=c.users_before).values_list("username", flat=True):
         if not rule.match(username):
-            figures.add("stored", detail=f"username {username!r}")
+            figures.add(
+                "stored", detail="sign-up: a username outside the rule", example=repr(username)
+            )
 
 
 # --- probes: issue 14's findings on log-in, passwords, redirects, challenges ---------------------

@@ -207,9 +207,9 @@ def value(rng: random.Random, field: str = "") -> str | bytes:
 
 def mutate(
     rng: random.Random, base: list[tuple[str, str]], *, extra_fields: tuple[str, ...] = ()
-) -> tuple[list[tuple[str, str | bytes]], str]:
+) -> tuple[list[tuple[str, str | bytes]], str, str]:
     """A form submission from a valid one: a few fields hostile, some missing or repeated.
-    Returns the fields and a short description of what was changed (for the report)."""
+    Returns the fields, the names of those changed and what was changed (for the report)."""
     fields: list[tuple[str, str | bytes]] = list(base)
     names = [k for k, _ in base] + list(extra_fields)
     changed = []
@@ -230,7 +230,8 @@ def mutate(
         junk = text(rng, max_len=12) or "x"
         fields.append((junk, value(rng)))
         changed.append(("<unknown field>", junk))
-    return fields, describe(changed)
+    names = ", ".join(dict.fromkeys(name for name, _ in changed))
+    return fields, names, describe(changed)
 
 
 def describe(changed: list[tuple[str, str | bytes]]) -> str:

@@ -345,10 +345,18 @@ def parse_tracebacks(log: str, text: str) -> list[Traceback]:
     return found
 
 
-def describe(tb: Traceback) -> str:
-    """One line for a traceback, ids and addresses folded (so that alike ones count together)."""
-    where = f" (at {tb.where})" if tb.where else ""
-    return _ADDRESSES.sub("N", f"{tb.log}: {tb.message} -> {tb.exception}") + where
+def describe(tb: Traceback) -> tuple[str, str]:
+    """A traceback as (what it is, its exception in full): the process, the log line that
+    announced it, the exception's type and our deepest frame, ids and addresses folded, so
+    that alike ones count together; the exception's message, which may hold the hostile
+    value, is the example."""
+    process = tb.log.removesuffix(".log").removesuffix("-a").removesuffix("-b")
+    kind = tb.exception.split(":", 1)[0]
+    where = f" at {tb.where}" if tb.where else ""
+    message = _ADDRESSES.sub("N", tb.message)
+    if len(message) > 110:
+        message = message[:110] + "…"
+    return f"{process}: {message} -> {kind}{where}", tb.exception[:160]
 
 
 def summarize(tracebacks: list[Traceback], limit: int = 12) -> list[str]:
