@@ -12,7 +12,7 @@ from pathlib import Path
 from bench.attack import __doc__ as DOC
 from bench.attack import fixtures
 from bench.attack.figures import Figures, grouped, total
-from bench.attack.site import Site, describe, site_environment
+from bench.attack.servers import Site, describe, site_environment
 
 SCENARIOS = ("forms", "sockets", "presence", "faults")
 # Seconds a presence row lives unrefreshed (live.presence.STALE_MS), plus the tick's sweep.

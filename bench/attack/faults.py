@@ -51,7 +51,7 @@ from typing import Any
 from bench.attack import fixtures
 from bench.attack.client import AttackSocket, Browser, HandshakeRefused
 from bench.attack.figures import Figures
-from bench.attack.site import Site, describe
+from bench.attack.servers import Site, describe
 
 SHOWN = (
     "requests",

@@ -224,8 +224,9 @@ def mutate(
             fields = [(k, v) for k, v in fields if k != name]
             changed.append((name, "<missing>"))
         else:
-            fields.append((name, value(rng, name)))  # the field twice
-            changed.append((name, "<twice>"))
+            again = value(rng, name)
+            fields.append((name, again))  # the field twice
+            changed.append((f"{name} (twice)", again))
     if rng.random() < 0.03:
         junk = text(rng, max_len=12) or "x"
         fields.append((junk, value(rng)))
