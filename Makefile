@@ -8,7 +8,8 @@ PORT ?= 8000
 TEST_DIR ?= /tmp/circolo-test-$(shell id -u)-$(notdir $(CURDIR))
 
 .PHONY: run test lint venv deps dev-deps messages system-run system-test \
-        bench-pairing bench-rules bench-live bench-tournament bench-arena soak-pairing test-differential clean compile
+        bench-pairing bench-rules bench-live bench-tournament bench-arena soak-pairing test-differential clean compile \
+        attack
 
 $(PY):
 	@command -v $(PYTHON) >/dev/null || { echo "Python 3.11 ($(PYTHON)) is needed"; exit 1; }
@@ -71,6 +72,10 @@ bench-tournament: system-test dev-deps
 
 bench-arena: system-test dev-deps messages
 	scripts/with-services.sh $(PY) bench/arena.py $(BENCH_ARGS)
+
+# Issue 14: attack a private copy of the site; prints figures, exits 1 unless all are zero.
+attack: system-test dev-deps messages
+	scripts/with-services.sh $(PY) -m bench.attack $(ATTACK_ARGS)
 
 bench-rules: dev-deps
 	$(PY) bench/rules.py
