@@ -44,7 +44,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    "config.middleware.SessionMiddleware",
     "config.middleware.ChosenLanguageMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -52,6 +52,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "config.middleware.ServiceUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -196,11 +197,21 @@ SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if BEHIND_PROXY el
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # config/logs.py: an outage of PostgreSQL or Redis in one line per failure; a client's bad
+    # request (4xx) without a traceback. Real errors keep theirs.
+    "filters": {
+        "outage": {"()": "config.logs.OutageInOneLine"},
+        "client_errors": {"()": "config.logs.ClientErrorInOneLine"},
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["outage", "client_errors"]}
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    # A line per task run is noise (a game's settle task runs at every game's end).
     "loggers": {
         "django.channels.server": {"level": "WARNING"},
-        "celery.app.trace": {"level": "WARNING"},
+        # A line per task run or received is noise (a game's settle task at every game's end).
+        "celery": {"level": "WARNING"},
     },
 }
+# The worker and beat log through the configuration above (its filters), not Celery's own.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False

@@ -22,6 +22,7 @@ from channels.layers import get_channel_layer
 from django.db import DEFAULT_DB_ALIAS, close_old_connections, connections
 
 from live import pushes
+from live.outages import is_outage
 
 log = logging.getLogger(__name__)
 
@@ -175,19 +176,39 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         kind = message["type"]
-        if kind in ("websocket.connect", "websocket.disconnect"):
+        if kind == "websocket.disconnect":
             await handler(message)
             return
         try:
             await handler(message)
         except StopConsumer:
             raise
-        except Exception:
-            log.exception("%s: handler of %s failed", type(self).__name__, kind)
-            if kind == "websocket.receive":
-                await self.send_error(
-                    "internal", "the server could not handle this message", self._request
+        except Exception as error:
+            outage = is_outage(error)
+            if outage:  # PostgreSQL or Redis away: one line (/healthz says the rest)
+                log.warning(
+                    "%s: %s not handled, a service is away: %s", type(self).__name__, kind, error
                 )
+            else:
+                log.exception("%s: handler of %s failed", type(self).__name__, kind)
+            if kind == "websocket.connect":
+                # The handshake could not be completed (the group or the game could not be read):
+                # refuse with 1013 "try again later", which the page's socket client does.
+                await self.close(code=1013)
+            elif kind == "websocket.receive":
+                try:
+                    if outage:
+                        await self.send_error(
+                            "unavailable",
+                            "the server cannot reach its data: try again",
+                            self._request,
+                        )
+                    else:
+                        await self.send_error(
+                            "internal", "the server could not handle this message", self._request
+                        )
+                except Exception:  # the reply itself needs what is away: a bare one
+                    await LiveConsumer.send_error(self, "unavailable", "try again", self._request)
 
     async def join(self, group: str) -> None:
         await self.channel_layer.group_add(group, self.channel_name)

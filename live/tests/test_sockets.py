@@ -178,7 +178,7 @@ async def test_many_sockets_closing_at_once_while_pushes_flow_leave_no_presence(
 
 
 @pytest.mark.asyncio
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)  # the game is made in another thread: committed
 async def test_the_lobby_and_site_sockets_answer_bad_frames_and_stay_up():
     """Issue 14: they died on empty, binary and deeply nested frames."""
     from live.routing import websocket_urlpatterns as live_routes
@@ -195,3 +195,28 @@ async def test_the_lobby_and_site_sockets_answer_bad_frames_and_stay_up():
         await communicator.send_json_to({"type": "ping", "id": 9})
         assert await communicator.receive_json_from(timeout=5) == {"type": "pong", "id": 9}
         await communicator.disconnect()
+
+
+class DatabaseAway(LiveConsumer):
+    accepts = frozenset({"read"})
+
+    async def connect(self) -> None:
+        await self.accept()
+
+    async def on_read(self, message) -> None:
+        from django.db import OperationalError
+
+        raise OperationalError("connection refused")
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db
+async def test_a_service_away_is_answered_unavailable_and_the_socket_stays():
+    communicator = WebsocketCommunicator(URLRouter([path("y/", DatabaseAway.as_asgi())]), "/y/")
+    assert (await communicator.connect())[0]
+    await communicator.send_json_to({"type": "read", "id": 1})
+    reply = await communicator.receive_json_from(timeout=5)
+    assert (reply["code"], reply["id"]) == ("unavailable", 1)
+    await communicator.send_json_to({"type": "ping", "id": 2})
+    assert await communicator.receive_json_from(timeout=5) == {"type": "pong", "id": 2}
+    await communicator.disconnect()
