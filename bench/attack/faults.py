@@ -222,6 +222,10 @@ async def player(table: Table, color: str, run: GameRun, book: Book) -> None:
         book.note(run.id, me, f"unanswered {p.kind} at ply {p.ply}: {why}")
 
     def ack(p: Pending, state: dict) -> None:
+        if state.get("type") == "played":  # a move's delta names the move it played
+            if state["ply"] == p.ply + 1 and state["move"] == p.move:
+                book.acked[(run.id, p.ply)] = (p.move, p.phase)
+            return
         moves = state["moves"]
         if len(moves) > p.ply and moves[p.ply] == p.move:
             book.acked[(run.id, p.ply)] = (p.move, p.phase)
@@ -305,7 +309,7 @@ async def player(table: Table, color: str, run: GameRun, book: Book) -> None:
                     pending, acted_at_ply = None, -1
                 quiet_until = time.monotonic() + 1.0
                 continue
-            if kind != "state":
+            if kind not in ("state", "played"):  # a move travels as its delta (protocol.md)
                 continue
             on_state(message)
             if message.get("version", 0) <= version:

@@ -167,7 +167,7 @@ async def probe_digits(port: int, game_id: int, cookie: str, figures: Figures) -
         while (message := await sock.next(REPLY_SECONDS)) is not None:
             if isinstance(message, dict) and message.get("type") == "error":
                 break
-            if isinstance(message, dict) and message.get("type") == "state":
+            if isinstance(message, dict) and message.get("type") in ("state", "played"):
                 if message.get("ply") == 1:
                     played = True
                     break

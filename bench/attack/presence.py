@@ -71,7 +71,7 @@ async def mover(game: dict, sockets: dict[str, AttackSocket], stop: asyncio.Even
             if message is None:
                 out["mover_closed"] += 1
                 return
-            if not isinstance(message, dict) or message.get("type") != "state":
+            if not isinstance(message, dict) or message.get("type") not in ("state", "played"):
                 continue
             if message["status"] != "live":
                 return
