@@ -28,16 +28,15 @@ class OutageInOneLine(logging.Filter):
 
 
 class ClientErrorInOneLine(logging.Filter):
-    """Django logs a client's bad request (a 4xx: a body too big, an unparsable one, a
-    suspicious host) as a warning with the exception's traceback: the client's error, not the
-    site's, so one line is enough."""
+    """Django logs a client's bad request with the exception's traceback: a 4xx (an unparsable
+    body) as a warning of django.request, a suspicious one (a body too big, a bad host) as an
+    error of django.security. The client's error, not the site's: one line is enough."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if (
-            record.exc_info
-            and record.levelno < logging.ERROR
-            and record.name.startswith(("django.request", "django.security"))
-        ):
+        client = record.name.startswith("django.security") or (
+            record.name.startswith("django.request") and record.levelno < logging.ERROR
+        )
+        if record.exc_info and client:
             error = record.exc_info[1]
             record.msg = f"{record.getMessage()} [{type(error).__name__}: {str(error)[:200]}]"
             record.args = None

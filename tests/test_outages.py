@@ -48,6 +48,8 @@ def test_a_clients_bad_request_is_one_line():
         RequestDataTooBig("too big"), "django.security.RequestDataTooBig", logging.WARNING
     )
     assert ClientErrorInOneLine().filter(warning) and warning.exc_info is None
+    suspicious = record(RequestDataTooBig("too big"), "django.security.RequestDataTooBig")
+    assert ClientErrorInOneLine().filter(suspicious) and suspicious.exc_info is None
     error = record(KeyError("x"), "django.request", logging.ERROR)
     assert ClientErrorInOneLine().filter(error) and error.exc_info is not None
 
