@@ -30,8 +30,9 @@ def topic(arena_id: int) -> str:
 
 
 def arena_list(*, variant: str = "", cadence: str = "") -> dict[str, QuerySet]:
-    """Upcoming, running and finished arenas, filtered, like the tournaments' list."""
-    base = Arena.objects.listed().annotate(players=Count("entries"))
+    """Upcoming, running and ended (finished or cancelled) arenas, filtered, like the
+    tournaments' list."""
+    base = Arena.objects.annotate(players=Count("entries"))
     if variant:
         base = base.filter(variant=variant)
     if cadence:
@@ -39,7 +40,10 @@ def arena_list(*, variant: str = "", cadence: str = "") -> dict[str, QuerySet]:
     return {
         "upcoming": base.filter(status=Arena.Status.SCHEDULED).order_by("starts_at", "id"),
         "running": base.filter(status=Arena.Status.RUNNING).order_by("starts_at", "id"),
-        "finished": base.filter(status=Arena.Status.FINISHED).order_by("-starts_at", "-id")[:50],
+        # A cancelled arena is among the ended ones, marked (issue 16).
+        "finished": base.filter(
+            status__in=(Arena.Status.FINISHED, Arena.Status.CANCELLED)
+        ).order_by("-starts_at", "-id")[:50],
     }
 
 

@@ -148,7 +148,7 @@ def entry_enter(
         raise ArenaError("closed", _("L'arena è finita: non si può più entrare."))
     entry = Entry.objects.filter(arena=arena, player=player).first()
     if entry is None and arena.is_private:
-        if not events.may_enter_private(arena, password, invite_token):
+        if not events.may_enter_private(arena, password, invite_token, player_id=player.pk):
             raise ArenaError(
                 "private",
                 _("Arena privata: serve la password giusta o il link d'invito.")

@@ -97,8 +97,11 @@ def apply_options(event, data: EventOptions, *, double_games: bool) -> None:
         event.password_hash = make_password(data.password) if data.password else ""
 
 
-def may_enter_private(event, password: str, invite_token: str) -> bool:
-    """A private event lets in whoever came through the invite link or gives the password."""
+def may_enter_private(event, password: str, invite_token: str, *, player_id: int | None) -> bool:
+    """A private event lets in its opener (issue 16: they need not type their own password),
+    whoever came through the invite link, and whoever gives the password."""
+    if player_id is not None and player_id == event.opened_by_id:
+        return True
     if invite_token and secrets.compare_digest(invite_token, event.invite_token):
         return True
     return bool(password) and check_password(password, event.password_hash)

@@ -58,9 +58,9 @@ class EndReason(models.TextChoices):
         Reason.TIMEOUT_VS_INSUFFICIENT_MATERIAL.value,
         _("tempo scaduto, ma l'avversario non può vincere"),
     )
-    RESIGNATION = "resignation", _("abbandono per resa")
+    RESIGNATION = "resignation", _("resa")
     AGREED_DRAW = "agreed_draw", _("patta d'accordo")
-    ABANDONMENT = "abandonment", _("abbandono della partita")
+    ABANDONMENT = "abandonment", _("abbandono (disconnessione)")
     BOTH_ABSENT = "both_absent", _("entrambi assenti")
     EVENT_END = "event_end", _("fine dell'evento")
 

@@ -1,8 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class TournamentsConfig(AppConfig):
     name = "tournaments"
+    verbose_name = _("Tornei")
 
     def ready(self) -> None:
         # One kind of event (events.kinds): its games' ends come through the events router.

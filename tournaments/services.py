@@ -167,7 +167,9 @@ def registration_join(
     existing = tournament.registrations.filter(player=player).first()
     if existing is not None:
         return existing
-    if tournament.is_private and not events.may_enter_private(tournament, password, invite_token):
+    if tournament.is_private and not events.may_enter_private(
+        tournament, password, invite_token, player_id=player.pk
+    ):
         raise TournamentError(
             "private",
             _("Torneo privato: serve la password giusta o il link d'invito.")

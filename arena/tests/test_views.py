@@ -131,7 +131,10 @@ def test_the_list_shows_arenas_by_status(client):
     ArenaFactory(name="Ora", status=Arena.Status.RUNNING)
     ArenaFactory(name="Annullata", status=Arena.Status.CANCELLED)
     page = client.get(reverse("arena:list")).content.decode()
-    assert "Presto" in page and "Ora" in page and "Annullata" not in page
+    assert "Presto" in page and "Ora" in page
+    # Issue 16: a cancelled arena stays, among the ended ones, marked.
+    ended = page[page.index("Concluse") :]
+    assert "Annullata" in ended and 'data-testid="cancelled-badge"' in ended
     fragment = client.get(reverse("arena:list") + "?variant=italian", HTTP_HX_REQUEST="true")
     assert "Presto" not in fragment.content.decode()
 
