@@ -322,6 +322,8 @@ def _open_leg(tournament: Tournament, rnd: Round, pairing: Pairing, leg: int, no
                 rated=tournament.rated,
                 rated_with_event=True,  # RULES 7.1: rated with the tournament, as one period
                 start_fen=rnd.start_fen or None,
+                opening_number=rnd.opening_number,  # RULES 6: shown on the game's page
+                opening_moves=rnd.opening_moves,
                 event=tournament,
                 at_ms=_ms(now),
             )

@@ -4,6 +4,7 @@ engine read (STYLE 2: services import selectors, never the other way)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.db.models import Count, QuerySet
 
@@ -12,6 +13,9 @@ from ratings.selectors import ratings_snapshot
 from tournaments.engine import model
 from tournaments.engine.standings import round_robin_standings, swiss_standings
 from tournaments.models import Format, Pairing, Registration, Tournament
+
+# Issue 16: a scheduled tournament this close to its start is a commitment (RULES 4.7).
+SOON = timedelta(hours=2)
 
 
 def engine_tournament(tournament: Tournament) -> model.Tournament:
@@ -387,4 +391,82 @@ def recently_cancelled_for(user) -> Tournament | None:
         .order_by("-cancelled_at")
         .distinct()
         .first()
+    )
+
+
+def commitments_of(user_id: int) -> list:
+    """RULES 4.7 (issue 16): the tournaments that will pair the player soon, so that the lobby
+    and the challenge notices warn before they take on another game. A running tournament they
+    play in, with a round still to come and no game of theirs being played in it (between
+    rounds); a scheduled one they joined that starts within `SOON`. Two queries."""
+    from django.db.models import F, Q
+    from django.utils import formats, timezone
+    from django.utils.translation import gettext as _
+
+    from games.commitments import Commitment
+    from games.models import Game
+
+    now = timezone.now()
+    found = []
+    playing = Game.objects.filter(
+        Q(white_id=user_id) | Q(black_id=user_id), status="live", event_type__model="tournament"
+    ).values_list("event_id", flat=True)
+    running = (
+        Tournament.objects.filter(
+            status=Tournament.Status.RUNNING,
+            participants__player_id=user_id,
+            current_round__lt=F("total_rounds"),
+        )
+        .exclude(pk__in=playing)
+        .distinct()
+    )
+    for t in running:
+        found.append(
+            Commitment(
+                event=t.name,
+                url=t.get_absolute_url(),
+                due_at=None,
+                warning=_(
+                    "Il torneo «%(name)s» accoppia presto il prossimo turno: se allora sei in "
+                    "un'altra partita, lo perdi a tavolino (regola 4.7)."
+                )
+                % {"name": t.name},
+            )
+        )
+    scheduled = Tournament.objects.filter(
+        status=Tournament.Status.SCHEDULED,
+        registrations__player_id=user_id,
+        starts_at__lte=now + SOON,
+    ).distinct()
+    for t in scheduled:
+        at = formats.time_format(timezone.localtime(t.starts_at), "TIME_FORMAT")
+        found.append(
+            Commitment(
+                event=t.name,
+                url=t.get_absolute_url(),
+                due_at=t.starts_at,
+                warning=_(
+                    "Il torneo «%(name)s» inizia alle %(time)s: se a quell'ora sei in un'altra "
+                    "partita, perdi il primo turno a tavolino (regola 4.7)."
+                )
+                % {"name": t.name, "time": at},
+            )
+        )
+    return found
+
+
+def tournaments_of(user) -> list[Tournament]:
+    """The visitor's live tournaments: running ones they play in, scheduled ones they joined
+    (the home page, issue 16). One query."""
+    from django.db.models import Q
+
+    if not user.is_authenticated:
+        return []
+    return list(
+        Tournament.objects.filter(
+            Q(status=Tournament.Status.RUNNING, participants__player=user)
+            | Q(status=Tournament.Status.SCHEDULED, registrations__player=user)
+        )
+        .distinct()
+        .order_by("starts_at", "id")[:5]
     )
