@@ -310,3 +310,16 @@ def running_entries_of(user_id: int, *, except_arena: int) -> QuerySet[Entry]:
     return Entry.objects.filter(
         player_id=user_id, state=EntryState.ACTIVE, arena__status=Arena.Status.RUNNING
     ).exclude(arena_id=except_arena)
+
+
+def arenas_of(user) -> list[Arena]:
+    """The live arenas the visitor is in (not left): the home page (issue 16). One query."""
+    if not user.is_authenticated:
+        return []
+    return list(
+        Arena.objects.live()
+        .filter(entries__player=user)
+        .exclude(entries__player=user, entries__state=EntryState.LEFT)
+        .distinct()
+        .order_by("starts_at", "id")[:5]
+    )
