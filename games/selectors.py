@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from games import commitments, player_ratings
 from games.models import Challenge, ChallengeStatus, Game, PoolEntry, Status
-from games.rules import variant
+from games.rules import openings, variant
 from games.rules.timecontrol import Cadence, TimeControl
 
 
@@ -169,7 +169,11 @@ def opening_shown(game: Game) -> OpeningShown:
     if game.variant == "chess" and len(fields) == 6 and fields[5].isdigit():
         first_number = max(1, int(fields[5]))  # a chess FEN says which move it is
     if game.opening_number:
-        name = _("Apertura n. %(number)d della tabella F.I.D.") % {"number": game.opening_number}
+        drawn = openings.by_number(game.opening_number)
+        name = _("Apertura n. %(number)d della tabella F.I.D., classe %(cls)s") % {
+            "number": game.opening_number,
+            "cls": drawn.class_label(game.variant),
+        }
     elif game.opening_moves:
         n = len(game.opening_moves)
         name = ngettext("%(n)d mossa a caso", "%(n)d mosse a caso", n) % {"n": n}

@@ -54,7 +54,7 @@ def test_an_imposed_opening_is_named_written_and_numbered_from():
     table = open_game(
         variant_code="italian", start_fen=fen, opening_number=103, opening_moves=moves
     )
-    assert opening_shown(table).name == "Apertura n. 103 della tabella F.I.D."
+    assert opening_shown(table).name == "Apertura n. 103 della tabella F.I.D., classe PARI"
     # Without its moves (a position given with Black to move): "1. … 6-11".
     bare = open_game(variant_code="italian", start_fen=fen)
     assert (opening_shown(bare).offset, opening_shown(bare).notation) == (1, [])
