@@ -121,14 +121,14 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "live_count": selectors.live_count(),
         "live_game_id": live_game_id,
         "warnings": selectors.commitments_of(user.pk) if user else [],
-        **_quick_context(request),
     }
     if request.htmx and request.method == "GET":
         if live_game_id and request.GET.get("follow"):
             # A challenge of mine was accepted while I was waiting: go to the board.
             return _to(request, reverse("games:game", args=[live_game_id]))
+        # The list alone (its re-fetch on every push): the grid re-fetches itself.
         return render(request, "games/lobby.html#challenge-list", context)
-    return render(request, "games/lobby.html", context)
+    return render(request, "games/lobby.html", {**context, **_quick_context(request)})
 
 
 @login_required
