@@ -23,16 +23,23 @@ def user(name: str) -> User:
     return User.objects.get(username=name)
 
 
+def choose_variant(page, code: str) -> None:
+    """A tab of the grid, and the grid of that variant swapped in (not a click on the old one)."""
+    page.get_by_test_id(f"pool-variant-{code}").click()
+    expect(page.get_by_test_id(f"pool-variant-{code}")).to_have_attribute("aria-selected", "true")
+    expect(page.locator("#quick-pairing input[name=variant]")).to_have_value(code)
+
+
 def test_two_players_click_the_same_time_and_are_paired(site, two_players):
     (anna, bruno), names = two_players
     for page in (anna, bruno):
         page.goto(site + "/play/")
-    anna.get_by_test_id("pool-variant-italian").click()
+    choose_variant(anna, "italian")
     anna.get_by_test_id("pool-3+2").click()
     waiting = anna.get_by_test_id("pool-waiting")
     expect(waiting).to_contain_text("Dama italiana 3+2")
     # Bruno's grid shows someone waiting there (his lobby heard it).
-    bruno.get_by_test_id("pool-variant-italian").click()
+    choose_variant(bruno, "italian")
     expect(bruno.get_by_test_id("pool-3+2")).to_contain_text("1 in attesa")
     bruno.get_by_test_id("pool-3+2").click()
     expect(bruno).to_have_url(re.compile(r"/games/\d+/$"))
