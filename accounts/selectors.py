@@ -6,13 +6,25 @@ from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 
 from accounts.models import User
+from live import presence
+from live.consumers import SITE_TOPIC
+from live.models import Connection
 
 
-def player_list(*, query: str = "") -> QuerySet[User]:
+def player_list(*, query: str = "", online_only: bool = False) -> QuerySet[User]:
     players = User.objects.filter(is_active=True).order_by("username")
     if query:
         players = players.filter(username__icontains=query)
+    if online_only:
+        fresh = presence.now_ms() - presence.STALE_MS
+        here = Connection.objects.filter(topic=SITE_TOPIC, seen_ms__gte=fresh)
+        players = players.filter(pk__in=here.values("user_id"))
     return players
+
+
+def online_ids(player_ids) -> set[int]:
+    """Who of these players has a page of the site open now (the site socket, one query)."""
+    return presence.online(topic=SITE_TOPIC, user_ids=player_ids)
 
 
 def player_get(*, username: str) -> User:

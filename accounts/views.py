@@ -76,10 +76,17 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 def player_list(request: HttpRequest) -> HttpResponse:
     form = PlayerSearchForm(request.GET or None)
     query = form.cleaned_data["q"].strip() if form.is_valid() else ""
-    page = Paginator(selectors.player_list(query=query), PLAYERS_PER_PAGE).get_page(
-        request.GET.get("page")
-    )
-    context = {"form": form, "page": page, "query": query}
+    online_only = request.GET.get("online") == "1"
+    page = Paginator(
+        selectors.player_list(query=query, online_only=online_only), PLAYERS_PER_PAGE
+    ).get_page(request.GET.get("page"))
+    context = {
+        "form": form,
+        "page": page,
+        "query": query,
+        "online_only": online_only,
+        "online": selectors.online_ids(p.pk for p in page.object_list),
+    }
     if request.htmx:
         return render(request, "accounts/player_list.html#results", context)
     return render(request, "accounts/player_list.html", context)
@@ -87,4 +94,5 @@ def player_list(request: HttpRequest) -> HttpResponse:
 
 def player_detail(request: HttpRequest, username: str) -> HttpResponse:
     player = selectors.player_get(username=username)
-    return render(request, "accounts/player_detail.html", {"player": player})
+    context = {"player": player, "online": bool(selectors.online_ids([player.pk]))}
+    return render(request, "accounts/player_detail.html", context)

@@ -29,3 +29,16 @@ def describe(a: Arena) -> list[str]:
         rating_line(a),
     ]
     return lines
+
+
+def outcome_line(a: Arena) -> str:
+    """How an arena ended, in one sentence ("" while it is scheduled or running)."""
+    from arena.models import EndReason
+
+    if a.status == Arena.Status.FINISHED:
+        return _("Arena conclusa.")
+    if a.status == Arena.Status.CANCELLED:
+        return {
+            EndReason.BY_STAFF: _("Arena annullata dallo staff."),
+        }.get(a.end_reason, _("Arena annullata da chi l'ha aperta."))
+    return ""

@@ -226,6 +226,7 @@ def _open(arena: Arena, inputs, pairs, count: int, now: datetime) -> list[ArenaG
     ]
     opened_games = games.games_open(
         pairs=[(p.white, p.black, d.fen or None) for p, d in zip(pairs, drawn, strict=True)],
+        openings=[(d.number, d.moves) for d in drawn],  # RULES 6: shown on the game's page
         variant_code=arena.variant,
         base_seconds=arena.base_seconds,
         increment_seconds=arena.increment_seconds,

@@ -30,8 +30,9 @@ def topic(arena_id: int) -> str:
 
 
 def arena_list(*, variant: str = "", cadence: str = "") -> dict[str, QuerySet]:
-    """Upcoming, running and finished arenas, filtered, like the tournaments' list."""
-    base = Arena.objects.listed().annotate(players=Count("entries"))
+    """Upcoming, running and ended (finished or cancelled) arenas, filtered, like the
+    tournaments' list."""
+    base = Arena.objects.annotate(players=Count("entries"))
     if variant:
         base = base.filter(variant=variant)
     if cadence:
@@ -39,7 +40,10 @@ def arena_list(*, variant: str = "", cadence: str = "") -> dict[str, QuerySet]:
     return {
         "upcoming": base.filter(status=Arena.Status.SCHEDULED).order_by("starts_at", "id"),
         "running": base.filter(status=Arena.Status.RUNNING).order_by("starts_at", "id"),
-        "finished": base.filter(status=Arena.Status.FINISHED).order_by("-starts_at", "-id")[:50],
+        # A cancelled arena is among the ended ones, marked (issue 16).
+        "finished": base.filter(
+            status__in=(Arena.Status.FINISHED, Arena.Status.CANCELLED)
+        ).order_by("-starts_at", "-id")[:50],
     }
 
 
@@ -306,3 +310,16 @@ def running_entries_of(user_id: int, *, except_arena: int) -> QuerySet[Entry]:
     return Entry.objects.filter(
         player_id=user_id, state=EntryState.ACTIVE, arena__status=Arena.Status.RUNNING
     ).exclude(arena_id=except_arena)
+
+
+def arenas_of(user) -> list[Arena]:
+    """The live arenas the visitor is in (not left): the home page (issue 16). One query."""
+    if not user.is_authenticated:
+        return []
+    return list(
+        Arena.objects.live()
+        .filter(entries__player=user)
+        .exclude(entries__player=user, entries__state=EntryState.LEFT)
+        .distinct()
+        .order_by("starts_at", "id")[:5]
+    )

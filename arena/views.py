@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from arena import selectors, services
-from arena.describe import describe
+from arena.describe import describe, outcome_line
 from arena.forms import ArenaForm, EnterForm
 from arena.models import Arena, Entry, EntryState, PauseReason
 from events.forms import remember_zone, use_zone
@@ -126,11 +126,15 @@ def arena_detail(request: HttpRequest, pk: int) -> HttpResponse:
         else 0
     )
     invite = request.session.get(_invite_key(pk), "")
+    is_opener = request.user.is_authenticated and arena.opened_by_id == request.user.pk
     context = {
         "arena": arena,
         "entry": entry,
-        "is_opener": request.user.is_authenticated and arena.opened_by_id == request.user.pk,
+        "is_opener": is_opener,
         "started": arena.has_started(now),
+        # Organiser's controls only until the start: a refreshed fragment drops them.
+        "organizing": is_opener and not arena.has_started(now) and arena.is_live,
+        "outcome": outcome_line(arena),
         "ended": now >= arena.ends_at or not arena.is_live,
         "rows": rows,
         "page": _page_number(request),

@@ -168,6 +168,8 @@ RATING_INITIAL = int(os.environ.get("RATING_INITIAL", "1500"))
 LANGUAGE_CODE = "it"
 LANGUAGES = [("it", _("Italiano")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Dates as Italian writes them ("1 dicembre 2026"; config/formats/it).
+FORMAT_MODULE_PATH = ["config.formats"]
 TIME_ZONE = "Europe/Rome"
 # Zone for entering tournament start times when the browser does not send its own.
 TOURNAMENT_DEFAULT_TIME_ZONE = os.environ.get("TOURNAMENT_DEFAULT_TIME_ZONE", "Europe/Rome")

@@ -142,6 +142,12 @@ class Event(models.Model):
 
         return openings.by_number(self.thematic_opening) if self.thematic_opening else None
 
+    def game_caption(self, game) -> str:
+        """Where a game stands in this event, for its page beside the event's name ("turno 3,
+        scacchiera 2"): the game page reads it from the game's event without knowing its
+        kind. Each kind says what it can; by default nothing."""
+        return ""
+
     def has_started(self, now=None) -> bool:
         """RULES 4.2: from the start on the door is shut (arenas let people in, RULES 8)."""
         now = now or timezone.now()

@@ -105,13 +105,16 @@ PRIVATE_TRIES = int(getattr(settings, "PRIVATE_PASSWORD_TRIES", 5))
 PRIVATE_WINDOW = int(getattr(settings, "PRIVATE_PASSWORD_WINDOW", 900))
 
 
-def may_enter_private(event, password: str, invite_token: str, *, player_id: int) -> bool:
-    """A private event lets in whoever came through the invite link or gives the password.
+def may_enter_private(event, password: str, invite_token: str, *, player_id: int | None) -> bool:
+    """A private event lets in its opener (issue 16: they need not type their own password),
+    whoever came through the invite link, and whoever gives the password.
 
     Password tries are counted per (event, player) in the cache's Redis, atomically, before the
     check: past PRIVATE_TRIES within PRIVATE_WINDOW seconds the try is refused without looking
     at the password ("throttled"); a right password clears the count. Without Redis the
     password cannot be counted and is refused ("unavailable": fail closed)."""
+    if player_id is not None and player_id == event.opened_by_id:
+        return True
     if invite_token and secrets.compare_digest(invite_token, event.invite_token):
         return True
     if not password:

@@ -13,7 +13,7 @@ from typing import Any
 
 from games import services
 from games.models import Game
-from live import locks
+from live import locks, presence
 from live.presence import ProcessConnections
 from live.sockets import LiveConsumer, call, database_sync_to_async
 
@@ -127,13 +127,42 @@ class GameConsumer(LiveConsumer):
     async def game_state(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["text"])
 
+    async def game_settled(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "settled", "game": event["game"]})
+
 
 class LobbyConsumer(LiveConsumer):
-    """`/ws/lobby/`: a short "changed" push when challenges change; pages re-fetch their list."""
+    """`/ws/lobby/`: a short "changed" push when challenges or pools change; pages re-fetch
+    their list. For a signed-in player the open socket is also their presence for quick
+    pairing (`games.services.pools`): their last lobby page closed, they leave the pool."""
+
+    user_id: int | None = None
 
     async def connect(self) -> None:
         await self.join(services.LOBBY_GROUP)
         await self.accept()
+        user = self.scope.get("user")
+        if user is not None and user.is_authenticated:
+            self.user_id = user.pk
+            ProcessConnections.add(self.channel_name)
+            await call(self._opened)
+
+    def _opened(self) -> None:
+        presence.opened(
+            key=self.channel_name,
+            topic=services.POOL_TOPIC,
+            user_id=self.user_id,
+            at_ms=presence.now_ms(),
+        )
+
+    def _closed(self) -> None:
+        presence.closed(key=self.channel_name)
+        services.pool_left_page(player_id=self.user_id)
+
+    async def closed(self) -> None:
+        if self.user_id is not None:
+            ProcessConnections.discard(self.channel_name)
+            await call(self._closed)
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "changed"})

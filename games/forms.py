@@ -5,6 +5,7 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
 from games.models import ColorChoice, Variant
+from games.services.pools import QUICK_TIME_CONTROLS
 
 # Presets of the lobby: (base minutes, increment seconds).
 PRESETS = [(1, 0), (3, 2), (5, 0), (10, 5), (15, 10), (30, 0)]
@@ -57,4 +58,20 @@ class ChallengeForm(forms.Form):
         if base == 0 and inc == 0:
             raise forms.ValidationError(_("Serve un tempo base o un incremento."))
         data["base_seconds"], data["increment"] = base * 60, inc
+        return data
+
+
+class QuickPairingForm(forms.Form):
+    """A cell of the quick-pairing grid ("Partita veloce", issue 16)."""
+
+    variant = forms.ChoiceField(label=_("Variante"), choices=Variant.choices)
+    tc = forms.ChoiceField(choices=[(f"{m}+{i}", f"{m}+{i}") for m, i in QUICK_TIME_CONTROLS])
+    casual = forms.BooleanField(label=_("Amichevole (non valida per il punteggio)"), required=False)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("tc"):
+            minutes, increment = (int(x) for x in data["tc"].split("+"))
+            data["base_seconds"], data["increment_seconds"] = minutes * 60, increment
+        data["rated"] = not data.get("casual")
         return data

@@ -58,9 +58,9 @@ class EndReason(models.TextChoices):
         Reason.TIMEOUT_VS_INSUFFICIENT_MATERIAL.value,
         _("tempo scaduto, ma l'avversario non può vincere"),
     )
-    RESIGNATION = "resignation", _("abbandono per resa")
+    RESIGNATION = "resignation", _("resa")
     AGREED_DRAW = "agreed_draw", _("patta d'accordo")
-    ABANDONMENT = "abandonment", _("abbandono della partita")
+    ABANDONMENT = "abandonment", _("abbandono (disconnessione)")
     BOTH_ABSENT = "both_absent", _("entrambi assenti")
     EVENT_END = "event_end", _("fine dell'evento")
 
@@ -88,6 +88,11 @@ class Game(models.Model):
     rated_with_event = models.BooleanField(_("valutata con l'evento"), default=False)
 
     start_fen = models.TextField(_("posizione iniziale"))
+    # The opening imposed by the event (RULES 6): its F.I.D. table number, if any, and its
+    # moves in machine form from the standard start, which lead to `start_fen`. Shown greyed
+    # at the head of the move list, which numbers the game's moves after them.
+    opening_number = models.PositiveSmallIntegerField(_("apertura F.I.D."), null=True, blank=True)
+    opening_moves = models.JSONField(_("mosse dell'apertura"), default=list, blank=True)
     fen = models.TextField(_("posizione attuale"))
     moves = models.JSONField(_("mosse"), default=list)  # machine form (UCI / square paths)
     positions = models.JSONField(default=list)  # canonical FENs before the current one
@@ -255,6 +260,16 @@ class Challenge(models.Model):
     game = models.OneToOneField(
         Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="challenge"
     )
+    # A rematch ("rivincita"): offered on the page of the finished game it follows, colours
+    # swapped; the opponent accepts or declines it there (issue 16).
+    rematch_of = models.ForeignKey(
+        Game,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="rematches",
+        verbose_name=_("rivincita di"),
+    )
     created_at = models.DateTimeField(_("creata il"), auto_now_add=True)
 
     class Meta:
@@ -264,6 +279,45 @@ class Challenge(models.Model):
 
     def __str__(self) -> str:
         return f"{self.challenger} → {self.opponent or '*'} ({self.variant} {self.time_control})"
+
+    @property
+    def time_control(self) -> TimeControl:
+        return TimeControl(self.base_seconds, self.increment_seconds)
+
+
+class PoolEntry(models.Model):
+    """A player waiting in a quick-pairing pool ("Partita veloce", issue 16): one pool per
+    variant, time control and rated or casual; a player waits in at most one, and never while
+    in a live game (RULES 1). Written only by `games.services.pools` and by the opening of a
+    game (`play.game_open`), always under the player's user-row lock."""
+
+    player = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="pool_entry",
+        verbose_name=_("giocatore"),
+    )
+    variant = models.CharField(_("variante"), max_length=16, choices=Variant.choices)
+    base_seconds = models.PositiveIntegerField(_("tempo base (s)"))
+    increment_seconds = models.PositiveIntegerField(_("incremento (s)"))
+    rated = models.BooleanField(_("valida per il punteggio"), default=True)
+    # The player's rating in the pool's variant and cadence when they joined: pairing looks
+    # for close ratings first (games.pool_pairing).
+    rating = models.IntegerField(_("punteggio"))
+    joined_at_ms = models.BigIntegerField()
+
+    class Meta:
+        verbose_name = _("attesa di una partita veloce")
+        verbose_name_plural = _("attese di partite veloci")
+        indexes = [
+            models.Index(
+                fields=["variant", "base_seconds", "increment_seconds", "rated"],
+                name="games_pool_key",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} · {self.variant} {self.time_control}"
 
     @property
     def time_control(self) -> TimeControl:

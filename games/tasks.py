@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from games.services import due
+from games.services import due, pools
 
 
 @shared_task(name="games.due", ignore_result=True)
@@ -20,3 +20,10 @@ def due_process() -> None:
 def settle(game_id: int) -> None:
     """Sent after the commit that ended a game: `game_finished` for its events and ratings."""
     due.game_settle(game_id=game_id)
+
+
+@shared_task(name="games.pools", ignore_result=True)
+def pools_pair() -> None:
+    """Every tick: a quick-pairing pass over every pool where two or more wait (their rating
+    ranges widen with the wait, issue 16), and waits of players gone for good dropped."""
+    pools.pools_pair_due()

@@ -8,8 +8,14 @@ app_name = "games"
 urlpatterns = [
     path("play/", views.lobby, name="lobby"),
     path("play/notices/", views.notices, name="notices"),
+    path("play/pool/", views.pool_join, name="pool_join"),
+    path("play/pool/leave/", views.pool_leave, name="pool_leave"),
     path("play/<int:pk>/accept/", views.challenge_accept, name="challenge_accept"),
     path("play/<int:pk>/cancel/", views.challenge_cancel, name="challenge_cancel"),
+    path("games/", views.watch, name="watch"),
     path("games/<int:pk>/", views.game, name="game"),
+    path("games/<int:pk>/positions/", views.game_positions, name="positions"),
+    path("games/<int:pk>/ratings/", views.game_ratings, name="ratings"),
+    path("games/<int:pk>/rematch/", views.rematch, name="rematch"),
     path("games/<int:pk>/export/", views.game_export, name="export"),
 ]

@@ -1,18 +1,26 @@
-"""Lobby, challenges and the game page. Thin: forms parse, services write, selectors read."""
+"""Lobby, quick pairing, challenges, games to watch and the game page. Thin: forms parse,
+services write, selectors read; each view renders the page or, for htmx, its fragment."""
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from games import selectors, services
-from games.forms import ChallengeForm
-from games.models import EndReason, Game
+from games import player_ratings, selectors, services
+from games.forms import ChallengeForm, QuickPairingForm
+from games.models import EndReason, Game, Variant
+
+OPEN_CHALLENGES_PER_PAGE = 20
+GAMES_PER_PAGE = 30
 
 
 def _to(request: HttpRequest, url: str) -> HttpResponse:
@@ -23,10 +31,62 @@ def _to(request: HttpRequest, url: str) -> HttpResponse:
     return redirect(url)
 
 
-def lobby(request: HttpRequest) -> HttpResponse:
-    """`/play/`: open challenges, your own, live games; the form to post a challenge."""
+def _local(request: HttpRequest, url: str | None, default: str) -> str:
+    """`url` if it stays on this site (a `next=` from a form), else `default`."""
+    if url and url_has_allowed_host_and_scheme(
+        url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return url
+    return default
+
+
+def _page_number(request: HttpRequest) -> int:
+    try:
+        return max(1, int(request.GET.get("page", "1")))
+    except ValueError:
+        return 1
+
+
+def _quick_context(request: HttpRequest, variant: str | None = None) -> dict:
+    """The quick-pairing grid of one variant, with who waits where, and my own wait."""
     user = request.user if request.user.is_authenticated else None
-    form = ChallengeForm(user=user)
+    entry = selectors.pool_entry_of(user.pk) if user else None
+    chosen = variant or request.GET.get("pool_variant") or (entry.variant if entry else "")
+    if chosen not in Variant.values:
+        chosen = request.session.get("pool_variant", Variant.CHESS)
+    counts = selectors.pool_counts()
+    cells = []
+    for minutes, increment in services.QUICK_TIME_CONTROLS:
+        tc = clocks_label(minutes, increment)
+        cells.append(
+            {
+                "value": tc,
+                "cadence": selectors.cadence_label(minutes * 60, increment),
+                "waiting": counts.get((chosen, minutes * 60, increment), 0),
+                "mine": entry is not None
+                and (entry.variant, entry.base_seconds, entry.increment_seconds)
+                == (chosen, minutes * 60, increment),
+            }
+        )
+    return {
+        "pool_variant": chosen,
+        "pool_variants": Variant.choices,
+        "quick_cells": cells,
+        "pool_entry": entry,
+        "quick_casual": (not entry.rated) if entry else request.session.get("pool_casual", False),
+    }
+
+
+def clocks_label(minutes: int, increment: int) -> str:
+    return f"{minutes}+{increment}"
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    """`/play/`: quick pairing, open challenges, your own, games being played; the form to
+    post a challenge."""
+    user = request.user if request.user.is_authenticated else None
+    opponent = request.GET.get("opponent", "")[:20]
+    form = ChallengeForm(user=user, initial={"opponent": opponent} if opponent else None)
     if request.method == "POST":
         if user is None:
             return redirect(f"{reverse('accounts:login')}?next={request.path}")
@@ -53,20 +113,71 @@ def lobby(request: HttpRequest) -> HttpResponse:
                 form.add_error("opponent", _("Questo giocatore non può essere sfidato."))
             else:
                 return _to(request, reverse("games:lobby"))
+    if request.htmx and request.headers.get("HX-Target") == "quick-pairing":
+        return render(request, "games/lobby.html#quick-pairing", _quick_context(request))
     live_game_id = selectors.live_game_id_of(user.pk) if user else None
+    page = Paginator(
+        selectors.open_challenges().exclude(challenger_id=user.pk if user else None),
+        OPEN_CHALLENGES_PER_PAGE,
+    ).get_page(_page_number(request))
+    page.object_list = selectors.with_challenger_ratings(page.object_list)
     context = {
         "form": form,
-        "open_challenges": selectors.open_challenges(),
-        "my_challenges": selectors.challenges_of(user.pk) if user else [],
-        "live_games": selectors.live_games(),
+        "open_page": page,
+        "my_challenges": selectors.challenges_of(user.pk)[:OPEN_CHALLENGES_PER_PAGE]
+        if user
+        else [],
+        "live_rows": selectors.watch_rows(selectors.games_being_played()[:8]),
+        "live_count": selectors.live_count(),
         "live_game_id": live_game_id,
+        "warnings": selectors.commitments_of(user.pk) if user else [],
     }
     if request.htmx and request.method == "GET":
         if live_game_id and request.GET.get("follow"):
             # A challenge of mine was accepted while I was waiting: go to the board.
             return _to(request, reverse("games:game", args=[live_game_id]))
+        # The list alone (its re-fetch on every push): the grid re-fetches itself.
         return render(request, "games/lobby.html#challenge-list", context)
-    return render(request, "games/lobby.html", context)
+    return render(request, "games/lobby.html", {**context, **_quick_context(request)})
+
+
+@login_required
+@require_POST
+def pool_join(request: HttpRequest) -> HttpResponse:
+    """A cell of the quick-pairing grid: wait in that pool, or play at once if someone waits."""
+    form = QuickPairingForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Scegli una variante e un tempo della griglia."))
+        return _to(request, reverse("games:lobby"))
+    data = form.cleaned_data
+    request.session["pool_variant"] = data["variant"]
+    request.session["pool_casual"] = not data["rated"]
+    try:
+        game = services.pool_join(
+            player_id=request.user.pk,
+            pool=services.Pool(
+                data["variant"], data["base_seconds"], data["increment_seconds"], data["rated"]
+            ),
+        )
+    except services.PlayerBusy:
+        messages.error(
+            request, _("Hai già una partita in corso: finiscila prima di cercarne un'altra.")
+        )
+        return _to(request, reverse("games:lobby"))
+    if game is not None:
+        return _to(request, reverse("games:game", args=[game.pk]))
+    if request.htmx:
+        return render(request, "games/lobby.html#quick-pairing", _quick_context(request))
+    return redirect("games:lobby")
+
+
+@login_required
+@require_POST
+def pool_leave(request: HttpRequest) -> HttpResponse:
+    services.pool_leave(player_id=request.user.pk)
+    if request.htmx:
+        return render(request, "games/lobby.html#quick-pairing", _quick_context(request))
+    return redirect("games:lobby")
 
 
 @login_required
@@ -90,43 +201,137 @@ def challenge_cancel(request: HttpRequest, pk: int) -> HttpResponse:
         services.challenge_cancel(challenge_id=pk, user_id=request.user.pk)
     except services.GameError:
         messages.error(request, _("Questa sfida non è più disponibile."))
-    return _to(request, request.POST.get("next") or reverse("games:lobby"))
+    # Only back to a page of this site (an open redirect otherwise).
+    return _to(request, _local(request, request.POST.get("next"), reverse("games:lobby")))
 
 
 def notices(request: HttpRequest) -> HttpResponse:
-    """The fragment of challenges addressed to the visitor, shown on every page."""
-    challenges = (
-        selectors.challenges_addressed_to(request.user.pk) if request.user.is_authenticated else []
+    """The fragment of challenges addressed to the visitor, shown on every page (on a finished
+    game's page, its rematch is offered beside the board instead)."""
+    if not request.user.is_authenticated:
+        return render(request, "games/_notices.html", {"addressed": []})
+    addressed = selectors.challenges_addressed_to(request.user.pk)
+    skip = request.GET.get("rematch_of", "")
+    if skip.isdigit():
+        addressed = addressed.exclude(rematch_of_id=int(skip))
+    context = {"addressed": addressed, "warnings": selectors.commitments_of(request.user.pk)}
+    return render(request, "games/_notices.html", context)
+
+
+def watch(request: HttpRequest) -> HttpResponse:
+    """`/games/`: every game being played now, to watch live (issue 16)."""
+    chosen = request.GET.get("variant", "")
+    chosen = chosen if chosen in Variant.values else ""
+    page = Paginator(selectors.games_being_played(variant=chosen), GAMES_PER_PAGE).get_page(
+        _page_number(request)
     )
-    return render(request, "games/_notices.html", {"addressed": challenges})
+    context = {
+        "page": page,
+        "rows": selectors.watch_rows(page.object_list),
+        "variant": chosen,
+        "variants": Variant.choices,
+    }
+    template = "games/watch.html"
+    if request.htmx:
+        template += "#watch-list"
+    return render(request, template, context)
+
+
+def _game(pk: int) -> Game:
+    try:
+        return selectors.game_get(pk)
+    except Game.DoesNotExist:
+        raise Http404 from None
+
+
+def _ratings_json(game: Game) -> dict:
+    shown = player_ratings.for_games([game])[game.pk]
+    return {
+        "white": asdict(shown[game.white_id]),
+        "black": asdict(shown[game.black_id]),
+        "rated": game.rated,
+        "with_event": game.rated_with_event,
+    }
 
 
 def game(request: HttpRequest, pk: int) -> HttpResponse:
-    try:
-        game = selectors.game_get(pk)
-    except Game.DoesNotExist:
-        raise Http404 from None
+    game = _game(pk)
     user_id = request.user.pk if request.user.is_authenticated else None
     color = game.player_color(user_id)
     event = game.event  # the tournament or arena it belongs to, if any (generic: no import)
+    opening = selectors.opening_shown(game)
+    caption = event.game_caption(game) if event is not None else ""
+    page = {
+        "positions": selectors.game_positions(game),
+        "opening": asdict(opening),
+        "ratings": _ratings_json(game),
+        # Low time (issue 16): a tenth of the base, between 10 and 30 seconds.
+        "low_ms": min(30_000, max(10_000, game.base_seconds * 100)),
+        "rematch": game.event_type_id is None and color is not None,
+    }
     context = {
         "game": game,
         "event": event,
         "event_kind": event._meta.model_name if event is not None else "",
         "event_label": event._meta.verbose_name if event is not None else "",
+        "event_caption": caption,
+        "opening": opening,
         "my_color": color.value if color else "",
         "geometry": selectors.board_geometry(game.variant),
         "initial_state": services.game_state(game),
+        "page_data": page,
         "reasons": EndReason.choices[1:],
     }
     return render(request, "games/game.html", context)
 
 
+def game_positions(request: HttpRequest, pk: int) -> JsonResponse:
+    """Every position of the game (move-list navigation catching up after a gap)."""
+    return JsonResponse({"positions": selectors.game_positions(_game(pk))})
+
+
+def game_ratings(request: HttpRequest, pk: int) -> JsonResponse:
+    """The players' ratings as the game page shows them, with the change once rated."""
+    return JsonResponse(_ratings_json(_game(pk)))
+
+
+def rematch(request: HttpRequest, pk: int) -> HttpResponse:
+    """The rematch box of a finished game of no event (issue 16): offer, answer, cancel."""
+    game = _game(pk)
+    user_id = request.user.pk if request.user.is_authenticated else None
+    if game.is_live or game.event_type_id is not None or game.player_color(user_id) is None:
+        return HttpResponse("")
+    if request.method == "POST":
+        action = request.POST.get("action")
+        try:
+            if action == "offer":
+                _offer, new_game = services.rematch_offer(game_id=game.pk, user_id=user_id)
+                if new_game is not None:
+                    return _to(request, reverse("games:game", args=[new_game.pk]))
+            elif action in ("cancel", "decline"):
+                state = selectors.rematch_state(game, user_id)
+                offer = state.mine if action == "cancel" else state.theirs
+                if offer is not None:
+                    services.challenge_cancel(challenge_id=offer.pk, user_id=user_id)
+            elif action == "accept":
+                state = selectors.rematch_state(game, user_id)
+                if state.theirs is not None:
+                    new_game = services.challenge_accept(
+                        challenge_id=state.theirs.pk, user_id=user_id
+                    )
+                    return _to(request, reverse("games:game", args=[new_game.pk]))
+        except services.PlayerBusy:
+            messages.error(request, _("Uno dei due giocatori è già impegnato in una partita."))
+        except services.GameError:
+            messages.error(request, _("Questa rivincita non è più disponibile."))
+    state = selectors.rematch_state(game, user_id)
+    if state.next_game_id and request.method == "GET" and request.GET.get("follow"):
+        return _to(request, reverse("games:game", args=[state.next_game_id]))
+    return render(request, "games/_rematch.html", {"game": game, "state": state})
+
+
 def game_export(request: HttpRequest, pk: int) -> HttpResponse:
-    try:
-        game = selectors.game_get(pk)
-    except Game.DoesNotExist:
-        raise Http404 from None
+    game = _game(pk)
     ext = "pgn" if game.variant == "chess" else "pdn"
     response = HttpResponse(selectors.game_export(game), content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="circolo-{game.pk}.{ext}"'

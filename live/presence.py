@@ -119,3 +119,12 @@ class ProcessConnections:
                 await database_sync_to_async(refresh)(keys=keys, at_ms=now_ms())
             except Exception:  # the next beat tries again; the rows go stale only after three
                 logger.exception("presence heartbeat failed")
+
+
+def online(*, topic: str, user_ids, at_ms: int | None = None) -> set[int]:
+    """Which of `user_ids` have a fresh socket on `topic` now (one query)."""
+    at = now_ms() if at_ms is None else at_ms
+    rows = Connection.objects.filter(
+        topic=topic, user_id__in=list(user_ids), seen_ms__gte=at - STALE_MS
+    )
+    return set(rows.values_list("user_id", flat=True))

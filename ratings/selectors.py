@@ -10,7 +10,14 @@ from django.db.models import F, Prefetch, QuerySet, Window
 from django.db.models.functions import RowNumber
 
 from ratings.chart import Chart, rating_chart
-from ratings.models import CadenceChoice, Rating, RatingChange, Variant, initial_rating
+from ratings.models import (
+    CadenceChoice,
+    Rating,
+    RatingChange,
+    RatingPeriod,
+    Variant,
+    initial_rating,
+)
 
 LEADERBOARD_PREVIEW = 5
 
@@ -149,3 +156,59 @@ def leaderboard_pools() -> list[Pool]:
         for variant, variant_label in Variant.choices
         for cadence, cadence_label in CadenceChoice.choices
     ]
+
+
+def ratings_for(keys: Iterable[tuple[int, str, str]]) -> dict[tuple[int, str, str], int]:
+    """Current ratings of (player, variant, cadence) keys across pools, in one query (the
+    initial rating where a player has none): what game pages and quick pairing show."""
+    keys = set(keys)
+    found = {
+        (player_id, variant, cadence): value
+        for player_id, variant, cadence, value in Rating.objects.filter(
+            player_id__in={k[0] for k in keys}
+        ).values_list("player_id", "variant", "cadence", "value")
+    }
+    start = initial_rating()
+    return {k: found.get(k, start) for k in keys}
+
+
+def game_rating_changes(game_ids: Iterable[int]) -> dict[int, dict[int, tuple[int, int | None]]]:
+    """What rating each finished game was played at and what it changed: game id -> player id
+    -> (before, after). A game rated alone has its own change; a game rated with its
+    tournament as one period (RULES 7.1) has the rating of the tournament's start and no
+    change of its own (after None). Two queries, four with tournament games."""
+    from games.models import Game
+
+    ids = list(game_ids)
+    changes: dict[int, dict[int, tuple[int, int | None]]] = {}
+    rows = RatingChange.objects.filter(
+        period__kind=RatingPeriod.Kind.GAME, period__source_id__in=ids
+    ).values_list("period__source_id", "rating__player_id", "before", "after")
+    for game_id, player_id, before, after in rows:
+        changes.setdefault(game_id, {})[player_id] = (before, after)
+    with_event = dict(
+        Game.objects.filter(pk__in=ids, rated_with_event=True).values_list("pk", "event_id")
+    )
+    if with_event:
+        periods = RatingChange.objects.filter(
+            period__kind=RatingPeriod.Kind.TOURNAMENT,
+            period__source_id__in=set(with_event.values()),
+        ).values_list("period__source_id", "rating__player_id", "before")
+        started: dict[int, dict[int, int]] = {}
+        for event_id, player_id, before in periods:
+            started.setdefault(event_id, {})[player_id] = before
+        for game_id, event_id in with_event.items():
+            for player_id, before in started.get(event_id, {}).items():
+                changes.setdefault(game_id, {})[player_id] = (before, None)
+    return changes
+
+
+def ratings_by_variant(*, player_ids: Iterable[int]) -> dict[tuple[int, str], Rating]:
+    """(player, variant) -> the rating of the cadence the player has the most rated games in
+    (the players list, issue 16). One query."""
+    best: dict[tuple[int, str], Rating] = {}
+    for rating in Rating.objects.filter(player_id__in=list(player_ids), games__gt=0).order_by(
+        "-games", "-value"
+    ):
+        best.setdefault((rating.player_id, rating.variant), rating)
+    return best

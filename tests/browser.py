@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import expect
 
 from accounts.tests.factories import PASSWORD
+
+SIGNUP_PASSWORD = "alfiere-in-c4!"
 
 
 def log_in(page, site: str, username: str) -> None:
@@ -13,3 +17,85 @@ def log_in(page, site: str, username: str) -> None:
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Accedi").last.click()
     expect(page.get_by_test_id("user-menu")).to_have_text(username)
+
+
+def sign_up(page, site, username):
+    page.goto(site + "/accounts/signup/")
+    page.get_by_label("Nome utente").fill(username)
+    page.get_by_label("Password", exact=True).fill(SIGNUP_PASSWORD)
+    page.get_by_label("Ripeti la password").fill(SIGNUP_PASSWORD)
+    page.get_by_role("button", name="Crea l'account").click()
+    expect(page.get_by_test_id("user-menu")).to_have_text(username)
+
+
+def challenge(page, site, *, variant, color, opponent=""):
+    page.goto(site + "/play/")
+    form = page.get_by_test_id("challenge-form")
+    form.locator("select[name=variant]").select_option(variant)
+    form.locator("select[name=preset]").select_option("10+5")
+    form.locator("select[name=color]").select_option(color)
+    form.locator("input[name=opponent]").fill(opponent)
+    page.get_by_test_id("challenge-submit").click()
+
+
+def click_chess(page, square, orientation):
+    box = page.get_by_test_id("board").bounding_box()
+    file, rank = "abcdefgh".index(square[0]), int(square[1]) - 1
+    col, row = (file, 7 - rank) if orientation == "white" else (7 - file, rank)
+    size = box["width"] / 8
+    page.mouse.click(box["x"] + (col + 0.5) * size, box["y"] + (row + 0.5) * size)
+
+
+def chess_move(page, move, orientation):
+    click_chess(page, move[:2], orientation)
+    click_chess(page, move[2:4], orientation)
+
+
+def draughts_move(page, origin, dest):
+    page.locator(f'#board g[data-square="{origin}"]').click()
+    page.locator(f'#board g[data-square="{dest}"]').click()
+
+
+def draughts_drag(page, origin, dest):
+    """Drag a piece (pointer down on it, move, release on the destination)."""
+    a = page.locator(f'#board g[data-square="{origin}"]').bounding_box()
+    b = page.locator(f'#board g[data-square="{dest}"]').bounding_box()
+    page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2, steps=6)
+    page.mouse.up()
+
+
+def open_game_between(site, challenger, accepter, *, variant, color):
+    challenge(challenger, site, variant=variant, color=color)
+    accepter.goto(site + "/play/")
+    accepter.locator("[data-testid^=accept-]").first.click()
+    expect(accepter).to_have_url(re.compile(r"/games/\d+/$"))
+    expect(challenger).to_have_url(accepter.url, timeout=15_000)
+
+
+def wait_plies(page, n):
+    """Until the page's move list shows at least `n` half-moves."""
+    page.wait_for_function(
+        "n => document.getElementById('moves').innerText.split(/\\s+/).filter(Boolean).length >= n",
+        arg=n,
+    )
+
+
+def game_between(names, variant_code="chess", start_fen=None):
+    """A live 10+0 casual game opened directly between the two signed-up players (first is
+    White), with the players' rows."""
+    from accounts.models import User
+    from games.services import game_open
+
+    white, black = (User.objects.get(username=name) for name in names)
+    game = game_open(
+        white_id=white.pk,
+        black_id=black.pk,
+        variant_code=variant_code,
+        base_seconds=600,
+        increment_seconds=0,
+        rated=False,
+        start_fen=start_fen,
+    )
+    return game, white, black

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
 from live import heartbeat
+from live.models import Connection
+from tests.browser import sign_up
 from tests.processes import Processes, free_port, http_status, process_env, wait_until
 
 
@@ -67,3 +71,25 @@ def pytest_collection_modifyitems(items):
         uses_processes = {"background", "site"} & set(getattr(item, "fixturenames", ()))
         if uses_processes and item.get_closest_marker("django_db") is None:
             item.add_marker(pytest.mark.django_db(transaction=True))
+
+
+@pytest.fixture
+def two_players(monkeypatch, transactional_db, site, browser):
+    # The database must exist (transactional_db) and its flush at teardown runs while
+    # Playwright's event loop is alive in this thread: allow it.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    contexts = [browser.new_context(locale="it-IT") for _ in range(2)]
+    pages = []
+    for context in contexts:
+        context.set_default_timeout(15_000)
+        pages.append(context.new_page())
+    names = [f"a_{uuid.uuid4().hex[:8]}", f"b_{uuid.uuid4().hex[:8]}"]
+    for page, name in zip(pages, names, strict=True):
+        sign_up(page, site, name)
+    yield pages, names
+    for context in contexts:
+        context.close()
+    # The server records each closed socket (a presence row deleted under the game's lock):
+    # let it finish before the database is flushed, or the flush's TRUNCATE and that
+    # transaction can deadlock on the two tables.
+    wait_until(lambda: not Connection.objects.exists(), timeout=10, what="sockets recorded closed")

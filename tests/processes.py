@@ -91,6 +91,9 @@ class Processes:
                 "--pool=prefork",
                 "-n",
                 f"test-{os.getpid()}@%h",
+                # The content types' cache, emptied before every task (see the module).
+                "--include",
+                "tests.celery_hooks",
             ],
         )
 

@@ -9,71 +9,17 @@ import uuid
 import pytest
 from playwright.sync_api import expect
 
-from live.models import Connection
-from tests.processes import wait_until
+from tests.browser import (
+    challenge,
+    chess_move,
+    draughts_drag,
+    draughts_move,
+    game_between,
+    open_game_between,
+    wait_plies,
+)
 
 pytestmark = pytest.mark.e2e
-
-PASSWORD = "alfiere-in-c4!"
-
-
-def sign_up(page, site, username):
-    page.goto(site + "/accounts/signup/")
-    page.get_by_label("Nome utente").fill(username)
-    page.get_by_label("Password", exact=True).fill(PASSWORD)
-    page.get_by_label("Ripeti la password").fill(PASSWORD)
-    page.get_by_role("button", name="Crea l'account").click()
-    expect(page.get_by_test_id("user-menu")).to_have_text(username)
-
-
-def challenge(page, site, *, variant, color, opponent=""):
-    page.goto(site + "/play/")
-    form = page.get_by_test_id("challenge-form")
-    form.locator("select[name=variant]").select_option(variant)
-    form.locator("select[name=preset]").select_option("10+5")
-    form.locator("select[name=color]").select_option(color)
-    form.locator("input[name=opponent]").fill(opponent)
-    page.get_by_test_id("challenge-submit").click()
-
-
-def click_chess(page, square, orientation):
-    box = page.get_by_test_id("board").bounding_box()
-    file, rank = "abcdefgh".index(square[0]), int(square[1]) - 1
-    col, row = (file, 7 - rank) if orientation == "white" else (7 - file, rank)
-    size = box["width"] / 8
-    page.mouse.click(box["x"] + (col + 0.5) * size, box["y"] + (row + 0.5) * size)
-
-
-def chess_move(page, move, orientation):
-    click_chess(page, move[:2], orientation)
-    click_chess(page, move[2:4], orientation)
-
-
-def draughts_move(page, origin, dest):
-    page.locator(f'#board g[data-square="{origin}"]').click()
-    page.locator(f'#board g[data-square="{dest}"]').click()
-
-
-@pytest.fixture
-def two_players(monkeypatch, transactional_db, site, browser):
-    # The database must exist (transactional_db) and its flush at teardown runs while
-    # Playwright's event loop is alive in this thread: allow it.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    contexts = [browser.new_context(locale="it-IT") for _ in range(2)]
-    pages = []
-    for context in contexts:
-        context.set_default_timeout(15_000)
-        pages.append(context.new_page())
-    names = [f"a_{uuid.uuid4().hex[:8]}", f"b_{uuid.uuid4().hex[:8]}"]
-    for page, name in zip(pages, names, strict=True):
-        sign_up(page, site, name)
-    yield pages, names
-    for context in contexts:
-        context.close()
-    # The server records each closed socket (a presence row deleted under the game's lock):
-    # let it finish before the database is flushed, or the flush's TRUNCATE and that
-    # transaction can deadlock on the two tables.
-    wait_until(lambda: not Connection.objects.exists(), timeout=10, what="sockets recorded closed")
 
 
 def test_chess_to_checkmate_and_italian_draughts_to_resignation(site, two_players):
@@ -122,24 +68,6 @@ def test_chess_to_checkmate_and_italian_draughts_to_resignation(site, two_player
     expect(bruno.get_by_test_id("result")).to_contain_text("0-1")
 
 
-def draughts_drag(page, origin, dest):
-    """Drag a piece (pointer down on it, move, release on the destination)."""
-    a = page.locator(f'#board g[data-square="{origin}"]').bounding_box()
-    b = page.locator(f'#board g[data-square="{dest}"]').bounding_box()
-    page.mouse.move(a["x"] + a["width"] / 2, a["y"] + a["height"] / 2)
-    page.mouse.down()
-    page.mouse.move(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2, steps=6)
-    page.mouse.up()
-
-
-def open_game_between(site, challenger, accepter, *, variant, color):
-    challenge(challenger, site, variant=variant, color=color)
-    accepter.goto(site + "/play/")
-    accepter.locator("[data-testid^=accept-]").first.click()
-    expect(accepter).to_have_url(re.compile(r"/games/\d+/$"))
-    expect(challenger).to_have_url(accepter.url, timeout=15_000)
-
-
 def test_english_draughts_to_agreed_draw_and_international_to_resignation(site, two_players):
     site = site
     (anna, bruno), _names = two_players
@@ -178,14 +106,6 @@ def test_english_draughts_to_agreed_draw_and_international_to_resignation(site, 
         expect(page.get_by_test_id("result")).to_contain_text("1-0")
 
 
-def wait_plies(page, n):
-    """Until the page's move list shows at least `n` half-moves."""
-    page.wait_for_function(
-        "n => document.getElementById('moves').innerText.split(/\\s+/).filter(Boolean).length >= n",
-        arg=n,
-    )
-
-
 def test_chess_promotion_chooser(site, two_players):
     site = site
     (anna, bruno), _names = two_players
@@ -201,25 +121,6 @@ def test_chess_promotion_chooser(site, two_players):
     expect(chooser).to_contain_text("Promuovi a:")
     chooser.get_by_role("button", name="♞").click()
     expect(anna.get_by_test_id("moves")).to_contain_text("a8C")  # Italian: C for the knight
-
-
-def game_between(names, variant_code="chess", start_fen=None):
-    """A live 10+0 casual game opened directly between the two signed-up players (first is
-    White), with the players' rows."""
-    from accounts.models import User
-    from games.services import game_open
-
-    white, black = (User.objects.get(username=name) for name in names)
-    game = game_open(
-        white_id=white.pk,
-        black_id=black.pk,
-        variant_code=variant_code,
-        base_seconds=600,
-        increment_seconds=0,
-        rated=False,
-        start_fen=start_fen,
-    )
-    return game, white, black
 
 
 def test_draughts_capture_path_chooser(site, two_players):

@@ -13,6 +13,7 @@ sees the final standings arrive live, and every game is scored exactly once.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import time
 from datetime import timedelta
@@ -142,7 +143,7 @@ def test_four_players_play_a_tournament_to_the_final_standings(background, own_s
             page.goto(detail)
         # The tick starts the tournament; pairings and "your game" come without a reload.
         for page in pages.values():
-            expect(page.get_by_test_id("pairings")).to_be_visible(timeout=90_000)
+            expect(page.get_by_test_id("pairings-1")).to_be_visible(timeout=90_000)
             expect(page.get_by_test_id("your-game")).to_be_visible()
             expect(page.get_by_test_id("tournament-banner")).to_be_visible()
         watcher = pages[players[0].pk]  # stays on the tournament page from here on
@@ -197,7 +198,20 @@ def test_four_players_play_a_tournament_to_the_final_standings(background, own_s
         assert reconnected is not None and reconnected.frames, "no push after the reconnect"
         # ... and the final standings arrive on it without a reload.
         expect(watcher.get_by_test_id("finished")).to_be_visible(timeout=30_000)
-        expect(watcher.get_by_test_id("cross-table")).to_be_visible()
+        # Issue 16: the outcome in one sentence ("Torneo concluso: Tutti i turni giocati."
+        # before), each double pairing with its two results, the cross table with both games.
+        expect(watcher.get_by_test_id("finished")).to_contain_text(
+            "Torneo concluso: si sono giocati tutti i turni."
+        )
+        last_round = watcher.get_by_test_id("pairings-3").locator("tbody tr")
+        expect(last_round).to_have_count(2)
+        expect(last_round.first.locator(".leg")).to_have_count(2)
+        expect(last_round.first.locator(".leg").first).to_have_text(re.compile(r"^[0-2]–[0-2]$"))
+        cross = watcher.get_by_test_id("cross-table")
+        expect(cross).to_be_visible()
+        expect(
+            cross.locator("tbody tr").first.locator("td.cell").nth(1).locator(".mark")
+        ).to_have_count(2)
         # The watcher never resigned: first with 6 wins × 2 points.
         expect(watcher.get_by_test_id("standings").locator("tbody tr").first).to_contain_text(
             players[0].username

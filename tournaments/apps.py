@@ -1,8 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class TournamentsConfig(AppConfig):
     name = "tournaments"
+    verbose_name = _("Tornei")
 
     def ready(self) -> None:
         # One kind of event (events.kinds): its games' ends come through the events router.
@@ -15,3 +17,9 @@ class TournamentsConfig(AppConfig):
             return tournament_game_finished(game_id=game_id)
 
         register(EventKind(model=Tournament, game_finished=game_finished))
+
+        # RULES 4.7: a player between rounds is warned before taking on another game.
+        from games import commitments
+        from tournaments.selectors import commitments_of
+
+        commitments.register(commitments_of)

@@ -39,3 +39,27 @@ def describe(t: Tournament) -> list[str]:
     lines.append(opening_line(t))
     lines.append(rating_line(t))
     return lines
+
+
+def outcome_line(t: Tournament) -> str:
+    """How a tournament ended, in one sentence ("" while it is scheduled or running)."""
+    from tournaments.models import EndReason
+
+    if t.status == Tournament.Status.FINISHED:
+        return {
+            EndReason.ROUNDS_DONE: _("Torneo concluso: si sono giocati tutti i turni."),
+            EndReason.TIME_UP: _("Torneo concluso alla fine annunciata."),
+            EndReason.NO_PAIRING: _(
+                "Torneo concluso: non c'era più un accoppiamento possibile (Lim 11)."
+            ),
+        }.get(t.end_reason, _("Torneo concluso."))
+    if t.status == Tournament.Status.CANCELLED:
+        return {
+            EndReason.BELOW_MINIMUM: _(
+                "Torneo annullato: all'ora d'inizio gli iscritti erano meno del minimo "
+                "(%(minimum)d)."
+            )
+            % {"minimum": t.minimum},
+            EndReason.BY_STAFF: _("Torneo annullato dallo staff."),
+        }.get(t.end_reason, _("Torneo annullato da chi l'ha aperto."))
+    return ""

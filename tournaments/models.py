@@ -81,6 +81,27 @@ class Tournament(Event):
 
         return reverse("tournaments:detail", args=[self.pk])
 
+    def game_caption(self, game) -> str:
+        """The game's round and board, and which of a double pairing's games it is."""
+        from django.utils.translation import gettext
+
+        row = (
+            Pairing.objects.filter(Q(game1_id=game.pk) | Q(game2_id=game.pk))
+            .values_list("round__number", "board", "game2_id")
+            .first()
+        )
+        if row is None:
+            return ""
+        number, board, second = row
+        caption = gettext("turno %(round)d di %(total)d, scacchiera %(board)d") % {
+            "round": number,
+            "total": self.total_rounds or number,
+            "board": board,
+        }
+        if self.legs == 2:  # RULES 4.5
+            caption += " · " + (gettext("ritorno") if second == game.pk else gettext("andata"))
+        return caption
+
 
 class Registration(models.Model):
     """A player registered and not withdrawn (RULES 4.2: withdrawing deletes the row)."""

@@ -145,7 +145,8 @@ def tournament_start(*, tournament_id: int, now: datetime | None = None) -> bool
         tournament.next_due_at = None
         tournament.save(update_fields=["status", "cancelled_at", "end_reason", "next_due_at"])
         changed_on_commit(tournament.pk, 0)
-        players_changed_on_commit(r.player_id for r in registrations)  # RULES 4.3: told
+        # RULES 4.3: the players are told, and so is the opener (issue 16), joined or not.
+        players_changed_on_commit([*(r.player_id for r in registrations), tournament.opened_by_id])
         return True
     plan = plan_tournament(
         len(registrations),
@@ -321,6 +322,8 @@ def _open_leg(tournament: Tournament, rnd: Round, pairing: Pairing, leg: int, no
                 rated=tournament.rated,
                 rated_with_event=True,  # RULES 7.1: rated with the tournament, as one period
                 start_fen=rnd.start_fen or None,
+                opening_number=rnd.opening_number,  # RULES 6: shown on the game's page
+                opening_moves=rnd.opening_moves,
                 event=tournament,
                 at_ms=_ms(now),
             )

@@ -4,6 +4,7 @@ engine read (STYLE 2: services import selectors, never the other way)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import timedelta
 
 from django.db.models import Count, QuerySet
 
@@ -12,6 +13,9 @@ from ratings.selectors import ratings_snapshot
 from tournaments.engine import model
 from tournaments.engine.standings import round_robin_standings, swiss_standings
 from tournaments.models import Format, Pairing, Registration, Tournament
+
+# Issue 16: a scheduled tournament this close to its start is a commitment (RULES 4.7).
+SOON = timedelta(hours=2)
 
 
 def engine_tournament(tournament: Tournament) -> model.Tournament:
@@ -69,18 +73,18 @@ def game_ids(tournament: Tournament) -> list[int]:
 
 
 def tournament_list(*, variant: str = "", cadence: str = "") -> dict[str, QuerySet]:
-    """Upcoming, running and finished tournaments, filtered (issue 7)."""
-    base = Tournament.objects.listed().annotate(players=Count("registrations"))
+    """Upcoming, running and ended tournaments, filtered (issue 7). A tournament cancelled
+    (below its minimum, by its opener or staff) is among the ended ones, marked (issue 16)."""
+    base = Tournament.objects.annotate(players=Count("registrations"))
     if variant:
         base = base.filter(variant=variant)
     if cadence:
         base = base.filter(cadence=cadence)
+    ended = (Tournament.Status.FINISHED, Tournament.Status.CANCELLED)
     return {
         "upcoming": base.filter(status=Tournament.Status.SCHEDULED).order_by("starts_at", "id"),
         "running": base.filter(status=Tournament.Status.RUNNING).order_by("starts_at", "id"),
-        "finished": base.filter(status=Tournament.Status.FINISHED).order_by("-starts_at", "-id")[
-            :50
-        ],
+        "finished": base.filter(status__in=ended).order_by("-starts_at", "-id")[:50],
     }
 
 
@@ -116,10 +120,12 @@ def is_registered(tournament: Tournament, user) -> bool:
 
 @dataclass(frozen=True)
 class Leg:
+    """One game of a pairing, as the pairings table shows it: tournament points (RULES 4.6,
+    2/1/0 per game) of the row's two players, left (White of the first game) first."""
+
     game_id: int | None
-    white: str
-    black: str
-    result: str  # "1-0", "½-½", "0-0", "+/-" (forfeit), "…" (being played), "" (not yet)
+    result: str  # "2–0", "1–1", "0–2"; "+–−" / "−–+" forfeit; "0–0"; "…" being played; ""
+    outcome: str  # played, forfeit, unplayed, live, pending
 
 
 @dataclass(frozen=True)
@@ -129,6 +135,8 @@ class PairingRow:
     black: str | None  # None: the bye
     white_number: int
     black_number: int | None
+    white_rating: int
+    black_rating: int | None
     white_points: int | None
     black_points: int | None
     legs: tuple[Leg, ...]
@@ -141,6 +149,17 @@ class RoundRow:
     opening: str
     ended: bool
     pairings: tuple[PairingRow, ...]
+    boards: int = 0  # pairings in the round, also when they were not read
+
+
+@dataclass(frozen=True)
+class Mark:
+    """One game in a cell of the cross table: the player's points and how they came."""
+
+    text: str  # "2", "1", "0", "+" (forfeit win), "−" (forfeit loss), "0" unplayed, "R" bye
+    outcome: str  # win, draw, loss, forfeit_win, forfeit_loss, unplayed, bye
+    colour: str = ""  # "w" / "b": the colour the player had; "" for a bye
+    opponent: int | None = None  # the Swiss table names the opponent by number
 
 
 @dataclass(frozen=True)
@@ -153,15 +172,37 @@ class StandingRow:
     buchholz_cut1: int
     sonneborn_berger: float
     wins: int
-    cross: tuple[str, ...] = ()  # round robin: the cells against players 1..n
+    # The cross table: round robin, one cell per opponent (by number, the player's own cell
+    # empty); Swiss, one cell per round. A cell holds one mark per game (two with double games).
+    cells: tuple[tuple[Mark, ...], ...] = ()
 
 
-def _leg_result(points: tuple[int | None, int | None], played: bool, game) -> str:
-    if points[0] is None:
-        return "…" if game is not None else ""
-    if not played and game is None:
-        return "+/-" if points[0] > points[1] else ("-/+" if points[1] > points[0] else "0-0")
-    return {(2, 0): "1-0", (0, 2): "0-1", (1, 1): "½-½", (0, 0): "0-0"}[points]
+POINTS_TEXT = {2: "2", 1: "1", 0: "0"}
+
+
+def _mark(mine: int, theirs: int, played: bool, colour: str, opponent: int | None) -> Mark:
+    """RULES 4.6-4.7: a game's points for one player, a forfeit as + / −, 0-0 unplayed."""
+    if not played:
+        if mine > theirs:
+            return Mark("+", "forfeit_win", colour, opponent)
+        if theirs > mine:
+            return Mark("−", "forfeit_loss", colour, opponent)
+        return Mark("0", "unplayed", colour, opponent)
+    outcome = "win" if mine > theirs else "loss" if theirs > mine else "draw"
+    return Mark(POINTS_TEXT.get(mine, str(mine)), outcome, colour, opponent)
+
+
+def _leg(points: tuple[int | None, int | None], played: bool, game_id: int | None) -> Leg:
+    left, right = points
+    if left is None:
+        return Leg(game_id, "…", "live") if game_id is not None else Leg(None, "", "pending")
+    if not played and game_id is None:
+        if left == right:
+            return Leg(None, "0–0", "unplayed")
+        return Leg(None, "+–−" if left > right else "−–+", "forfeit")
+    if not played:  # a game nobody sat at: 0-0, unplayed (RULES 4.7)
+        return Leg(game_id, "0–0", "unplayed")
+    return Leg(game_id, f"{left}–{right}", "played")
 
 
 def _opening_label(tournament: Tournament, rnd) -> str:
@@ -169,11 +210,15 @@ def _opening_label(tournament: Tournament, rnd) -> str:
 
 
 def run_rounds(tournament: Tournament, *, pairings_of: int | None = None) -> list[RoundRow]:
-    """Every round with its opening and pairings (two queries, whatever the size); with
-    `pairings_of`, only that round's pairings are read (the others have none)."""
+    """Every round with its opening and pairings (three queries, whatever the size); with
+    `pairings_of`, only that round's pairings are read (the others say how many boards)."""
     from tournaments.models import Round
 
-    rounds = list(Round.objects.filter(tournament=tournament).order_by("number"))
+    rounds = list(
+        Round.objects.filter(tournament=tournament)
+        .annotate(boards=Count("pairings"))
+        .order_by("number")
+    )
     pairings = Pairing.objects.filter(round__tournament=tournament)
     if pairings_of is not None:
         pairings = pairings.filter(round__number=pairings_of)
@@ -182,18 +227,12 @@ def run_rounds(tournament: Tournament, *, pairings_of: int | None = None) -> lis
     )
     by_round: dict[int, list[PairingRow]] = {r.pk: [] for r in rounds}
     for p in pairings:
-        white = p.white.player.username
         black = p.black.player.username if p.black_id else None
         legs = []
         if black is not None:
             for leg in range(1, tournament.legs + 1):
-                game = getattr(p, f"game{leg}_id")
-                wp, bp = getattr(p, f"white_points{leg}"), getattr(p, f"black_points{leg}")
-                played = getattr(p, f"played{leg}")
-                if leg == 1:
-                    legs.append(Leg(p.game1_id, white, black, _leg_result((wp, bp), played, game)))
-                else:
-                    legs.append(Leg(p.game2_id, black, white, _leg_result((bp, wp), played, game)))
+                points = (getattr(p, f"white_points{leg}"), getattr(p, f"black_points{leg}"))
+                legs.append(_leg(points, getattr(p, f"played{leg}"), getattr(p, f"game{leg}_id")))
         points = [
             (getattr(p, f"white_points{leg}"), getattr(p, f"black_points{leg}"))
             for leg in range(1, tournament.legs + 1)
@@ -202,10 +241,12 @@ def run_rounds(tournament: Tournament, *, pairings_of: int | None = None) -> lis
         by_round[p.round_id].append(
             PairingRow(
                 board=p.board,
-                white=white,
+                white=p.white.player.username,
                 black=black,
                 white_number=p.white.number,
                 black_number=p.black.number if p.black_id else None,
+                white_rating=p.white.start_rating,
+                black_rating=p.black.start_rating if p.black_id else None,
                 white_points=sum(pt[0] for pt in scored) if scored else None,
                 black_points=sum(pt[1] or 0 for pt in scored) if scored else None,
                 legs=tuple(legs),
@@ -214,33 +255,50 @@ def run_rounds(tournament: Tournament, *, pairings_of: int | None = None) -> lis
         )
     return [
         RoundRow(
-            r.number, _opening_label(tournament, r), r.ended_at is not None, tuple(by_round[r.pk])
+            r.number,
+            _opening_label(tournament, r),
+            r.ended_at is not None,
+            tuple(by_round[r.pk]),
+            r.boards,
         )
         for r in rounds
     ]
 
 
+def round_pairings(tournament: Tournament, number: int) -> RoundRow | None:
+    """One round with its pairings (a past round opened on the page)."""
+    return next((r for r in run_rounds(tournament, pairings_of=number) if r.number == number), None)
+
+
+def _cross_cells(tournament: Tournament, state: model.Tournament) -> dict[int, list]:
+    """RULES 4.10's cross table: per player, one cell per opponent (round robin) or per round
+    (Swiss), each with one mark per game, from the scored games and byes."""
+    numbers = [e.number for e in state.entrants]
+    round_robin = tournament.format == Format.ROUND_ROBIN
+    width = len(numbers) if round_robin else max(state.rounds_played, tournament.current_round)
+    cells: dict[int, list[list[Mark]]] = {n: [[] for _ in range(width)] for n in numbers}
+    for g in sorted(state.games, key=lambda g: (g.round, g.leg)):
+        for me, other, mine, theirs, colour in (
+            (g.white, g.black, g.white_points, g.black_points, "w"),
+            (g.black, g.white, g.black_points, g.white_points, "b"),
+        ):
+            index = other - 1 if round_robin else g.round - 1
+            cells[me][index].append(_mark(mine, theirs, g.played, colour, other))
+    if not round_robin:  # the bye takes the round's cell (RULES 4.6)
+        for bye in state.byes:
+            cells[bye.player][bye.round - 1].append(Mark("R", "bye"))
+    return cells
+
+
 def run_standings(tournament: Tournament) -> list[StandingRow]:
-    """RULES 4.10, live: computed by the engine from the pairings (a fixed number of queries)."""
+    """RULES 4.10, live: computed by the engine from the pairings (a fixed number of queries),
+    with the cross table."""
     participants = {p.number: p for p in tournament.participants.select_related("player")}
     if not participants:
         return []
     state = engine_tournament(tournament)
     standings = final_standings(tournament, state)
-    cross: dict[int, list[str]] = {}
-    if tournament.format == Format.ROUND_ROBIN:  # the cross table (RULES 4.10)
-        n = len(participants)
-        cells = {number: [""] * n for number in participants}
-        for g in state.games:
-            for me, other, mine in (
-                (g.white, g.black, g.white_points),
-                (g.black, g.white, g.black_points),
-            ):
-                mark = {2: "1", 1: "½", 0: "0"}[mine]
-                cells[me][other - 1] = (cells[me][other - 1] + " " + mark).strip()
-        for number in cells:
-            cells[number][number - 1] = "×"
-        cross = cells
+    cells = _cross_cells(tournament, state)
     return [
         StandingRow(
             rank=s.rank,
@@ -251,7 +309,7 @@ def run_standings(tournament: Tournament) -> list[StandingRow]:
             buchholz_cut1=s.buchholz_cut1,
             sonneborn_berger=s.sonneborn_berger,
             wins=s.wins,
-            cross=tuple(cross.get(s.player, ())),
+            cells=tuple(tuple(cell) for cell in cells.get(s.player, ())),
         )
         for s in standings
     ]
@@ -307,10 +365,10 @@ tournament_game_ids = game_ids
 
 
 def recently_cancelled_for(user) -> Tournament | None:
-    """A tournament the visitor joined that was cancelled in the last hour, so the banner tells
-    them why: it cancelled itself at the start (below the minimum, RULES 4.3), staff cancelled
-    it (before or during play), or its opener did before the start (the opener knows; one
-    query)."""
+    """A tournament of the visitor cancelled in the last hour, so the banner tells them why:
+    it cancelled itself at the start (below the minimum, RULES 4.3) or staff cancelled it (its
+    players and its opener are told), or its opener did before the start (the players are
+    told; the opener knows). One query."""
     from datetime import timedelta
 
     from django.db.models import Q
@@ -320,15 +378,95 @@ def recently_cancelled_for(user) -> Tournament | None:
 
     if not user.is_authenticated:
         return None
+    not_by_them = Q(end_reason__in=[EndReason.BELOW_MINIMUM, EndReason.BY_STAFF])
     return (
         Tournament.objects.filter(
             status=Tournament.Status.CANCELLED,
-            registrations__player=user,
             cancelled_at__gte=timezone.now() - timedelta(hours=1),
         )
         .filter(
-            Q(end_reason__in=[EndReason.BELOW_MINIMUM, EndReason.BY_STAFF]) | ~Q(opened_by=user)
+            (Q(registrations__player=user) & (not_by_them | ~Q(opened_by=user)))
+            | (Q(opened_by=user) & not_by_them)
         )
         .order_by("-cancelled_at")
+        .distinct()
         .first()
+    )
+
+
+def commitments_of(user_id: int) -> list:
+    """RULES 4.7 (issue 16): the tournaments that will pair the player soon, so that the lobby
+    and the challenge notices warn before they take on another game. A running tournament they
+    play in, with a round still to come and no game of theirs being played in it (between
+    rounds); a scheduled one they joined that starts within `SOON`. Two queries."""
+    from django.db.models import F, Q
+    from django.utils import formats, timezone
+    from django.utils.translation import gettext as _
+
+    from games.commitments import Commitment
+    from games.models import Game
+
+    now = timezone.now()
+    found = []
+    playing = Game.objects.filter(
+        Q(white_id=user_id) | Q(black_id=user_id), status="live", event_type__model="tournament"
+    ).values_list("event_id", flat=True)
+    running = (
+        Tournament.objects.filter(
+            status=Tournament.Status.RUNNING,
+            participants__player_id=user_id,
+            current_round__lt=F("total_rounds"),
+        )
+        .exclude(pk__in=playing)
+        .distinct()
+    )
+    for t in running:
+        found.append(
+            Commitment(
+                event=t.name,
+                url=t.get_absolute_url(),
+                due_at=None,
+                warning=_(
+                    "Il torneo «%(name)s» accoppia presto il prossimo turno: se allora sei in "
+                    "un'altra partita, lo perdi a tavolino (regola 4.7)."
+                )
+                % {"name": t.name},
+            )
+        )
+    scheduled = Tournament.objects.filter(
+        status=Tournament.Status.SCHEDULED,
+        registrations__player_id=user_id,
+        starts_at__lte=now + SOON,
+    ).distinct()
+    for t in scheduled:
+        at = formats.time_format(timezone.localtime(t.starts_at), "TIME_FORMAT")
+        found.append(
+            Commitment(
+                event=t.name,
+                url=t.get_absolute_url(),
+                due_at=t.starts_at,
+                warning=_(
+                    "Il torneo «%(name)s» inizia alle %(time)s: se a quell'ora sei in un'altra "
+                    "partita, perdi il primo turno a tavolino (regola 4.7)."
+                )
+                % {"name": t.name, "time": at},
+            )
+        )
+    return found
+
+
+def tournaments_of(user) -> list[Tournament]:
+    """The visitor's live tournaments: running ones they play in, scheduled ones they joined
+    (the home page, issue 16). One query."""
+    from django.db.models import Q
+
+    if not user.is_authenticated:
+        return []
+    return list(
+        Tournament.objects.filter(
+            Q(status=Tournament.Status.RUNNING, participants__player=user)
+            | Q(status=Tournament.Status.SCHEDULED, registrations__player=user)
+        )
+        .distinct()
+        .order_by("starts_at", "id")[:5]
     )

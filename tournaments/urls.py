@@ -17,6 +17,8 @@ urlpatterns = [
         "<int:pk>/invite/regenerate/", views.tournament_invite_regenerate, name="invite_regenerate"
     ),
     path("<int:pk>/player/<int:number>/", views.tournament_player, name="player"),
+    path("<int:pk>/round/<int:number>/", views.tournament_round, name="round"),
+    path("<int:pk>/print/", views.tournament_print, name="print"),
     path("<int:pk>/trf/", views.tournament_trf, name="trf"),
     path("<int:pk>/games/", views.tournament_games, name="games"),
     path("banner/", views.tournament_banner, name="banner"),

@@ -3,6 +3,8 @@ read; each view renders the whole page or, for htmx, the named partial (STYLE 7)
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -19,7 +21,7 @@ from games.models import Game
 from games.selectors import game_export
 from ratings.models import CadenceChoice, Variant
 from tournaments import selectors, services
-from tournaments.describe import describe
+from tournaments.describe import describe, outcome_line
 from tournaments.engine.trf import write_trf
 from tournaments.forms import JoinForm, TournamentForm
 from tournaments.models import Participant, Tournament
@@ -130,33 +132,63 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     use_zone(request)
     tournament = get_object_or_404(Tournament.objects.select_related("opened_by"), pk=pk)
     invite = request.session.get(_invite_key(pk), "")
+    is_opener = request.user.is_authenticated and tournament.opened_by_id == request.user.pk
+    started = tournament.has_started()
     context = {
         "tournament": tournament,
         "players": selectors.registered_players(tournament),
         "registered": selectors.is_registered(tournament, request.user),
-        "is_opener": request.user.is_authenticated and tournament.opened_by_id == request.user.pk,
-        "started": tournament.has_started(),
+        "is_opener": is_opener,
+        "started": started,
+        # Organiser's controls only until the start (RULES 4.1): a refreshed fragment drops them.
+        "organizing": is_opener and not started and tournament.is_live,
         "has_invite": bool(invite) and invite == tournament.invite_token,
         "join_form": JoinForm(),
         "description": describe(tournament),
+        "outcome": outcome_line(tournament),
         "invite_url": request.build_absolute_uri(
             reverse("tournaments:invite", args=[pk, tournament.invite_token])
         ),
         "login_url": reverse("accounts:login") + "?" + urlencode({"next": request.path}),
     }
-    if tournament.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
+    if tournament.status in RUN_STATUSES:
+        # The current round in full; the others are listed and read when opened (round view).
         rounds = selectors.run_rounds(tournament, pairings_of=tournament.current_round)
         context.update(
             rounds=rounds,
             current=rounds[-1] if rounds else None,
+            past_rounds=list(reversed(rounds[:-1])),
             standings=selectors.run_standings(tournament),
             my_game_id=selectors.my_live_game_id(tournament, request.user),
-            now=timezone.now(),
         )
     template = "tournaments/detail.html"
     if request.htmx:
         template += "#live"
     return render(request, template, context)
+
+
+def tournament_round(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """One round's pairings and results, opened from the list of rounds (htmx fragment)."""
+    tournament = get_object_or_404(Tournament, pk=pk, status__in=RUN_STATUSES)
+    rnd = selectors.round_pairings(tournament, number)
+    if rnd is None:
+        raise Http404
+    return render(request, "tournaments/_round.html", {"tournament": tournament, "rnd": rnd})
+
+
+def tournament_print(request: HttpRequest, pk: int) -> HttpResponse:
+    """The standings and cross table on paper (or as they stand, while running)."""
+    use_zone(request)
+    tournament = get_object_or_404(
+        Tournament.objects.select_related("opened_by"), pk=pk, status__in=RUN_STATUSES
+    )
+    context = {
+        "tournament": tournament,
+        "standings": selectors.run_standings(tournament),
+        "outcome": outcome_line(tournament),
+        "description": describe(tournament),
+    }
+    return render(request, "tournaments/print.html", context)
 
 
 def tournament_invite(request: HttpRequest, pk: int, token: str) -> HttpResponse:
@@ -279,8 +311,15 @@ def tournament_games(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
+def _current_path(request: HttpRequest) -> str:
+    """The path of the page an htmx request comes from (its HX-Current-URL header)."""
+    return urlsplit(request.headers.get("HX-Current-URL", "")).path
+
+
 def tournament_banner(request: HttpRequest) -> HttpResponse:
     """ "Your game": shown on every page while the visitor has a tournament game open."""
     found = selectors.live_tournament_game(request.user)
+    if found and _current_path(request) == reverse("games:game", args=[found[0]]):
+        found = None  # already on that game's page: nothing to point to (issue 16)
     cancelled = None if found else selectors.recently_cancelled_for(request.user)
     return render(request, "tournaments/_banner.html", {"found": found, "cancelled": cancelled})

@@ -10,3 +10,17 @@ register = template.Library()
 @register.filter
 def duration(minutes: int) -> str:
     return duration_label(int(minutes))
+
+
+@register.inclusion_tag("arena/_home.html", takes_context=True)
+def home_arenas(context, limit: int = 5):
+    """Running and upcoming arenas, and the ones the visitor is in (the home page, issue 16)."""
+    from arena import selectors
+
+    user = context.get("user")
+    sections = selectors.arena_list()
+    return {
+        "running": list(sections["running"][:limit]),
+        "upcoming": list(sections["upcoming"][:limit]),
+        "mine": selectors.arenas_of(user) if user is not None else [],
+    }

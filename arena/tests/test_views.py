@@ -3,6 +3,7 @@ player page; refusals shown on the page; query counts that do not grow."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -131,7 +132,10 @@ def test_the_list_shows_arenas_by_status(client):
     ArenaFactory(name="Ora", status=Arena.Status.RUNNING)
     ArenaFactory(name="Annullata", status=Arena.Status.CANCELLED)
     page = client.get(reverse("arena:list")).content.decode()
-    assert "Presto" in page and "Ora" in page and "Annullata" not in page
+    assert "Presto" in page and "Ora" in page
+    # Issue 16: a cancelled arena stays, among the ended ones, marked.
+    ended = page[page.index("Concluse") :]
+    assert "Annullata" in ended and 'data-testid="cancelled-badge"' in ended
     fragment = client.get(reverse("arena:list") + "?variant=italian", HTTP_HX_REQUEST="true")
     assert "Presto" not in fragment.content.decode()
 
@@ -158,3 +162,27 @@ def test_admin_lists_arenas_and_cancels(admin_client):
     )
     arena.refresh_from_db()
     assert arena.status == Arena.Status.CANCELLED
+
+
+def test_the_organiser_controls_are_in_the_live_fragment_until_the_start(client):
+    """Issue 16: after the start a refreshed fragment drops "Modifica / Annulla"; a private
+    arena's opener enters without typing their own password."""
+    from django.contrib.auth.hashers import make_password
+
+    arena = ArenaFactory(
+        starts_at=timezone.now() + timedelta(hours=1), password_hash=make_password("x")
+    )
+    client.force_login(arena.opened_by)
+    url = reverse("arena:detail", args=[arena.pk])
+    fragment = client.get(url, HTTP_HX_REQUEST="true").content.decode()
+    assert 'data-testid="organizer"' in fragment and 'data-testid="countdown"' in fragment
+    assert "enter-password" not in fragment  # the opener needs no password
+    client.post(reverse("arena:enter", args=[arena.pk]))
+    assert Entry.objects.filter(arena=arena, player=arena.opened_by).exists()
+    Arena.objects.filter(pk=arena.pk).update(
+        starts_at=timezone.now() - timedelta(minutes=1), status=Arena.Status.RUNNING
+    )
+    fragment = client.get(url, HTTP_HX_REQUEST="true").content.decode()
+    assert 'data-testid="organizer"' not in fragment and "Modifica" not in fragment
+    # The time to the end is written by the server, never an empty countdown.
+    assert re.search(r'data-testid="time-to-end">\d+ min \d\d s<', fragment)

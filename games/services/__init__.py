@@ -8,17 +8,18 @@
 - `draws`: offers, acceptance, claims;
 - `presence`: who sits at a game;
 - `due`: the tick's work (flags, abandonment, end by the event, settling);
-- `challenges`: posting, accepting, cancelling;
+- `challenges`: posting, accepting, cancelling; rematches;
+- `pools`: quick pairing (waiting in a pool, the pairing passes);
 - `errors`: the refusals, with the codes clients receive.
 """
 
 from games.services.acting import ANY_PLY, acting
 from games.services.challenges import (
-    LOBBY_GROUP,
     MAX_OPEN_CHALLENGES,
     challenge_accept,
     challenge_cancel,
     challenge_create,
+    rematch_offer,
 )
 from games.services.draws import (
     game_draw_accept,
@@ -60,8 +61,24 @@ from games.services.play import (
     game_resign,
     games_open,
 )
+from games.services.pools import (
+    POOL_TOPIC,
+    QUICK_TIME_CONTROLS,
+    Pool,
+    pool_join,
+    pool_leave,
+    pool_left_page,
+    pools_pair_due,
+)
 from games.services.presence import game_presence, presence_sweep
-from games.services.state import clock_figures, game_state, group_name, now_ms, topic
+from games.services.state import (
+    LOBBY_GROUP,
+    clock_figures,
+    game_state,
+    group_name,
+    now_ms,
+    topic,
+)
 
 __all__ = [
     "ABANDON_AFTER_MS",
@@ -69,6 +86,8 @@ __all__ = [
     "LOBBY_GROUP",
     "MAX_OPEN_CHALLENGES",
     "MAX_MOVE_LENGTH",
+    "POOL_TOPIC",
+    "QUICK_TIME_CONTROLS",
     "ChallengeGone",
     "GameError",
     "GameNotFound",
@@ -82,6 +101,7 @@ __all__ = [
     "NotYourTurn",
     "OpponentUnavailable",
     "PlayerBusy",
+    "Pool",
     "StalePly",
     "TooManyChallenges",
     "acting",
@@ -108,6 +128,11 @@ __all__ = [
     "games_settle_due",
     "group_name",
     "now_ms",
+    "pool_join",
+    "pool_leave",
+    "pool_left_page",
+    "pools_pair_due",
     "presence_sweep",
+    "rematch_offer",
     "topic",
 ]

@@ -21,6 +21,7 @@ from games.services.errors import (
     TooManyChallenges,
 )
 from games.services.play import game_open
+from games.services.state import lobby_changed_on_commit
 from live import locks, pushes
 
 MAX_BASE_SECONDS = 180 * 60
@@ -28,12 +29,6 @@ MAX_INCREMENT_SECONDS = 60
 # Issue 14: one account posted 10,000 open challenges and the lobby grew to megabytes. A player
 # keeps at most this many open at once (cancelling one makes room).
 MAX_OPEN_CHALLENGES = 5
-LOBBY_GROUP = "lobby"
-
-
-def lobby_changed_on_commit() -> None:
-    """Tell lobby pages to re-fetch their list (STYLE 7: a short "changed" push)."""
-    pushes.group_send_on_commit(LOBBY_GROUP, {"type": "lobby.changed"})
 
 
 def challenge_create(
@@ -45,8 +40,9 @@ def challenge_create(
     color: str,
     rated: bool,
     opponent_id: int | None = None,
+    rematch_of: Game | None = None,
 ) -> Challenge:
-    """Post a challenge, open or addressed to one player."""
+    """Post a challenge, open or addressed to one player (a rematch names its game)."""
     if variant_code not in VARIANT_CODES:
         raise Malformed("unknown variant")
     if not 0 <= base_seconds <= MAX_BASE_SECONDS or not (
@@ -82,6 +78,7 @@ def challenge_create(
             increment_seconds=increment_seconds,
             color=color,
             rated=rated,
+            rematch_of=rematch_of,
         )
         lobby_changed_on_commit()
         pushes.user_changed_on_commit([opponent_id], "challenges")
@@ -132,6 +129,9 @@ def challenge_accept(*, challenge_id: int, user_id: int) -> Game:
         # but they stay posted: they can be accepted after this game.
         lobby_changed_on_commit()
         pushes.user_changed_on_commit([challenge.challenger_id, user_id], "challenges")
+        # The challenger's page, wherever they wait (the lobby, the finished game of a
+        # rematch), goes to the board.
+        pushes.user_changed_on_commit([challenge.challenger_id], "mygame", game=game.pk)
     return game
 
 
@@ -151,3 +151,37 @@ def challenge_cancel(*, challenge_id: int, user_id: int) -> Challenge:
             [challenge.challenger_id, challenge.opponent_id], "challenges"
         )
     return challenge
+
+
+def rematch_offer(*, game_id: int, user_id: int) -> tuple[Challenge, Game | None]:
+    """A rematch ("rivincita", issue 16) after a finished game of no event: a challenge to the
+    same opponent, same variant, time control and rating, the colours swapped. If the opponent
+    already offered one, this accepts it (both asked), and the new game is returned too; an
+    offer of one's own still open is returned as it is. The challenge row locks as any
+    challenge's; the game is only read."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or game.is_live or game.event_type_id is not None:
+        raise ChallengeGone("no rematch for this game")
+    color = game.player_color(user_id)
+    if color is None:
+        raise NotAPlayer("only its players may ask for a rematch")
+    opponent_id = game.black_id if color.value == "white" else game.white_id
+    offers = Challenge.objects.filter(rematch_of=game, status=ChallengeStatus.OPEN)
+    theirs = offers.filter(challenger_id=opponent_id, opponent_id=user_id).first()
+    if theirs is not None:
+        return theirs, challenge_accept(challenge_id=theirs.pk, user_id=user_id)
+    mine = offers.filter(challenger_id=user_id, opponent_id=opponent_id).first()
+    if mine is not None:
+        return mine, None
+    offer = challenge_create(
+        challenger_id=user_id,
+        opponent_id=opponent_id,
+        variant_code=game.variant,
+        base_seconds=game.base_seconds,
+        increment_seconds=game.increment_seconds,
+        # Colours swapped: who had White asks to play Black this time.
+        color=ColorChoice.BLACK if color.value == "white" else ColorChoice.WHITE,
+        rated=game.rated,
+        rematch_of=game,
+    )
+    return offer, None

@@ -19,7 +19,7 @@ from games.models import EndReason, Game, GameResult, Status
 from games.rules import Color
 from games.services.acting import end_game, flag_if_due, has_moved, save_and_push, win_for
 from games.services.presence import presence_sweep
-from games.services.state import now_ms
+from games.services.state import now_ms, push_settled_on_commit
 from games.services.store import lock_game
 from games.signals import game_finished
 
@@ -113,6 +113,7 @@ def game_settle(*, game_id: int) -> bool:
     if failed:
         return False
     Game.objects.filter(pk=game_id).update(settled=True)
+    push_settled_on_commit(game_id)
     return True
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -14,6 +15,7 @@ from games.rules import clock as clocks
 from games.rules.clock import ClockError
 from games.services.acting import acting, end_game, has_moved, optional_ply, win_for
 from games.services.errors import IllegalMoveError, Malformed, NoBoost, NotYourTurn, PlayerBusy
+from games.services.pools import pool_entries_clear
 from games.services.state import now_ms
 from games.services.store import PLAY_FIELDS
 from live import locks
@@ -36,6 +38,8 @@ def _new_game(
     start_fen: str | None,
     event: Any,
     at_ms: int,
+    opening_number: int | None = None,
+    opening_moves: Sequence[str] = (),
 ) -> Game:
     if white_id == black_id:
         raise Malformed("a game needs two different players")
@@ -58,6 +62,8 @@ def _new_game(
         boostable=boostable and base_seconds > 0,
         start_fen=fen,
         fen=fen,
+        opening_number=opening_number,
+        opening_moves=list(opening_moves),
         event=event,
     )
     game.set_clock(clock)
@@ -87,16 +93,22 @@ def game_open(
     start_fen: str | None = None,
     event: Any = None,
     at_ms: int | None = None,
+    opening_number: int | None = None,
+    opening_moves: Sequence[str] = (),
 ) -> Game:
     """Open a game: the clock of the side to move starts at once (RULES 3).
 
     The rating decision is fixed here, once: `rated` (casual games and unrated events never
     count) and `rated_with_event` (True when the event rates all its games as one period, a
     round tournament, RULES 7.1; otherwise the game is rated alone when it ends). `boostable`:
-    the players may take boost (an arena, RULES 8; never without base time).
+    the players may take boost (an arena, RULES 8; never without base time). An event's
+    imposed opening (RULES 6) is `opening_moves` from the standard start (with its F.I.D.
+    `opening_number`), leading to `start_fen`.
 
     Raises PlayerBusy if either player is already in a live game (RULES 1). Locks both user
-    rows (USER rank, ascending id) for the duration of the check and the insert.
+    rows (USER rank, ascending id) for the duration of the check and the insert; under the
+    same locks both players leave any quick-pairing pool (`pools.pool_entries_clear`), and a
+    player who was waiting there is told where their game is.
     """
     game = _new_game(
         white_id=white_id,
@@ -110,6 +122,8 @@ def game_open(
         start_fen=start_fen,
         event=event,
         at_ms=now_ms() if at_ms is None else at_ms,
+        opening_number=opening_number,
+        opening_moves=opening_moves,
     )
     with transaction.atomic():
         users = get_user_model().objects.filter(pk__in=[white_id, black_id])
@@ -117,6 +131,7 @@ def game_open(
         if _busy([white_id, black_id]):
             raise PlayerBusy("a player is already in a live game")
         game.save()
+        pool_entries_clear([game])
     return Game.objects.select_related("white", "black").get(pk=game.pk)
 
 
@@ -124,6 +139,7 @@ def games_open(
     *,
     pairs: list[tuple[int, int, str | None]],
     variant_code: str,
+    openings: list[tuple[int | None, Sequence[str]]] | None = None,
     base_seconds: int,
     increment_seconds: int,
     rated: bool,
@@ -131,11 +147,13 @@ def games_open(
     event: Any = None,
     at_ms: int | None = None,
 ) -> list[Game | None]:
-    """Open several games at once (an arena's pairing pass): (white, black, start FEN) each.
+    """Open several games at once (an arena's pairing pass): (white, black, start FEN) each,
+    with `openings[i]` the (F.I.D. number, moves) that led to pair i's start, if imposed.
 
     One lock of every player's user row (USER rank, ascending id), one check of who is already
     in a live game, one insert: a pair with a busy player gets None instead (RULES 1), the
-    others open with their clocks started at `at_ms`, rated alone (RULES 7.1)."""
+    others open with their clocks started at `at_ms`, rated alone (RULES 7.1). Their players
+    leave any quick-pairing pool under the same locks."""
     at = now_ms() if at_ms is None else at_ms
     players = sorted({p for white, black, _fen in pairs for p in (white, black)})
     games = [
@@ -151,8 +169,12 @@ def games_open(
             start_fen=fen,
             event=event,
             at_ms=at,
+            opening_number=opening[0],
+            opening_moves=opening[1],
         )
-        for white, black, fen in pairs
+        for (white, black, fen), opening in zip(
+            pairs, openings or [(None, ())] * len(pairs), strict=True
+        )
     ]
     if len(players) != 2 * len(pairs):
         raise Malformed("a player is in two of the games")
@@ -162,6 +184,7 @@ def games_open(
         busy = _busy(players)
         free = [g for g in games if g.white_id not in busy and g.black_id not in busy]
         Game.objects.bulk_create(free)
+        pool_entries_clear(free)
     opened = {id(g) for g in free}
     return [g if id(g) in opened else None for g in games]
 

@@ -18,6 +18,14 @@ from live import pushes
 logger = logging.getLogger(__name__)
 
 
+LOBBY_GROUP = "lobby"
+
+
+def lobby_changed_on_commit() -> None:
+    """Tell lobby pages to re-fetch their list (STYLE 7: a short "changed" push)."""
+    pushes.group_send_on_commit(LOBBY_GROUP, {"type": "lobby.changed"})
+
+
 def now_ms() -> int:
     return time.time_ns() // 1_000_000
 
@@ -88,6 +96,11 @@ def game_state(
             "connected": game.black_connections > 0,
             "away_since_ms": game.black_away_since_ms,
         },
+        # FIDE 9.2-9.3: whether the side to move may claim a draw now (the page offers the
+        # claim only then).
+        "draw_claimable": _draw_claimable(game),
+        # RULES 6: the opening the event imposed, from the standard start to `start_fen`.
+        "opening": {"number": game.opening_number, "moves": list(game.opening_moves)},
         "rated": game.rated,
         "time_control": str(game.time_control),
         # RULES 8: whether boost is offered in this game, and who took it.
@@ -97,6 +110,18 @@ def game_state(
             "black": game.black_boosted,
         },
     }
+
+
+def _draw_claimable(game: Game) -> bool:
+    """FIDE 9.2-9.3, for the side to move. Threefold repetition and the fifty-move rule both
+    need eight quiet plies or more (the FEN's halfmove clock), which settles most moves
+    without building a board."""
+    if not game.is_live or game.variant != "chess":
+        return False
+    fields = game.fen.split()
+    if len(fields) > 4 and fields[4].isdigit() and int(fields[4]) < 8:
+        return False
+    return variant(game.variant).claimable_draw(game.fen, game.positions) is not None
 
 
 def move_delta(game: Game, *, at_ms: int, played: Played, move: str, notation: list) -> dict:
@@ -117,6 +142,7 @@ def move_delta(game: Game, *, at_ms: int, played: Played, move: str, notation: l
         "result": game.result,
         "reason": game.reason,
         "draw_offer": game.draw_offer or None,
+        "draw_claimable": _draw_claimable(game),
     }
 
 
@@ -148,3 +174,10 @@ def settle_on_commit(game_id: int) -> None:
             logger.warning("game %s: settle task not sent; the tick will settle it", game_id)
 
     transaction.on_commit(send)
+
+
+def push_settled_on_commit(game_id: int) -> None:
+    """The game's receivers (events, ratings) have all run: its pages re-read what they
+    decided, such as the rating change (docs/protocol.md, `settled`). Sent from the worker
+    that settled it, after its commit."""
+    pushes.group_send_on_commit(group_name(game_id), {"type": "game.settled", "game": game_id})

@@ -18,6 +18,8 @@ def open_game(
     rated: bool = True,
     start_fen: str | None = None,
     at_ms: int = T0,
+    opening_number: int | None = None,
+    opening_moves=(),
 ):
     white = white or UserFactory()
     black = black or UserFactory()
@@ -30,4 +32,6 @@ def open_game(
         rated=rated,
         start_fen=start_fen,
         at_ms=at_ms,
+        opening_number=opening_number,
+        opening_moves=opening_moves,
     )

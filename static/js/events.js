@@ -26,19 +26,31 @@
     });
   }
 
+  // Countdowns in words with their units (events/templatetags/events_tags.py writes the first
+  // text the same way): "2 g 3 h", "1 h 05 min", "23 min 08 s"; lists to the minute.
+  const LANG = (document.documentElement.lang || "it").slice(0, 2);
+  const UNITS = LANG === "en" ? { d: "d", h: "h", m: "min", s: "s" } : { d: "g", h: "h", m: "min", s: "s" };
   function pad(n) { return String(n).padStart(2, "0"); }
+  function words(left, coarse) {
+    const d = Math.floor(left / 86400), h = Math.floor(left % 86400 / 3600);
+    const m = Math.floor(left % 3600 / 60), s = left % 60;
+    if (d) return d + " " + UNITS.d + " " + h + " " + UNITS.h;
+    if (h) return h + " " + UNITS.h + " " + pad(m) + " " + UNITS.m;
+    if (coarse) return Math.max(1, m + (s > 0 ? 1 : 0)) + " " + UNITS.m;
+    if (m) return m + " " + UNITS.m + " " + pad(s) + " " + UNITS.s;
+    return s + " " + UNITS.s;
+  }
 
   function tick() {
     const now = Date.now();
     for (const el of document.querySelectorAll("[data-countdown-to]")) {
       const left = Math.max(0, Math.floor((Date.parse(el.dataset.countdownTo) - now) / 1000));
-      const d = Math.floor(left / 86400), h = Math.floor(left % 86400 / 3600);
-      const m = Math.floor(left % 3600 / 60), s = left % 60;
-      el.textContent = (d ? d + "d " : "") + pad(h) + ":" + pad(m) + ":" + pad(s);
+      // At zero the server is about to move on (the start, the end): say so, not "0 s".
+      el.textContent = left === 0 && el.dataset.zero ? el.dataset.zero : words(left, false);
     }
     for (const el of document.querySelectorAll("time[data-countdown]")) {
       const left = Math.floor((Date.parse(el.getAttribute("datetime")) - now) / 1000);
-      if (left > 0 && left < 3600) el.textContent = Math.floor(left / 60) + ":" + pad(left % 60);
+      if (left > 0 && left < 86400) el.textContent = (el.dataset.soon || "%s").replace("%s", words(left, true));
     }
   }
 
@@ -95,9 +107,18 @@
       const value = input.type === "checkbox" ? (input.checked ? "on" : "") : input.value;
       box.hidden = value !== wanted && !box.querySelector(".error");
     }
+    // RULES 7.3: openings that make the event casual take "rated" and the floor off the form
+    // (the hint says why); their values stay, so double games can make it rated again.
+    const casual = !!form.querySelector("#rated-hint[data-casual]");
+    for (const box of form.querySelectorAll('[data-field="rated"], [data-field="floor"]')) {
+      if (casual) box.hidden = true;
+      else if (box.dataset.field === "rated") box.hidden = false;
+    }
   }
   document.addEventListener("change", showWhen);
   document.addEventListener("htmx:afterSettle", showWhen);
+  // A fragment swapped in is ticked at once (its countdown never shows stale text).
+  document.addEventListener("htmx:afterSettle", function () { tick(); localTimes(); });
 
   // Typing in the opening search is not a choice: keep its "change" from the live form hint.
   document.addEventListener("change", function (event) {

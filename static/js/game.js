@@ -1,16 +1,22 @@
 // The live game page: one websocket (docs/protocol.md), the server's state drawn as it comes.
 // Chess on chessground (vendored); draughts on our own SVG board. Clocks tick locally from the
-// server's last figures; the server alone decides.
+// server's last figures; the server alone decides. Around it (issue 16): the move list with the
+// imposed opening and navigation, premoves, the reasons a move is refused, sounds, ratings.
 const root = document.getElementById("game");
 const gameId = root.dataset.game;
 const variant = root.dataset.variant;
 const myColor = root.dataset.myColor || null;
 const lang = root.dataset.lang;
 const geometry = JSON.parse(document.getElementById("board-geometry").textContent);
+const page = JSON.parse(document.getElementById("game-page").textContent);
 const t = (key) => root.dataset[key] || "";
 const SVGNS = "http://www.w3.org/2000/svg";
 
 let state = JSON.parse(document.getElementById("game-state").textContent);
+// Every position of the game, the start first (navigation); kept in step with the states.
+let positions = page.positions;
+// The ply shown when the player looks back (null: the game as it stands, following it).
+let viewPly = null;
 // Players see their own side at the bottom. Spectators see White at the bottom in every
 // variant: English draughts diagrams too are printed with White (squares 21–32) at the bottom
 // and Black (1–12) at the top, although Black moves first.
@@ -33,12 +39,75 @@ let board = null; // chess: chessground api; draughts: {render}
 let heardAt = Date.now(); // when the socket last said anything (see the silence check below)
 // Sent while (re)connecting: delivered on open; a stale ply is refused there.
 function send(message) { socket.send(message); }
+const live = () => state.status === "live";
+const following = () => viewPly === null;
+const shownPly = () => (viewPly === null ? state.ply : viewPly);
+const myTurn = () => myColor && live() && state.turn === myColor;
+
+// --- a short notice: why a move was refused, a premove set or dropped ------------------------
+let noticeTimer = null;
+function notice(text) {
+  const el = document.getElementById("notice");
+  if (!text) { el.hidden = true; return; }
+  el.textContent = text;
+  el.hidden = false;
+  clearTimeout(noticeTimer);
+  noticeTimer = setTimeout(() => { el.hidden = true; }, 5000);
+}
+
+// --- sounds: synthesised (no files, the site works offline); the mute switch is remembered ---
+const sound = (() => {
+  const KEY = "circolo.sound";
+  let ctx = null;
+  let muted = localStorage.getItem(KEY) === "off";
+  const tones = {
+    move: [[520, 0.07, "triangle", 0.25]],
+    capture: [[300, 0.09, "square", 0.18], [200, 0.11, "triangle", 0.25]],
+    lowtime: [[880, 0.12, "sine", 0.2], [880, 0.12, "sine", 0.2]],
+    end: [[660, 0.15, "sine", 0.2], [440, 0.25, "sine", 0.2]],
+  };
+  document.addEventListener("pointerdown", () => { if (ctx && ctx.state === "suspended") ctx.resume(); });
+  function play(name) {
+    if (muted) return;
+    // What played, for the page's tests and anyone curious; the sound itself follows.
+    root.dataset.lastSound = name;
+    root.dataset.sounds = String(Number(root.dataset.sounds || 0) + 1);
+    try {
+      ctx = ctx || new AudioContext();
+      let at = ctx.currentTime;
+      for (const [freq, length, type, gain] of tones[name]) {
+        const osc = ctx.createOscillator(), amp = ctx.createGain();
+        osc.type = type; osc.frequency.value = freq;
+        amp.gain.setValueAtTime(gain, at);
+        amp.gain.exponentialRampToValueAtTime(0.001, at + length);
+        osc.connect(amp).connect(ctx.destination);
+        osc.start(at); osc.stop(at + length);
+        at += length + 0.03;
+      }
+    } catch (e) { /* no audio here: the page works the same */ }
+  }
+  return {
+    play,
+    get muted() { return muted; },
+    toggle() { muted = !muted; localStorage.setItem(KEY, muted ? "off" : "on"); },
+  };
+})();
+const SPEAKER = '<svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true"><path d="M3 9v6h4l5 4V5L7 9H3z" fill="currentColor"/>';
+const WAVES = '<path d="M15.5 8.5a5 5 0 0 1 0 7M18 6a8.5 8.5 0 0 1 0 12" stroke="currentColor" stroke-width="2" fill="none"/></svg>';
+const CROSS = '<path d="M16 9l6 6M22 9l-6 6" stroke="currentColor" stroke-width="2"/></svg>';
+function drawSoundButton() {
+  const b = document.getElementById("sound");
+  b.innerHTML = SPEAKER + (sound.muted ? CROSS : WAVES);
+  b.title = sound.muted ? t("tSoundOff") : t("tSoundOn");
+  b.setAttribute("aria-label", b.title);
+  b.setAttribute("aria-pressed", String(!sound.muted));
+}
 
 // --- clocks ------------------------------------------------------------------------------
 function timeLeft(color) {
   const c = state.clock;
   let ms = c[color + "_ms"];
-  if (c.running === color && state.status === "live") ms -= performance.now() - receivedAt;
+  if (c.running === color && live()) ms -= performance.now() - receivedAt;
   return Math.max(0, ms);
 }
 function formatMs(ms) {
@@ -51,17 +120,25 @@ function sideColor(side) {
   const top = orientation === "white" ? "black" : "white";
   return side === "top" ? top : orientation;
 }
+let lowWarned = false; // the low-time warning sounds once each time one's clock runs low
 function drawClocks() {
   for (const el of root.querySelectorAll(".clock")) {
     const color = sideColor(el.dataset.side);
-    el.textContent = formatMs(timeLeft(color));
-    el.classList.toggle("running", state.clock.running === color && state.status === "live");
+    const left = timeLeft(color);
+    el.textContent = formatMs(left);
+    el.classList.toggle("running", state.clock.running === color && live());
+    el.classList.toggle("low", live() && left < page.low_ms && (state.clock.running === color || color === myColor));
+  }
+  if (myColor && live() && state.clock.running === myColor) {
+    const low = timeLeft(myColor) < page.low_ms;
+    if (low && !lowWarned) sound.play("lowtime");
+    lowWarned = low;
   }
   for (const el of root.querySelectorAll(".presence")) {
     const p = state[sideColor(el.dataset.side)];
     if (p.connected) { el.textContent = "● " + t("tOnline"); el.className = "presence on"; continue; }
     el.className = "presence off";
-    if (p.away_since_ms && state.status === "live") {
+    if (p.away_since_ms && live()) {
       const serverNow = state.clock.at_ms + (performance.now() - receivedAt);
       const left = Math.max(0, Math.ceil(30 - (serverNow - p.away_since_ms) / 1000));
       el.textContent = "○ " + t("tAway").replace("%s", left);
@@ -86,6 +163,8 @@ function parseDraughtsFen(fen) {
 function draughtsBoard(el) {
   const size = geometry.size, cell = 100;
   let selected = null;
+  let premove = null; // {from, to}: one queued move, played at my turn if still legal
+  let premoveFrom = null; // a piece picked for a premove, its square not chosen yet
   const svg = document.createElementNS(SVGNS, "svg");
   svg.setAttribute("viewBox", `0 0 ${size * cell} ${size * cell}`);
   svg.setAttribute("class", "draughts-svg");
@@ -97,6 +176,8 @@ function draughtsBoard(el) {
   };
   const movesFrom = (sq) => state.legal_moves.filter((m) => parseInt(m, 10) === sq);
   const dest = (m) => parseInt(m.split(/[-x]/).pop(), 10);
+  const shownFen = () => (following() ? state.fen : positions[viewPly]);
+  const shownLast = () => { const p = shownPly(); return p > 0 ? state.moves[p - 1] : null; };
   function render() {
     svg.replaceChildren();
     for (let r = 0; r < size; r++) for (let c = 0; c < size; c++) {
@@ -106,10 +187,11 @@ function draughtsBoard(el) {
       rect.setAttribute("class", "sq light");
       svg.appendChild(rect);
     }
-    const pieces = parseDraughtsFen(state.fen);
-    const last = state.last_move ? state.last_move.split(/[-x]/).map((n) => parseInt(n, 10)) : [];
-    const mine = myColor && state.status === "live" && state.turn === myColor;
-    const targets = selected ? movesFrom(selected).map(dest) : [];
+    const pieces = parseDraughtsFen(shownFen());
+    const lastMove = shownLast();
+    const last = lastMove ? lastMove.split(/[-x]/).map((n) => parseInt(n, 10)) : [];
+    const targets = selected && following() ? movesFrom(selected).map(dest) : [];
+    const queued = premove ? [premove.from, premove.to] : premoveFrom ? [premoveFrom] : [];
     geometry.squares.forEach((_, i) => {
       const sq = i + 1, [x, y] = xy(sq);
       const g = document.createElementNS(SVGNS, "g");
@@ -120,6 +202,7 @@ function draughtsBoard(el) {
       let cls = "sq dark";
       if (last.includes(sq)) cls += " last";
       if (sq === selected) cls += " selected";
+      if (queued.includes(sq)) cls += " premove";
       rect.setAttribute("class", cls);
       g.appendChild(rect);
       const label = document.createElementNS(SVGNS, "text");
@@ -149,11 +232,11 @@ function draughtsBoard(el) {
       svg.appendChild(g);
     });
   }
-  const mine = () => myColor && state.status === "live" && state.turn === myColor;
   const squareAt = (e) => {
     const g = document.elementFromPoint(e.clientX, e.clientY)?.closest("[data-square]");
     return g && svg.contains(g) ? parseInt(g.dataset.square, 10) : null;
   };
+  const captureCompulsory = () => state.legal_moves.some((m) => m.includes("x"));
   function play(from, to) {
     const chosen = movesFrom(from).filter((m) => dest(m) === to);
     if (!chosen.length) return false;
@@ -168,13 +251,42 @@ function draughtsBoard(el) {
     const ply = state.ply;
     chooser(t("tChoosePath"), paths.map((m) => [m, () => { if (state.ply === ply) send({ type: "move", ply, move: m }); }]));
   }
+  function cancelPremove() {
+    if (!premove && !premoveFrom) return false;
+    premove = premoveFrom = null;
+    render();
+    return true;
+  }
+  // The opponent's turn: a piece of mine, then a square, queue one move (a premove).
+  function premoveClick(sq, pieces) {
+    const mine = pieces[sq] && pieces[sq].color === myColor;
+    if (premoveFrom !== null && sq !== premoveFrom && !mine) {
+      premove = { from: premoveFrom, to: sq };
+      premoveFrom = null;
+      notice(t("tPremoveSet"));
+    } else if (mine && sq !== premoveFrom) {
+      premove = null; premoveFrom = sq;
+    } else if (!cancelPremove()) {
+      notice(t("tNotYourTurn"));
+    } else premoveFrom = null;
+    render();
+  }
   // Click a piece then a square, or drag the piece there (pointer events: mouse, pen, touch).
   let drag = null;
   svg.addEventListener("pointerdown", (e) => {
-    if (!mine()) return;
+    if (!myColor || !live() || !following()) return;
     const sq = squareAt(e);
     if (sq === null) return;
+    const pieces = parseDraughtsFen(state.fen);
+    if (!myTurn()) { premoveClick(sq, pieces); return; }
     if (selected && selected !== sq && play(selected, sq)) return;
+    const mine = pieces[sq] && pieces[sq].color === myColor;
+    if (selected && !mine) {
+      // A square that is no destination of the piece picked: say why.
+      notice(captureCompulsory() ? t("tCaptureCompulsory") : t("tNotADestination"));
+    } else if (mine && !movesFrom(sq).length) {
+      notice(captureCompulsory() ? t("tCaptureCompulsory") : t("tCannotMove"));
+    }
     selected = movesFrom(sq).length ? sq : null;
     render();
     if (selected) {
@@ -198,10 +310,27 @@ function draughtsBoard(el) {
     drag = null;
     const to = squareAt(e);
     if (to !== null && to !== from && play(from, to)) return;
+    if (moved && to !== null && to !== from) notice(captureCompulsory() ? t("tCaptureCompulsory") : t("tNotADestination"));
     if (moved) render(); // dropped off target: the piece goes back, still selected
   });
   svg.addEventListener("pointercancel", () => { drag = null; render(); });
-  return { render, reset() { selected = null; drag = null; closeChooser(); } };
+  svg.addEventListener("contextmenu", (e) => { if (cancelPremove()) e.preventDefault(); });
+  return {
+    render,
+    reset() { selected = null; drag = null; closeChooser(); },
+    cancelPremove,
+    // My turn has come: the queued move is played if it is still legal, else dropped.
+    playPremove() {
+      if (!premove) { premoveFrom = null; return; }
+      const { from, to } = premove;
+      premove = premoveFrom = null;
+      const chosen = movesFrom(from).filter((m) => dest(m) === to);
+      if (chosen.length === 1) send({ type: "move", ply: state.ply, move: chosen[0] });
+      else if (chosen.length > 1) choosePath(chosen);
+      else notice(t("tPremoveCancelled"));
+      render();
+    },
+  };
 }
 
 // --- a small chooser (promotion piece, capture path) --------------------------------------
@@ -225,11 +354,13 @@ function chooser(title, options, onCancel) {
   box.appendChild(cancel);
   document.getElementById("board").after(box);
 }
-// The side to move is in check when the last move's notation says so (+ or #, RULES 2; an
-// en-passant capture writes "e.p." after it).
-function inCheck() {
-  const last = state.notation.length ? state.notation[state.notation.length - 1][1] : "";
-  return state.status === "live" && /[+#]( e\.p\.)?$/.test(last) ? state.turn : false;
+// The side to move is in check when the move that led to the position says so (+ or #,
+// RULES 2; an en-passant capture writes "e.p." after it).
+function checkAt(ply) {
+  const written = ply > 0 ? state.notation[ply - 1][1] : "";
+  if (!/[+#]( e\.p\.)?$/.test(written)) return false;
+  const moverIsWhite = (positions[ply] || state.fen).split(" ")[1] !== "w";
+  return moverIsWhite ? "black" : "white";
 }
 
 // --- chess board -------------------------------------------------------------------------
@@ -242,26 +373,61 @@ function chessDests() {
   }
   return dests;
 }
+function kingSquare(fen, color) {
+  const rows = fen.split(" ")[0].split("/");
+  const king = color === "white" ? "K" : "k";
+  for (let r = 0; r < 8; r++) {
+    let file = 0;
+    for (const ch of rows[r]) {
+      if (/\d/.test(ch)) { file += Number(ch); continue; }
+      if (ch === king) return "abcdefgh"[file] + (8 - r);
+      file += 1;
+    }
+  }
+  return null;
+}
+// The mated or stalemated king, marked on the final position (issue 16).
+function endMarks() {
+  const marks = new Map();
+  if (live() || !following()) return marks;
+  const cls = { checkmate: "mate", stalemate: "stalemate" }[state.reason];
+  const square = cls && kingSquare(state.fen, state.turn);
+  if (square) marks.set(square, cls);
+  return marks;
+}
 function chessConfig() {
-  const mine = myColor && state.status === "live" && state.turn === myColor;
-  const last = state.last_move ? [state.last_move.slice(0, 2), state.last_move.slice(2, 4)] : undefined;
+  const ply = shownPly();
+  const fen = following() ? state.fen : positions[ply];
+  const moveNow = following() && myTurn();
+  const last = ply > 0 ? [state.moves[ply - 1].slice(0, 2), state.moves[ply - 1].slice(2, 4)] : undefined;
+  const mated = following() && state.reason === "checkmate" ? state.turn : false;
   return {
-    fen: state.fen.split(" ")[0],
+    fen: fen.split(" ")[0],
     orientation,
-    turnColor: state.turn,
+    turnColor: following() ? state.turn : (fen.split(" ")[1] === "w" ? "white" : "black"),
     lastMove: last,
-    check: inCheck(),
-    movable: { free: false, color: mine ? myColor : undefined, dests: mine ? chessDests() : new Map(), showDests: true },
+    check: mated || (following() && !live() ? false : checkAt(ply)),
+    highlight: { lastMove: true, check: true, custom: endMarks() },
+    movable: {
+      free: false,
+      // Mine to move, or to premove while the opponent thinks (only on the game as it stands).
+      color: myColor && live() && following() ? myColor : undefined,
+      dests: moveNow ? chessDests() : new Map(),
+      showDests: true,
+    },
+    premovable: { enabled: !!myColor && live() && following() },
   };
 }
 async function chessBoard(el) {
   const { Chessground } = await import(root.dataset.chessground);
+  let premoved = false; // a premove is queued (chessground keeps it)
   const api = Chessground(el, {
     ...chessConfig(),
     movable: {
       ...chessConfig().movable,
       events: {
         after(orig, dest) {
+          premoved = false;
           const base = orig + dest;
           if (state.legal_moves.includes(base)) return send({ type: "move", ply: state.ply, move: base });
           // Promotion: the player picks the piece; closing the chooser takes the move back.
@@ -273,15 +439,126 @@ async function chessBoard(el) {
         },
       },
     },
+    premovable: {
+      ...chessConfig().premovable,
+      events: {
+        set() { premoved = true; notice(t("tPremoveSet")); },
+        unset() { premoved = false; },
+      },
+    },
+    events: {
+      // A piece picked that cannot move, or the opponent's turn without a piece of mine: why.
+      select(key) {
+        if (!myColor || !live() || !following()) return;
+        const piece = api.state.pieces.get(key);
+        if (!myTurn()) {
+          if (!piece || piece.color !== myColor) notice(t("tNotYourTurn"));
+          return;
+        }
+        if (piece && piece.color === myColor && !chessDests().has(key)) {
+          notice(checkAt(state.ply) === myColor ? t("tInCheck") : t("tCannotMove"));
+        }
+      },
+    },
   });
-  return { render() { api.set(chessConfig()); }, reset() { closeChooser(); }, api };
+  return {
+    render() { api.set(chessConfig()); },
+    reset() { closeChooser(); },
+    cancelPremove() { if (!premoved) return false; api.cancelPremove(); premoved = false; return true; },
+    playPremove() {
+      if (!premoved) return;
+      premoved = false;
+      if (!api.playPremove()) notice(t("tPremoveCancelled"));
+    },
+    api,
+  };
 }
+
+// --- the move list, with the imposed opening and navigation --------------------------------
+function renderMoves() {
+  const list = document.getElementById("moves");
+  list.replaceChildren();
+  const opening = page.opening;
+  const written = (pair) => (lang === "en" ? pair[1] : pair[0]);
+  const items = opening.notation.map((pair) => ({ text: written(pair), imposed: true }))
+    .concat(state.notation.map((pair, i) => ({ text: written(pair), ply: i + 1 })));
+  let row = null;
+  items.forEach((item, k) => {
+    const index = k + opening.offset;
+    if (index % 2 === 0 || row === null) {
+      row = document.createElement("li");
+      row.dataset.n = opening.first_number + Math.floor(index / 2);
+      list.appendChild(row);
+      if (index % 2 === 1) {
+        const gap = document.createElement("span");
+        gap.className = "mv gap"; gap.textContent = "…";
+        row.append(gap, " ");
+      }
+    }
+    let el;
+    if (item.imposed) {
+      el = document.createElement("span");
+      el.className = "mv imposed"; el.title = t("tImposed");
+    } else {
+      el = document.createElement("button");
+      el.type = "button"; el.className = "mv"; el.dataset.ply = item.ply;
+      if (item.ply === shownPly()) el.classList.add("current");
+    }
+    el.textContent = item.text;
+    row.append(el, " "); // a space between moves, as the text reads (and copies)
+  });
+  if (following()) list.scrollTop = list.scrollHeight;
+  else list.querySelector(".current")?.scrollIntoView({ block: "nearest" });
+  const viewing = document.getElementById("viewing");
+  viewing.hidden = following();
+  if (!following()) {
+    viewing.replaceChildren(document.createTextNode(t("tViewing").replace("%s", String(viewPly)) + " "));
+    const back = document.createElement("button");
+    back.type = "button"; back.className = "linklike"; back.dataset.nav = "last";
+    back.textContent = t("tBackLive");
+    viewing.appendChild(back);
+  }
+  for (const b of root.querySelectorAll(".move-nav [data-nav]")) {
+    const ply = shownPly();
+    b.disabled = (b.dataset.nav === "first" || b.dataset.nav === "prev") ? ply === 0 : ply === state.ply;
+  }
+}
+function go(ply) {
+  const target = Math.max(0, Math.min(ply, state.ply));
+  viewPly = target === state.ply ? null : target;
+  board.reset();
+  board.render();
+  renderMoves();
+}
+function nav(action) {
+  const ply = shownPly();
+  go({ first: 0, prev: ply - 1, next: ply + 1, last: state.ply }[action]);
+}
+root.addEventListener("click", (e) => {
+  const target = e.target.closest("[data-nav], .mv[data-ply]");
+  if (!target) return;
+  if (target.dataset.nav) nav(target.dataset.nav);
+  else go(Number(target.dataset.ply));
+});
+document.addEventListener("keydown", (e) => {
+  if (e.target.closest("input, textarea, select") || e.altKey || e.ctrlKey || e.metaKey) return;
+  const action = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last", ArrowUp: "first", ArrowDown: "last" }[e.key];
+  if (action) { e.preventDefault(); nav(action); }
+  else if (e.key === "Escape" && board.cancelPremove()) notice("");
+});
 
 // --- the rest of the page ----------------------------------------------------------------
 // RULES 8 boost: offered in arena games, before one's own first move.
 function hasMoved(color) {
   const first = state.ply % 2 === 0 ? state.turn : (state.turn === "white" ? "black" : "white");
   return state.ply >= (color === first ? 1 : 2);
+}
+function ratingText(color) {
+  const r = page.ratings[color];
+  if (!r) return "";
+  let text = String(r.rating);
+  if (r.delta !== null && r.delta !== undefined) text += r.delta >= 0 ? ` +${r.delta}` : ` −${-r.delta}`;
+  return text;
 }
 let eventReturn = null; // the way back to the event, after an arena game ends
 function renderSide() {
@@ -297,13 +574,20 @@ function renderSide() {
       el.appendChild(mark);
     }
   }
+  for (const el of root.querySelectorAll(".prating")) {
+    const color = sideColor(el.dataset.side), r = page.ratings[color];
+    el.textContent = ratingText(color);
+    el.classList.toggle("up", !!r && r.delta > 0);
+    el.classList.toggle("down", !!r && r.delta < 0);
+    el.title = !live() && page.ratings.with_event && page.ratings.rated ? t("tRatedWithEvent") : "";
+  }
   const boost = document.getElementById("boost");
   if (boost) {
-    boost.hidden = !(state.status === "live" && myColor && state.boost && state.boost.offered
+    boost.hidden = !(live() && myColor && state.boost && state.boost.offered
       && !state.boost[myColor] && !hasMoved(myColor));
   }
   const back = document.getElementById("event-return");
-  if (back && state.status !== "live" && myColor && root.dataset.eventKind === "arena" && !eventReturn) {
+  if (back && !live() && myColor && root.dataset.eventKind === "arena" && !eventReturn) {
     // Back to the arena page after a few seconds (a new pairing takes the player to the
     // board before that, arena.js); "Resta qui" keeps the finished game on screen.
     back.hidden = false;
@@ -316,44 +600,68 @@ function renderSide() {
     eventReturn = setInterval(tick, 1000);
     back.querySelector("[data-stay]").addEventListener("click", () => { clearInterval(eventReturn); back.querySelector("[data-countdown-line]").hidden = true; });
   }
-  const list = document.getElementById("moves");
-  list.replaceChildren();
-  const written = state.notation.map((pair) => (lang === "en" ? pair[1] : pair[0]));
-  for (let i = 0; i < written.length; i += 2) {
-    const li = document.createElement("li");
-    li.textContent = written[i] + (written[i + 1] ? "  " + written[i + 1] : "");
-    list.appendChild(li);
-  }
-  list.scrollTop = list.scrollHeight;
+  renderMoves();
   const banner = document.getElementById("result");
-  if (state.status !== "live") {
+  if (!live()) {
     const text = { "1-0": t("tWhiteWins"), "0-1": t("tBlackWins"), "1/2-1/2": t("tDraw"), "0-0": t("tNobody") }[state.result] || state.result;
     banner.textContent = `${state.result} · ${text} · ${root.getAttribute("data-r-" + state.reason) || state.reason}`;
     banner.hidden = false;
   } else banner.hidden = true;
-  const offer = state.draw_offer, live = state.status === "live";
+  const offer = state.draw_offer;
   const accept = document.getElementById("draw-accept"), decline = document.getElementById("draw-decline");
   const offerBtn = document.getElementById("draw-offer"), resign = document.getElementById("resign");
-  const incoming = live && myColor && offer && offer !== myColor;
+  const incoming = live() && myColor && offer && offer !== myColor;
   if (accept) { accept.hidden = !incoming; decline.hidden = !incoming; }
-  if (offerBtn) offerBtn.hidden = !live || incoming;
-  if (resign) resign.hidden = !live;
+  if (offerBtn) offerBtn.hidden = !live() || incoming;
+  if (resign) resign.hidden = !live();
+  // FIDE 9.2-9.3: the claim only when the rules allow one now, to the side to move.
   const claim = document.getElementById("draw-claim");
-  if (claim) claim.hidden = !live || state.turn !== myColor;
+  if (claim) claim.hidden = !(myTurn() && state.draw_claimable);
   const line = document.getElementById("status-line");
-  line.textContent = incoming ? t("tDrawOffered") : live && myColor && offer === myColor ? t("tYouOffered") : "";
+  line.textContent = incoming ? t("tDrawOffered") : live() && myColor && offer === myColor ? t("tYouOffered") : "";
+}
+function keepPositions(next) {
+  // One more ply: its position is the state's; a gap (a state missed): ask for them all.
+  if (next.ply === positions.length) positions.push(next.fen);
+  else if (next.ply === positions.length - 1) positions[next.ply] = next.fen;
+  else {
+    positions.length = Math.min(positions.length, next.ply + 1);
+    fetch(`/games/${gameId}/positions/`).then((r) => r.json()).then((data) => {
+      positions = data.positions;
+      if (!following()) board.render();
+    }).catch(() => {});
+  }
 }
 function apply(next) {
   // STYLE 4: every change the server pushes has a newer version; states arrive from several
   // threads and processes, so an older or repeated one is dropped.
   if (next.version <= state.version) return;
   const moved = next.ply !== state.ply || next.status !== state.status;
+  const ended = state.status === "live" && next.status !== "live";
+  const newMove = next.ply > state.ply;
   state = next;
+  keepPositions(next);
   receivedAt = performance.now() - ageOf(next);
+  if (newMove) {
+    const last = state.notation[state.notation.length - 1];
+    sound.play(last && last[0].includes("x") ? "capture" : "move");
+  }
+  if (ended) {
+    sound.play("end");
+    document.body.dispatchEvent(new Event("game-ended"));
+  }
   // A presence or draw-offer change leaves the board (and a half-made move) as it is.
   if (board && moved) { board.reset(); board.render(); }
+  if (board && newMove && myTurn() && following()) board.playPremove();
+  if (board && !live()) board.cancelPremove();
   renderSide();
   drawClocks();
+}
+function refreshRatings() {
+  fetch(`/games/${gameId}/ratings/`).then((r) => r.json()).then((data) => {
+    page.ratings = data;
+    renderSide();
+  }).catch(() => {});
 }
 
 // A move travels as what it changed (docs/protocol.md, "played"): applied on top of the state
@@ -374,9 +682,15 @@ function connect() {
       heardAt = Date.now();
       if (message.type === "state") apply(message);
       else if (message.type === "played") applyMove(message);
+      else if (message.type === "settled") refreshRatings(); // rated: the change is known
       else if (message.type === "error") {
-        if (message.code === "no_draw_to_claim") document.getElementById("status-line").textContent = t("tNoClaim");
-        else if (!(message.version <= state.version)) send({ type: "sync" }); // we missed a change
+        if (message.code === "no_draw_to_claim") notice(t("tNoClaim"));
+        else {
+          const key = "tE" + message.code.replace(/(^|_)([a-z])/g, (_, __, c) => c.toUpperCase());
+          if (t(key)) notice(t(key));
+          if (!(message.version <= state.version)) send({ type: "sync" }); // we missed a change
+          board.render(); // a refused move goes back
+        }
       }
     },
     close() { document.getElementById("status-line").textContent = t("tReconnecting"); },
@@ -387,11 +701,20 @@ function connect() {
 // from Redis is not sent again. A live game silent for 15 s asks for the state, which costs
 // the server one read and puts the board right if anything was missed.
 setInterval(() => {
-  if (state.status === "live" && socket && socket.isOpen && Date.now() - heardAt > 15000) {
+  if (live() && socket && socket.isOpen && Date.now() - heardAt > 15000) {
     heardAt = Date.now();
     send({ type: "sync" });
   }
 }, 5000);
+
+// A rematch accepted by the opponent (or any new game of mine) takes a finished game's page
+// to the new board; arena pages have their own rule (arena.js).
+if (root.dataset.eventKind !== "arena") {
+  document.body.addEventListener("mygame-changed", (event) => {
+    const game = event.detail && event.detail.game;
+    if (!live() && game && /^\d+$/.test(String(game)) && String(game) !== gameId) location.href = "/games/" + game + "/";
+  });
+}
 
 function confirmThen(message, action) { if (window.confirm(message)) action(); }
 root.querySelector("#flip").addEventListener("click", () => {
@@ -399,6 +722,7 @@ root.querySelector("#flip").addEventListener("click", () => {
   if (variant === "chess") board.api.set({ orientation }); else board.render();
   renderSide(); drawClocks();
 });
+root.querySelector("#sound").addEventListener("click", () => { sound.toggle(); drawSoundButton(); });
 root.querySelector("#resign")?.addEventListener("click", () => confirmThen(t("tConfirmResign"), () => send({ type: "resign", ply: state.ply })));
 root.querySelector("#draw-offer")?.addEventListener("click", () => confirmThen(t("tConfirmDraw"), () => send({ type: "draw_offer" })));
 root.querySelector("#draw-claim")?.addEventListener("click", () => send({ type: "draw_claim", ply: state.ply }));
@@ -410,6 +734,7 @@ root.querySelector("#boost")?.addEventListener("click", () => confirmThen(t("tCo
   const el = document.getElementById("board");
   board = variant === "chess" ? await chessBoard(el) : draughtsBoard(el);
   board.render();
+  drawSoundButton();
   renderSide();
   drawClocks();
   connect();

@@ -536,4 +536,4 @@ def test_the_admin_cancel_action_ends_the_live_games(admin_client):
     assert tournament.status == Tournament.Status.CANCELLED
     assert not live_games(tournament)
     page = admin_client.get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
-    assert 'data-testid="cancelled"' in page and "Annullato dallo staff" in page
+    assert 'data-testid="cancelled"' in page and "Torneo annullato dallo staff." in page

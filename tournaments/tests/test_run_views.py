@@ -31,8 +31,9 @@ def test_running_swiss_page_shows_pairings_standings_and_your_game(client):
     game = live_games(tournament)[0]
     client.force_login(game.white)
     page = client.get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
-    assert 'data-testid="pairings"' in page and 'data-testid="standings"' in page
-    assert "BH" in page and 'data-testid="cross-table"' not in page
+    assert 'data-testid="pairings-1"' in page and 'data-testid="standings"' in page
+    # A Swiss has its table round by round (opponent, colour, points), not a cross table.
+    assert "BH" in page and 'data-testid="cross-table"' in page and ">T1<" in page
     assert reverse("games:game", args=[game.pk]) in page  # "your game" and the board link
     assert 'data-testid="your-game"' in page
     assert 'data-testid="time-to-end"' in page
@@ -96,7 +97,7 @@ def test_players_of_a_tournament_cancelled_below_the_minimum_are_told(client):
     banner = client.get(reverse("tournaments:banner")).content.decode()
     assert 'data-testid="tournament-cancelled-banner"' in banner and tournament.name in banner
     page = client.get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
-    assert "Iscritti sotto il minimo" in page
+    assert "gli iscritti erano meno del minimo" in page
 
 
 def test_players_of_a_tournament_cancelled_by_staff_or_opener_are_told(client):

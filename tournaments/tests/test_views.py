@@ -3,6 +3,7 @@ through the page, the invite link, edit and cancel permissions."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -47,12 +48,17 @@ def test_list_filters_by_variant_and_cadence(client, django_assert_max_num_queri
         cadence="rapid",
         password_hash="x",
     )
-    TournamentFactory(name="Annullato", status="cancelled")
+    TournamentFactory(name="Deserto", status="cancelled")
     RegistrationFactory(tournament=dama)
     with django_assert_max_num_queries(8):
         page = client.get(reverse("tournaments:list")).content.decode()
-    assert chess.name in page and dama.name in page and "Annullato" not in page
+    assert chess.name in page and dama.name in page
     assert "🔒" in page and "1/16" in page
+    # Issue 16: a cancelled tournament stays in the list, among the ended ones, marked.
+    ended = page[page.index("Conclusi") :]
+    assert "Deserto" in ended and 'data-testid="cancelled-badge"' in ended
+    # Issue 16: a start within the day is a countdown with its unit, not a time of day.
+    assert re.search(r'data-testid="starts">tra \d+ (h \d+ min|min)<', page)
     page = client.get(reverse("tournaments:list"), {"variant": "italian"}).content.decode()
     assert dama.name in page and chess.name not in page
     page = client.get(reverse("tournaments:list"), {"cadence": "blitz"}).content.decode()

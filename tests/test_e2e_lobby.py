@@ -1,0 +1,187 @@
+"""End to end in Chromium (issue 16): the lobby. Quick pairing ("Partita veloce"), the
+challenge form's custom time only when chosen, the warning before a challenge that would cost a
+tournament round (RULES 4.7), and a list of open challenges that stays short."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from accounts.models import User
+from games.models import Game, PoolEntry
+from games.services import challenge_create, game_open, game_resign
+from tests.processes import wait_until
+
+pytestmark = pytest.mark.e2e
+
+
+def user(name: str) -> User:
+    return User.objects.get(username=name)
+
+
+def choose_variant(page, code: str) -> None:
+    """A tab of the grid, and the grid of that variant swapped in (not a click on the old one)."""
+    page.get_by_test_id(f"pool-variant-{code}").click()
+    expect(page.get_by_test_id(f"pool-variant-{code}")).to_have_attribute("aria-selected", "true")
+    expect(page.locator("#quick-pairing input[name=variant]")).to_have_value(code)
+
+
+def test_two_players_click_the_same_time_and_are_paired(site, two_players):
+    (anna, bruno), names = two_players
+    for page in (anna, bruno):
+        page.goto(site + "/play/")
+    choose_variant(anna, "italian")
+    anna.get_by_test_id("pool-3+2").click()
+    waiting = anna.get_by_test_id("pool-waiting")
+    expect(waiting).to_contain_text("Dama italiana 3+2")
+    # Bruno's grid shows someone waiting there (his lobby heard it).
+    choose_variant(bruno, "italian")
+    expect(bruno.get_by_test_id("pool-3+2")).to_contain_text("1 in attesa")
+    bruno.get_by_test_id("pool-3+2").click()
+    expect(bruno).to_have_url(re.compile(r"/games/\d+/$"))
+    expect(anna).to_have_url(bruno.url)  # taken to the board by the site socket
+    game = Game.objects.get(pk=int(bruno.url.rstrip("/").rsplit("/", 1)[1]))
+    assert (game.variant, game.base_seconds, game.increment_seconds, game.rated) == (
+        "italian",
+        180,
+        2,
+        True,
+    )
+    assert {game.white.username, game.black.username} == set(names)
+    assert not PoolEntry.objects.exists()
+    # One board at a time: from the board, the lobby refuses another pool.
+    anna.goto(site + "/play/")
+    anna.get_by_test_id("pool-1+0").click()
+    expect(anna.locator("#messages")).to_contain_text("Hai già una partita in corso")
+    game_resign(game_id=game.pk, user_id=game.white_id)
+
+    # Casual, and a wait cancelled.
+    anna.goto(site + "/play/")
+    anna.get_by_test_id("pool-casual").check()
+    anna.get_by_test_id("pool-5+0").click()
+    expect(anna.get_by_test_id("pool-waiting")).to_contain_text("amichevole")
+    assert not PoolEntry.objects.get(player__username=names[0]).rated
+    anna.get_by_test_id("pool-leave").click()
+    expect(anna.get_by_test_id("pool-waiting")).to_have_count(0)
+    assert not PoolEntry.objects.exists()
+    # Leaving the lobby page ends the wait as well.
+    anna.get_by_test_id("pool-5+0").click()
+    expect(anna.get_by_test_id("pool-waiting")).to_be_visible()
+    anna.goto(site + "/players/")
+    wait_until(lambda: not PoolEntry.objects.exists(), timeout=10, what="the wait ended")
+    anna.goto(site + "/play/")
+    expect(anna.get_by_test_id("pool-waiting")).to_have_count(0)
+
+
+def test_a_waiting_player_goes_to_the_tournament_game_that_opens_for_them(site, two_players):
+    """Issue 16: a player waiting in a pool leaves it the moment a tournament or arena game
+    opens for them, and their lobby page takes them there."""
+    (anna, _bruno), names = two_players
+    anna.goto(site + "/play/")
+    anna.get_by_test_id("pool-10+0").click()
+    expect(anna.get_by_test_id("pool-waiting")).to_be_visible()
+    other = User.objects.create(username="avversaria_t")
+    # As a tournament round opens its games (tournaments.running uses the same service).
+    game = game_open(
+        white_id=user(names[0]).pk,
+        black_id=other.pk,
+        variant_code="chess",
+        base_seconds=300,
+        increment_seconds=0,
+        rated=True,
+        rated_with_event=True,
+    )
+    expect(anna).to_have_url(f"{site}/games/{game.pk}/")
+    assert not PoolEntry.objects.exists()
+
+
+def test_the_challenge_form_asks_for_minutes_only_for_a_custom_time(site, two_players):
+    (anna, _bruno), _names = two_players
+    anna.goto(site + "/play/")
+    form = anna.get_by_test_id("challenge-form")
+    minutes = form.locator('[data-field="base_minutes"]')
+    expect(minutes).to_be_hidden()
+    expect(form.locator('[data-field="increment_seconds"]')).to_be_hidden()
+    form.locator("select[name=preset]").select_option("custom")
+    expect(minutes).to_be_visible()
+    form.locator("input[name=base_minutes]").fill("7")
+    form.locator("input[name=increment_seconds]").fill("3")
+    anna.get_by_test_id("challenge-submit").click()
+    expect(anna.get_by_test_id("challenge-list")).to_contain_text("7+3")
+
+
+def test_accepting_a_challenge_between_rounds_is_warned_first(site, two_players):
+    """RULES 4.7: a player busy in another game when the next round is paired loses it by
+    forfeit. The lobby and the challenge notice say so, and accepting asks first."""
+    from tournaments.models import Participant, Tournament
+
+    (anna, bruno), names = two_players
+    tournament = Tournament.objects.create(
+        name="Torneo del martedì",
+        opened_by=user(names[1]),
+        variant="chess",
+        base_seconds=180,
+        increment_seconds=2,
+        cadence="blitz",
+        starts_at=timezone.now() - timedelta(minutes=10),
+        status=Tournament.Status.RUNNING,
+        total_rounds=5,
+        current_round=1,
+    )
+    Participant.objects.create(
+        tournament=tournament, player=user(names[0]), number=1, start_rating=1500
+    )
+    challenge = challenge_create(
+        challenger_id=user(names[1]).pk,
+        opponent_id=user(names[0]).pk,
+        variant_code="chess",
+        base_seconds=300,
+        increment_seconds=0,
+        color="random",
+        rated=False,
+    )
+    anna.goto(site + "/play/")
+    expect(anna.get_by_test_id("commitment-warning")).to_contain_text("Torneo del martedì")
+    expect(anna.get_by_test_id("commitment-warning")).to_contain_text("a tavolino")
+    notice = anna.get_by_test_id("challenge-notice")
+    expect(notice.get_by_test_id("notice-commitment")).to_contain_text("a tavolino")
+    asked = []
+
+    def answer(dialog):
+        asked.append(dialog.message)
+        dialog.dismiss()  # not now
+
+    anna.on("dialog", answer)
+    anna.get_by_test_id(f"accept-{challenge.pk}").click()
+    expect(anna).to_have_url(site + "/play/")
+    assert asked and "Torneo del martedì" in asked[0]
+    assert not Game.objects.filter(status="live").exists()
+
+
+def test_the_open_challenges_come_a_page_at_a_time(site, two_players):
+    (anna, _bruno), _names = two_players
+    for i in range(23):
+        challenger = User.objects.create(username=f"sfidante_{i:02d}")
+        challenge_create(
+            challenger_id=challenger.pk,
+            variant_code="chess",
+            base_seconds=60 * (i + 1),
+            increment_seconds=0,
+            color="random",
+            rated=True,
+        )
+    anna.goto(site + "/play/")
+    listed = anna.get_by_test_id("open-challenges").locator("li")
+    expect(listed).to_have_count(20)
+    pager = anna.get_by_test_id("challenges-pager")
+    expect(pager).to_contain_text("pagina 1 di 2")
+    pager.get_by_role("link", name=re.compile("successive")).click()
+    expect(listed).to_have_count(3)
+    # The live refresh keeps the page it is on.
+    anna.evaluate("document.body.dispatchEvent(new Event('lobby-changed'))")
+    expect(anna.get_by_test_id("challenges-pager")).to_contain_text("pagina 2 di 2")
+    expect(listed).to_have_count(3)
