@@ -41,7 +41,13 @@ class UserConsumer(LiveConsumer):
     async def closed(self) -> None:
         if self.user_id is not None:
             ProcessConnections.discard(self.channel_name)
-            await call(presence.closed, key=self.channel_name)
+            await call(
+                presence.left,
+                key=self.channel_name,
+                topic=SITE_TOPIC,
+                user_id=self.user_id,
+                at_ms=presence.now_ms(),
+            )
 
     async def user_changed(self, event: dict[str, Any]) -> None:
         await self.send_json({**event, "type": "changed"})

@@ -12,6 +12,7 @@ import logging
 import time
 
 from django.conf import settings
+from django.db import transaction
 
 from live.models import Connection
 
@@ -38,6 +39,23 @@ def closed(*, key: str) -> bool:
     """Forget the socket `key`; returns whether it was recorded."""
     deleted, _rows = Connection.objects.filter(key=key).delete()
     return bool(deleted)
+
+
+# Keys of the rows `left` keeps for a user between two pages (no socket has such a key).
+LINGER_PREFIX = "left:"
+
+
+def left(*, key: str, topic: str, user_id: int, at_ms: int) -> None:
+    """Forget the socket `key` but keep its user on `topic` for one stale window: a player who
+    goes from one page to the next closes a socket before opening the next, and the page in
+    between must still show them online. One lingering row per user and topic, never refreshed
+    by a heartbeat, so it ages out like a dead process's rows (and `sweep` deletes it)."""
+    with transaction.atomic():
+        Connection.objects.filter(key=key).delete()
+        Connection.objects.update_or_create(
+            key=f"{LINGER_PREFIX}{topic}:{user_id}",
+            defaults={"topic": topic, "user_id": user_id, "seen_ms": at_ms},
+        )
 
 
 def count(*, topic: str, user_id: int) -> int:

@@ -178,7 +178,7 @@ def test_a_refused_move_says_why(site, two_players):
 
         def from_server(message):
             data = json.loads(message)
-            if data.get("type") == "state" and data.get("ply") == 1 and not dropped:
+            if data.get("type") in ("state", "played") and data.get("ply") == 1 and not dropped:
                 dropped.append(data["version"])  # lost on the way, as over a broken pub/sub
                 return
             ws.send(message)
@@ -322,3 +322,23 @@ def test_the_game_page_fits_a_phone(site, browser, two_players):
         expect(page.get_by_test_id("moves")).to_contain_text("e4")
     finally:
         phone.close()
+
+
+def test_resigning_before_the_board_has_loaded_still_resigns(site, two_players):
+    """The chess board is a module loaded after the page; the socket opened only once it was
+    built, so a resignation clicked in between was thrown away (seen in the tournament run:
+    the result never came). Such a click now waits for the socket."""
+    (anna, bruno), names = two_players
+    game = open_between(names)
+
+    def slow_board(route):
+        anna.wait_for_timeout(1500)
+        route.continue_()
+
+    anna.route(re.compile(r"chessground.*\.js"), slow_board)
+    anna.on("dialog", lambda dialog: dialog.accept())
+    anna.goto(f"{site}/games/{game.pk}/", wait_until="domcontentloaded")
+    anna.get_by_test_id("resign").click()
+    expect(anna.get_by_test_id("result")).to_contain_text("0-1")
+    game.refresh_from_db()
+    assert (game.status, game.result) == ("finished", "0-1")

@@ -67,9 +67,14 @@ async def test_state_moves_broadcast_errors_and_reconnect():
     await w.send_json_to({"type": "move", "ply": 0, "move": "e2e4"})
     for communicator in (b, watcher, w):
         moved = await receive_until(communicator, at_ply(1))
+        assert moved["clock"]["running"] == "black"
+        if moved["type"] == "state":
+            # A presence change pushed right after the move reads the whole game: also right.
+            assert moved["moves"] == ["e2e4"]
+            continue
         # A move travels as what it changed: the move, its notation, position and clocks.
         assert (moved["type"], moved["move"], moved["notation"]) == ("played", "e2e4", ["e4", "e4"])
-        assert moved["clock"]["running"] == "black" and "moves" not in moved
+        assert "moves" not in moved
 
     # Errors: a reply to the sender, nothing changes, the connection stays up.
     await watcher.send_json_to({"type": "move", "ply": 1, "move": "e7e5", "id": 7})

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
@@ -53,3 +55,35 @@ async def test_guests_are_refused_with_4401():
     connected, _ = await guest.connect()
     assert connected  # accepted, then closed with the code: a browser sees 4401
     assert await guest.receive_output(timeout=5) == {"type": "websocket.close", "code": 4401}
+
+
+async def test_a_player_between_two_pages_stays_online_for_one_stale_window():
+    """Going from one page to the next closes the site socket before the next page opens its
+    own: the page rendered in between must still show the player online (issue 16)."""
+    from accounts.selectors import online_ids
+    from live import presence
+    from live.models import Connection
+
+    anna = await database_sync_to_async(UserFactory)()
+    for _page in range(3):  # three navigations leave one lingering row, not three
+        socket = WebsocketCommunicator(application, "/ws/me/")
+        socket.scope["user"] = anna
+        assert (await socket.connect())[0]
+        # The row is written just after the handshake is accepted: wait for it (bounded).
+        for _try in range(100):
+            if await database_sync_to_async(
+                Connection.objects.filter(user_id=anna.pk).exclude(key__startswith=presence.LINGER_PREFIX).exists
+            )():
+                break
+            await asyncio.sleep(0.02)
+        assert await database_sync_to_async(online_ids)([anna.pk]) == {anna.pk}
+        await socket.disconnect()
+    assert await database_sync_to_async(online_ids)([anna.pk]) == {anna.pk}
+    rows = await database_sync_to_async(list)(Connection.objects.filter(user_id=anna.pk))
+    assert len(rows) == 1
+    later = rows[0].seen_ms + presence.STALE_MS + 1
+    assert (
+        await database_sync_to_async(presence.online)(topic="site", user_ids=[anna.pk], at_ms=later)
+        == set()
+    )
+    assert await database_sync_to_async(presence.sweep)(at_ms=later + presence.STALE_MS) == 1

@@ -38,7 +38,10 @@ let board = null; // chess: chessground api; draughts: {render}
 
 let heardAt = Date.now(); // when the socket last said anything (see the silence check below)
 // Sent while (re)connecting: delivered on open; a stale ply is refused there.
-function send(message) { socket.send(message); }
+// The socket opens once the board is built (the chess board loads a module first): a button
+// pressed before that (resign, draw) waits here and goes out when the socket opens.
+const early = [];
+function send(message) { if (socket) socket.send(message); else early.push(message); }
 const live = () => state.status === "live";
 const following = () => viewPly === null;
 const shownPly = () => (viewPly === null ? state.ply : viewPly);
@@ -695,6 +698,7 @@ function connect() {
     },
     close() { document.getElementById("status-line").textContent = t("tReconnecting"); },
   });
+  for (const message of early.splice(0)) socket.send(message);
 }
 
 // Pushes travel over Redis pub/sub (docs/protocol.md): one sent while the server was cut off
