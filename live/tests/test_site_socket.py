@@ -72,7 +72,9 @@ async def test_a_player_between_two_pages_stays_online_for_one_stale_window():
         # The row is written just after the handshake is accepted: wait for it (bounded).
         for _try in range(100):
             if await database_sync_to_async(
-                Connection.objects.filter(user_id=anna.pk).exclude(key__startswith=presence.LINGER_PREFIX).exists
+                Connection.objects.filter(user_id=anna.pk)
+                .exclude(key__startswith=presence.LINGER_PREFIX)
+                .exists
             )():
                 break
             await asyncio.sleep(0.02)
