@@ -11,10 +11,10 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts.redirects import local_next
 from games import player_ratings, selectors, services
 from games.forms import ChallengeForm, QuickPairingForm
 from games.models import EndReason, Game, Variant
@@ -29,15 +29,6 @@ def _to(request: HttpRequest, url: str) -> HttpResponse:
         response["HX-Redirect"] = url
         return response
     return redirect(url)
-
-
-def _local(request: HttpRequest, url: str | None, default: str) -> str:
-    """`url` if it stays on this site (a `next=` from a form), else `default`."""
-    if url and url_has_allowed_host_and_scheme(
-        url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return url
-    return default
 
 
 def _page_number(request: HttpRequest) -> int:
@@ -202,7 +193,7 @@ def challenge_cancel(request: HttpRequest, pk: int) -> HttpResponse:
     except services.GameError:
         messages.error(request, _("Questa sfida non è più disponibile."))
     # Only back to a page of this site (an open redirect otherwise).
-    return _to(request, _local(request, request.POST.get("next"), reverse("games:lobby")))
+    return _to(request, local_next(request, request.POST.get("next")) or reverse("games:lobby"))
 
 
 def notices(request: HttpRequest) -> HttpResponse:

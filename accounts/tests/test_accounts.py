@@ -115,6 +115,29 @@ def test_login_follows_a_safe_next_only(client):
     assert response["Location"] == "/"
 
 
+@pytest.mark.parametrize("hostile", ["home", "/a\nSet-Cookie: x=1", "/\\evil.example", "/a\u202eb"])
+def test_a_hostile_next_sends_home_after_login_and_signup(client, hostile):
+    """Seen in `make attack`: such a `next` answered 500 (a view name, a split header, a lone
+    surrogate); signing in and signing up land on the home page instead."""
+    UserFactory(username="Anna")
+    response = client.post(LOGIN, {"username": "Anna", "password": PASSWORD, "next": hostile})
+    assert (response.status_code, response["Location"]) == (302, "/")
+    client.post(reverse("accounts:logout"))
+    response = client.post(SIGNUP, {**GOOD, "next": hostile})
+    assert (response.status_code, response["Location"]) == (302, "/")
+
+
+def test_local_next_keeps_only_printable_paths_of_this_site(rf):
+    from accounts.redirects import local_next
+
+    request = rf.get("/")
+    assert local_next(request, "/players/?q=a") == "/players/?q=a"
+    assert local_next(request, "/players/Zoë/") == "/players/Zo%C3%AB/"
+    for hostile in (None, 3, "", "home", "//x.example", "/\\x", "/\ud800", "/a\x00", "/\u2067",
+                    "http://testserver/", "/" + "a" * 3000):  # fmt: skip
+        assert local_next(request, hostile) is None, hostile
+
+
 @pytest.mark.parametrize(
     "data",
     [

@@ -185,6 +185,12 @@ def test_cancel_goes_back_only_to_a_page_of_this_site(client):
     assert cancel("/tournaments/") == "/tournaments/"
     assert cancel("https://evil.example/phish") == reverse("games:lobby")
     assert cancel("//evil.example/") == reverse("games:lobby")
+    # Seen in `make attack`: these answered 500 (read as a view name, a split or non-Latin-1
+    # header, a lone surrogate); they go to the lobby like any other foreign target.
+    for hostile in ("home", "foo bar", "/a\nSet-Cookie: x=1", "/\\evil.example", "/a\u202eb",
+                    "/a\x00b", "N\x1dP"):  # fmt: skip
+        assert cancel(hostile) == reverse("games:lobby"), hostile
+    assert cancel("/players/Zoë/") == "/players/Zo%C3%AB/"  # a path of ours, encoded
 
 
 def test_game_open_records_the_opening():
