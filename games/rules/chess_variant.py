@@ -188,11 +188,16 @@ class Chess(Variant):
     def outcome(self, fen: str, history: Sequence[str] = ()) -> Outcome | None:
         return self._outcome(_board(fen), fen, history)
 
-    def _outcome(self, board: chess.Board, fen: str, history: Sequence[str]) -> Outcome | None:
-        if board.is_checkmate():
-            loser = Color.WHITE if board.turn == chess.WHITE else Color.BLACK
-            return Outcome(Result.win_for(loser.opponent), Reason.CHECKMATE)
-        if board.is_stalemate():
+    def _outcome(
+        self, board: chess.Board, fen: str, history: Sequence[str], has_moves: bool | None = None
+    ) -> Outcome | None:
+        """`has_moves`: whether the side to move has a legal move, when the caller knows."""
+        if has_moves is None:
+            has_moves = any(board.generate_legal_moves())
+        if not has_moves:
+            if board.is_check():
+                loser = Color.WHITE if board.turn == chess.WHITE else Color.BLACK
+                return Outcome(Result.win_for(loser.opponent), Reason.CHECKMATE)
             return Outcome(Result.DRAW, Reason.STALEMATE)
         if board.is_insufficient_material():  # art. 5.2.2 dead position (material only)
             return Outcome(Result.DRAW, Reason.INSUFFICIENT_MATERIAL)
@@ -203,15 +208,20 @@ class Chess(Variant):
         return None
 
     def play(self, fen: str, move: str, history: Sequence[str] = ()) -> Played:
-        """As ``Variant.play``, reading the position once (the hot path of live play)."""
+        """As ``Variant.play``, reading the position once (the hot path of live play).
+
+        The legal moves after the move are generated once: they are what the side to move
+        may play and, when there are none, the mate or stalemate (`_outcome` would generate
+        them twice more)."""
         board = _board(fen)
         parsed = self._move(board, move)
         san = board.san(parsed)
         notation = (algebraic(board, parsed, "it", san), algebraic(board, parsed, "en", san))
         board.push(parsed)
         new_fen = board.fen()
-        outcome = self._outcome(board, new_fen, [*history, fen])
-        legal = [] if outcome is not None else sorted(m.uci() for m in board.legal_moves)
+        replies = list(board.legal_moves)
+        outcome = self._outcome(board, new_fen, [*history, fen], has_moves=bool(replies))
+        legal = [] if outcome is not None else sorted(m.uci() for m in replies)
         to_move = Color.WHITE if board.turn == chess.WHITE else Color.BLACK
         return Played(new_fen, notation, outcome, to_move, legal)
 
