@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import os
+import sys
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -30,3 +31,13 @@ application = ProtocolTypeRouter(
 # the process: moved out of the collector's sight, a full collection no longer walks it. On a
 # busy server those walks were pauses of 100-160 ms (bench/live.py) on every socket at once.
 gc.freeze()
+
+
+# The socket threads (live.sockets) give up the GIL at every database round trip and must win it
+# back from the event loop, which keeps it up to the switch interval (5 ms by default) while it
+# frames and forwards messages: with four round trips per move, a busy process made each move wait
+# for the GIL several times over (bench/live.py, 1,250 games). A shorter interval hands it back
+# sooner; ASGI_SWITCH_INTERVAL_MS sets it (0 keeps Python's default).
+_switch_ms = float(os.environ.get("ASGI_SWITCH_INTERVAL_MS", "1"))
+if _switch_ms > 0:
+    sys.setswitchinterval(_switch_ms / 1000)
