@@ -37,6 +37,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 BIN = Path(sys.executable).parent
+# The clients' event loops are probed this often for lateness (their own stalls).
+LAG_PROBE_SECONDS = 0.05
 TARGET_P99_MS = 100.0
 
 
@@ -202,6 +204,7 @@ def client_process(games, ports, interval, seconds, warmup, ready, go, queue):
             "errors": 0,
             "error_codes": {},
             "finished": 0,
+            "lags": [],
         }
         began = time.perf_counter()
         gate = asyncio.Semaphore(10)
@@ -210,11 +213,22 @@ def client_process(games, ports, interval, seconds, warmup, ready, go, queue):
         await asyncio.get_running_loop().run_in_executor(None, go.wait)
         measure_from = time.perf_counter() + warmup
         deadline = measure_from + seconds
+
+        async def lag_monitor():
+            """How late this client's own event loop wakes (its timers, its reading): a late
+            client would show up as server latency it did not cause."""
+            while time.perf_counter() < deadline:
+                asked = time.perf_counter()
+                await asyncio.sleep(LAG_PROBE_SECONDS)
+                if asked >= measure_from:
+                    out["lags"].append((time.perf_counter() - asked - LAG_PROBE_SECONDS) * 1000)
+
         await asyncio.gather(
+            lag_monitor(),
             *(
                 play_game(g, s, interval, deadline, measure_from, out)
                 for g, s in zip(games, sockets, strict=True)
-            )
+            ),
         )
         return out
 
@@ -483,6 +497,7 @@ def run(n: int, args, ports, servers) -> dict:
                 f" {values[-1]:6.1f} ms"
             )
     moves = sum(r["moves"] for r in results)
+    lags = sorted(x for r in results for x in r["lags"])
 
     def pct(q: float) -> float:
         return latencies[min(len(latencies) - 1, int(q * len(latencies)))] if latencies else 0.0
@@ -509,6 +524,8 @@ def run(n: int, args, ports, servers) -> dict:
         if moves
         else 0,
         "redis_cpu_ms_per_move": (redis_after - redis_before) * 1000 / moves if moves else 0,
+        "client_lag_p99": lags[min(len(lags) - 1, int(0.99 * len(lags)))] if lags else 0.0,
+        "client_lag_max": lags[-1] if lags else 0.0,
     }
     print(
         f"{n:>5} games  {report['moves_per_s']:6.1f} moves/s  p50 {report['p50']:6.1f} ms  "
@@ -517,7 +534,9 @@ def run(n: int, args, ports, servers) -> dict:
         + (f"  {report['error_codes']}" if report["errors"] else "")
         + f"\n{'':>12}CPU per move: daphne {report['daphne_cpu_ms_per_move']:.1f} ms, postgres "
         f"{report['postgres_cpu_ms_per_move']:.1f}, redis {report['redis_cpu_ms_per_move']:.1f}, "
-        f"clients {report['clients_cpu_ms_per_move']:.1f}; machine {report['machine_busy']:.0%} "
+        f"clients {report['clients_cpu_ms_per_move']:.1f} (their loops late p99 "
+        f"{report['client_lag_p99']:.1f} ms, max {report['client_lag_max']:.1f}); machine "
+        f"{report['machine_busy']:.0%} "
         f"busy; {(2 + args.spectators) * n} sockets connected in {connect_seconds:.1f} s",
         flush=True,
     )
