@@ -49,12 +49,17 @@ def left(*, key: str, topic: str, user_id: int, at_ms: int) -> None:
     """Forget the socket `key` but keep its user on `topic` for one stale window: a player who
     goes from one page to the next closes a socket before opening the next, and the page in
     between must still show them online. One lingering row per user and topic, never refreshed
-    by a heartbeat, so it ages out like a dead process's rows (and `sweep` deletes it)."""
+    by a heartbeat, so it ages out like a dead process's rows (and `sweep` deletes it).
+
+    The socket's own row becomes the lingering one (an UPDATE of its key and time, after the
+    user's previous lingering row is deleted): no row is inserted, so closing a socket locks
+    nothing but this table — an INSERT's foreign-key check would also lock the user's row, and
+    a socket closing while the whole database is being emptied (the tests' flush) deadlocked."""
+    linger = f"{LINGER_PREFIX}{topic}:{user_id}"
     with transaction.atomic():
-        Connection.objects.filter(key=key).delete()
-        Connection.objects.update_or_create(
-            key=f"{LINGER_PREFIX}{topic}:{user_id}",
-            defaults={"topic": topic, "user_id": user_id, "seen_ms": at_ms},
+        Connection.objects.filter(key=linger).delete()
+        Connection.objects.filter(key=key, topic=topic, user_id=user_id).update(
+            key=linger, seen_ms=at_ms
         )
 
 
