@@ -54,6 +54,17 @@ def site(background, tmp_path_factory):
     procs.stop_all()
 
 
+@pytest.fixture(scope="module")
+def orm_beside_playwright():
+    """Playwright's sync API keeps an event loop in this thread, so Django refuses ORM calls
+    (including pytest-django's flush at teardown). A browser module's are plain blocking calls
+    between browser steps: allow them, for that module only (module scope: set before the
+    database fixture, removed after its teardown). Use with `usefixtures`."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "1")
+        yield
+
+
 @pytest.fixture(autouse=True)
 def flush_never_the_deadlock_victim(request):
     """A test that drives the real site ends while its server may still be writing (a socket

@@ -19,15 +19,12 @@ from arena.tests.factories import ArenaFactory
 from tests.browser import log_in
 from tests.processes import wait_until
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("orm_beside_playwright"),
+]
 GAME_URL = re.compile(r"/games/(\d+)/$")
-
-
-@pytest.fixture(autouse=True, scope="module")
-def orm_beside_playwright():
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "1")
-        yield
 
 
 def game_id(page) -> int:

@@ -22,15 +22,11 @@ from tests.browser import log_in
 from tournaments import running
 from tournaments.models import Registration, Tournament
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture(autouse=True, scope="module")
-def orm_beside_playwright():
-    """Plain blocking ORM calls between browser steps (as in test_e2e_tournaments)."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "1")
-        yield
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("orm_beside_playwright"),
+]
 
 
 @pytest.fixture

@@ -31,18 +31,14 @@ from tournaments import services
 from tournaments.models import Pairing, Tournament
 from tournaments.tests.factories import TournamentFactory
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("orm_beside_playwright"),
+]
 
 START_IN = timedelta(seconds=25)
 RUN_TIMEOUT = 300  # seconds: 6 games each, two pauses
-
-
-@pytest.fixture(autouse=True, scope="module")
-def orm_beside_playwright():
-    """As in test_e2e_tournaments: plain blocking ORM calls between browser steps."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "1")
-        yield
 
 
 class OwnSite:

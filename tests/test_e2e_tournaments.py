@@ -14,20 +14,13 @@ from accounts.tests.factories import UserFactory
 from tests.browser import log_in
 from tournaments.models import Tournament
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("orm_beside_playwright"),
+]
 
 NEW_YORK = "America/New_York"
-
-
-@pytest.fixture(autouse=True, scope="module")
-def orm_beside_playwright():
-    """Playwright's sync API keeps an event loop in this thread, so Django refuses ORM calls
-    (including pytest-django's flush at teardown). Ours are plain blocking calls between browser
-    steps: allow them, for this module only (module scope: set before the database fixture,
-    removed after its teardown)."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "1")
-        yield
 
 
 def test_private_tournament_invite_and_live_list(site, browser):
