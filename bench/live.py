@@ -69,9 +69,11 @@ class Socket:
         return cls(reader, writer)
 
     def send(self, message: dict) -> None:
-        payload = json.dumps(message).encode()
+        self._frame(0x1, json.dumps(message).encode())
+
+    def _frame(self, opcode: int, payload: bytes) -> None:
         mask = os.urandom(4)
-        header = bytes([0x81])
+        header = bytes([0x80 | opcode])
         n = len(payload)
         if n < 126:
             header += bytes([0x80 | n])
@@ -93,6 +95,8 @@ class Socket:
             payload = await self.reader.readexactly(n)
             if opcode == 0x8:
                 return None
+            if opcode == 0x9:  # daphne's ping: answered, as a browser does (else it drops us)
+                self._frame(0xA, payload)
             if opcode == 0x1:
                 return json.loads(payload)
 
@@ -324,8 +328,7 @@ def free_port() -> int:
 
 
 def server_environment() -> dict[str, str]:
-    """daphne's environment: persistent database connections unless DATABASE_URL sets them,
-    and a larger Redis pool unless REDIS_URL sets one.
+    """daphne's environment: persistent database connections unless DATABASE_URL sets them.
 
     With CONN_MAX_AGE 0 every database call of a consumer opens (and closes) a PostgreSQL
     connection, a new backend process each time: that alone cost more than the whole move.
@@ -334,9 +337,8 @@ def server_environment() -> dict[str, str]:
     url = env.get("DATABASE_URL", "")
     if url.startswith(("postgres", "pgsql")) and "conn_max_age=" not in url:
         env["DATABASE_URL"] = url + ("&" if "?" in url else "?") + "conn_max_age=600"
-    # The channel layer's Redis pool is CHANNEL_REDIS_MAX_CONNECTIONS (1000) already; REDIS_URL
-    # itself must stay a plain URL: it is also Celery's broker, and kombu refuses pool options
-    # in it (a game's settle task could then never be sent from daphne).
+    # REDIS_URL stays a plain URL: it is also Celery's broker, and kombu refuses pool options in
+    # it (a game's settle task could then never be sent from daphne).
     return env
 
 
@@ -446,7 +448,10 @@ def run(n: int, args, ports, servers) -> dict:
     # CPU use over the measured window only (after the warm-up, as the latencies).
     time.sleep(args.warmup)
     profilers = []
-    if args.profile:  # py-spy on each daphne over the window (requirements-dev)
+    # py-spy on each daphne over the window (requirements-dev). It stops the process for each
+    # sample (whole stacks, which --nonblocking often truncated), so a profiled run's latencies
+    # are not figures.
+    if args.profile:
         Path(args.profile).mkdir(parents=True, exist_ok=True)
         for index, server in enumerate(servers):
             profilers.append(
@@ -462,7 +467,8 @@ def run(n: int, args, ports, servers) -> dict:
                         "raw",
                         "--output",
                         str(Path(args.profile) / f"daphne-{index}.txt"),
-                        "--nonblocking",
+                        "--rate",
+                        "250",
                         "--gil",
                     ],
                     stdout=subprocess.DEVNULL,
