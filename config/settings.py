@@ -117,13 +117,14 @@ CACHES = {
 # `channels_redis.core` layer: 1.6 ms less daphne CPU per move (bench/live.py). What it gives
 # up is delivery to a process that is disconnected from Redis at that moment; our sockets
 # re-read the full state when they reconnect (docs/protocol.md), so nothing is lost for good.
-# CHANNEL_LAYER_BACKEND=channels_redis.core.RedisChannelLayer switches back.
+# CHANNEL_LAYER_BACKEND=channels_redis.core.RedisChannelLayer switches back. Ours speaks to Redis
+# itself over two connections per process (live/layers.py); `max_connections` is for that one.
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": os.environ.get("CHANNEL_LAYER_BACKEND", "live.layers.PubSubChannelLayer"),
         "CONFIG": {
             # redis-py fails rather than waits past its pool size (100 by default): a round start
-            # or a burst of sockets on one daphne process needs more.
+            # or a burst of sockets on one daphne process needs more (channels_redis only).
             "hosts": [
                 {
                     "address": REDIS_URL,

@@ -1,48 +1,456 @@
-"""The channel layer: channels_redis' Redis pub/sub layer, publishing without waiting in line.
+"""The channel layer: Redis pub/sub, spoken directly (RESP over two connections per event loop).
 
-channels_redis (4.3) sends every PUBLISH of a process under one asyncio lock, the same lock that
-guards its subscriptions. Under load each publish then waits for the previous one's reply to
-come back through a busy event loop, so a daphne process publishes one message per loop turn:
-the moves of two hundred games queued behind each other (bench/live.py). A PUBLISH needs no
-shared state, so here it goes straight to the client's connection pool, which gives concurrent
-commands their own connections; subscribing keeps the lock.
+What channels_redis' pub/sub layer does, in a leaner shape: every group is a Redis channel, and
+a process subscribes to the groups its sockets joined; nothing is stored, so a process not
+connected at that moment misses the message, and its pages resync (docs/protocol.md: `sync`,
+the full state on reconnect).
+
+Why our own: under live play (bench/live.py, issue 17) redis-py's client around every PUBLISH
+and every message read — a retry wrapper and a timeout context per call, a poll of the
+subscription every 100 ms, the message decoded once per receiving socket — was a sixth of
+daphne's CPU per move. Here a message read from Redis is parsed by hiredis in the socket's own
+`data_received`, decoded once, and put straight into the queues of the sockets of its group; a
+PUBLISH is one write, its reply matched in order on a pipelined connection.
+
+Contract (what the consumers and `live.pushes` rely on):
+- `group_add` returns once Redis has confirmed the subscription, so a consumer that joins and
+  then reads the state from the database misses no change committed after that read.
+- A channel from `new_channel` lives in this process; `send` to it from another process goes
+  through this process's own Redis channel (one subscription per process, not per socket).
+- Redis away: `group_add` / `group_send` / `send` raise ConnectionError (or TimeoutError), which
+  `live.outages` reads as an outage; the subscriptions come back by themselves when Redis does
+  (every RECONNECT_SECONDS), and the messages sent meanwhile are lost (pages resync).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
+import socket
+import ssl
+import types
+import uuid
+import weakref
+from collections import deque
+from typing import Any
+from urllib.parse import unquote, urlsplit
 
-from channels_redis.pubsub import (
-    RedisPubSubChannelLayer,
-    RedisPubSubLoopLayer,
-    RedisSingleShardConnection,
-)
-from channels_redis.utils import _wrap_close
+import hiredis
+import msgpack
+from channels.layers import BaseChannelLayer
+
+log = logging.getLogger(__name__)
+
+CONNECT_SECONDS = 2.0  # opening a connection (and AUTH) to Redis
+SUBSCRIBE_SECONDS = 5.0  # Redis confirming a SUBSCRIBE
+RECONNECT_SECONDS = 1.0  # between two attempts to get the subscriptions back
+
+_MESSAGE, _SUBSCRIBE = b"message", b"subscribe"
+_PUSH_KINDS = frozenset({b"message", b"subscribe", b"unsubscribe", b"pong"})
 
 
-class _Shard(RedisSingleShardConnection):
-    async def publish(self, channel: str, message: bytes) -> None:
-        redis = self._redis
-        if redis is None:
-            async with self._lock:
-                self._ensure_redis()
-                redis = self._redis
-        await redis.publish(channel, message)
+def _command(*parts: bytes) -> bytes:
+    out = [b"*%d\r\n" % len(parts)]
+    for part in parts:
+        out += (b"$%d\r\n" % len(part), part, b"\r\n")
+    return b"".join(out)
 
 
-class _LoopLayer(RedisPubSubLoopLayer):
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self._shards = [_Shard(shard.host, self) for shard in self._shards]
+def redis_address(url: str) -> dict[str, Any]:
+    """Where and how to reach Redis, from a `redis://`, `rediss://` (TLS) or `unix://` URL
+    (user and password included; the database number does not matter to pub/sub)."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("redis", "rediss", "unix"):
+        raise ValueError(f"not a Redis URL: {parts.scheme}://…")
+    return {
+        "host": parts.hostname or "localhost",
+        "port": parts.port or 6379,
+        "path": unquote(parts.path) if parts.scheme == "unix" else None,
+        "username": unquote(parts.username) if parts.username else None,
+        "password": unquote(parts.password) if parts.password else None,
+        "tls": parts.scheme == "rediss",
+    }
 
 
-class PubSubChannelLayer(RedisPubSubChannelLayer):
-    def _get_layer(self) -> RedisPubSubLoopLayer:
-        # As channels_redis does it (one layer per event loop, closed with the loop), with our
-        # loop layer.
+class _Connection(asyncio.Protocol):
+    """One connection to Redis: commands pipelined, their replies matched in order; pub/sub
+    pushes handed to `on_push` as they are parsed, in `data_received` itself."""
+
+    def __init__(self, on_push=None, on_lost=None) -> None:
+        self._parser = hiredis.Reader()
+        self._waiting: deque[asyncio.Future] = deque()
+        self._on_push, self._on_lost = on_push, on_lost
+        self.transport: asyncio.Transport | None = None
+        self.lost = False
+
+    def connection_made(self, transport) -> None:
+        self.transport = transport
+        sock = transport.get_extra_info("socket")
+        if sock is not None:  # a Redis host that vanished is found out, not waited on forever
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+
+    def data_received(self, data: bytes) -> None:
+        self._parser.feed(data)
+        while (reply := self._parser.gets()) is not False:
+            if (
+                self._on_push is not None
+                and type(reply) is list
+                and reply
+                and reply[0] in _PUSH_KINDS
+            ):
+                self._on_push(reply)
+                continue
+            if not self._waiting:
+                continue
+            future = self._waiting.popleft()
+            if future.done():
+                continue
+            if isinstance(reply, hiredis.ReplyError):
+                future.set_exception(RuntimeError(f"Redis: {reply}"))
+            else:
+                future.set_result(reply)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.lost = True
+        while self._waiting:
+            future = self._waiting.popleft()
+            if not future.done():
+                future.set_exception(ConnectionError("the connection to Redis was lost"))
+        if self._on_lost is not None:
+            self._on_lost(self)
+
+    @property
+    def alive(self) -> bool:
+        return not self.lost and self.transport is not None and not self.transport.is_closing()
+
+    def write(self, *parts: bytes) -> None:
+        """Send a command whose reply comes as a push (SUBSCRIBE, UNSUBSCRIBE)."""
+        if not self.alive:
+            raise ConnectionError("not connected to Redis")
+        self.transport.write(_command(*parts))
+
+    def command(self, *parts: bytes) -> asyncio.Future:
+        self.write(*parts)
+        future = asyncio.get_running_loop().create_future()
+        self._waiting.append(future)
+        return future
+
+    def close(self) -> None:
+        if self.transport is not None:
+            self.transport.close()
+
+
+async def _open(address: dict[str, Any], on_push=None, on_lost=None) -> _Connection:
+    loop = asyncio.get_running_loop()
+
+    def protocol() -> _Connection:
+        return _Connection(on_push, on_lost)
+
+    try:
+        if address["path"]:
+            opening = loop.create_unix_connection(protocol, address["path"])
+        else:
+            context = ssl.create_default_context() if address["tls"] else None
+            opening = loop.create_connection(
+                protocol, address["host"], address["port"], ssl=context
+            )
+        _transport, connection = await asyncio.wait_for(opening, CONNECT_SECONDS)
+        if address["password"]:
+            auth = [b"AUTH"]
+            if address["username"]:
+                auth.append(address["username"].encode())
+            auth.append(address["password"].encode())
+            await asyncio.wait_for(connection.command(*auth), CONNECT_SECONDS)
+    except OSError as error:  # refused, unreachable, a name that does not resolve
+        raise ConnectionError(f"cannot reach Redis: {error}") from error
+    return connection
+
+
+class _SUBSCRIBED:
+    """The state of a Redis channel whose subscription Redis has confirmed."""
+
+
+class _LoopLayer:
+    """The layer's state in one event loop (its connections belong to that loop)."""
+
+    def __init__(self, address: dict[str, Any], prefix: str) -> None:
+        self.address, self.prefix = address, prefix
+        self.channels: dict[str, asyncio.Queue] = {}
+        self.groups: dict[bytes, set[str]] = {}  # a group's Redis channel -> local channel names
+        # This process's channels are "<process>!<id>"; `send` from elsewhere goes to <process>.
+        self.process = f"{prefix}specific.{uuid.uuid4().hex}"
+        self._process_channel = self.process.encode()
+        self._process_wanted = False
+        # Per Redis channel: _SUBSCRIBED, or the future of the SUBSCRIBE on its way.
+        self._state: dict[bytes, Any] = {}
+        self._subscriber: _Connection | None = None
+        self._publisher: _Connection | None = None
+        self._subscriber_lock = asyncio.Lock()
+        self._publisher_lock = asyncio.Lock()
+        self._reconnecting: asyncio.Task | None = None
+        self._closed = False
+
+    # --- what is wanted ------------------------------------------------------------------------
+
+    def group_channel(self, group: str) -> bytes:
+        return f"{self.prefix}__group__{group}".encode()
+
+    def _wanted(self, name: bytes) -> bool:
+        if name == self._process_channel:
+            return self._process_wanted
+        return bool(self.groups.get(name))
+
+    def _all_wanted(self) -> list[bytes]:
+        names = [name for name, members in self.groups.items() if members]
+        if self._process_wanted:
+            names.append(self._process_channel)
+        return names
+
+    # --- the subscriber connection -------------------------------------------------------------
+
+    def _on_push(self, reply: list) -> None:
+        kind = reply[0]
+        if kind == _MESSAGE:
+            self._deliver(reply[1], reply[2])
+        elif kind == _SUBSCRIBE:
+            name = reply[1]
+            pending = self._state.get(name)
+            if isinstance(pending, asyncio.Future):
+                self._state[name] = _SUBSCRIBED
+                if not pending.done():
+                    pending.set_result(None)
+                if not self._wanted(name):  # everyone left while it was on its way
+                    self._unsubscribe(name)
+
+    def _deliver(self, name: bytes, data: bytes) -> None:
+        if name == self._process_channel:
+            envelope = msgpack.unpackb(data, raw=False)
+            queue = self.channels.get(envelope["to"])
+            if queue is not None:
+                queue.put_nowait(envelope["message"])
+            return
+        members = self.groups.get(name)
+        if not members:
+            return
+        message = msgpack.unpackb(data, raw=False)
+        first = True
+        for channel in members:
+            queue = self.channels.get(channel)
+            if queue is not None:
+                # Each consumer gets its own dict (a handler may change what it was given).
+                queue.put_nowait(message if first else dict(message))
+                first = False
+
+    def _on_subscriber_lost(self, connection: _Connection) -> None:
+        if connection is not self._subscriber:
+            return
+        self._subscriber = None
+        for state in self._state.values():
+            if isinstance(state, asyncio.Future) and not state.done():
+                state.set_exception(ConnectionError("the connection to Redis was lost"))
+                state.exception()  # a renewal nobody awaits: not "never retrieved"
+        self._state.clear()
+        if self._closed or not self._all_wanted():
+            return
+        log.warning("channel layer: lost Redis, subscriptions come back when it does")
+        if self._reconnecting is None or self._reconnecting.done():
+            self._reconnecting = asyncio.get_running_loop().create_task(self._reconnect())
+
+    async def _reconnect(self) -> None:
+        while not self._closed and self._all_wanted():
+            try:
+                await self._subscriber_connection()
+                log.warning("channel layer: Redis is back, subscriptions renewed")
+                return
+            except (ConnectionError, TimeoutError, RuntimeError):
+                await asyncio.sleep(RECONNECT_SECONDS)
+
+    async def _subscriber_connection(self) -> _Connection:
+        connection = self._subscriber
+        if connection is not None and connection.alive:
+            return connection
+        async with self._subscriber_lock:
+            connection = self._subscriber
+            if connection is not None and connection.alive:
+                return connection
+            connection = await _open(self.address, self._on_push, self._on_subscriber_lost)
+            self._subscriber = connection
+            self._state.clear()
+            for name in self._all_wanted():  # after an outage: everything this loop had
+                self._send_subscribe(connection, name)
+            return connection
+
+    def _send_subscribe(self, connection: _Connection, name: bytes) -> asyncio.Future:
+        future = asyncio.get_running_loop().create_future()
+        self._state[name] = future
+        connection.write(b"SUBSCRIBE", name)
+        return future
+
+    async def _subscribe(self, name: bytes) -> None:
+        """Return once Redis has confirmed a subscription to `name`."""
+        while self._wanted(name):  # (all who wanted it may leave while it is on its way)
+            state = self._state.get(name)
+            if state is _SUBSCRIBED and self._subscriber is not None and self._subscriber.alive:
+                return
+            if not isinstance(state, asyncio.Future):
+                state = self._send_subscribe(await self._subscriber_connection(), name)
+                if self._state.get(name) is not state:  # the connection was renewed meanwhile
+                    continue
+            await asyncio.wait_for(asyncio.shield(state), SUBSCRIBE_SECONDS)
+
+    def _unsubscribe(self, name: bytes) -> None:
+        """Stop listening to `name` if it is subscribed (one on its way is stopped when its
+        confirmation comes, `_on_push`)."""
+        if self._state.get(name) is not _SUBSCRIBED:
+            return
+        del self._state[name]
+        connection = self._subscriber
+        if connection is not None and connection.alive:
+            connection.write(b"UNSUBSCRIBE", name)
+
+    # --- the publisher connection --------------------------------------------------------------
+
+    async def publish(self, name: bytes, data: bytes) -> None:
+        connection = self._publisher
+        if connection is None or not connection.alive:
+            async with self._publisher_lock:
+                connection = self._publisher
+                if connection is None or not connection.alive:
+                    connection = self._publisher = await _open(self.address)
+        await connection.command(b"PUBLISH", name, data)
+
+    # --- the channel layer, in this loop -------------------------------------------------------
+
+    async def new_channel(self, prefix: str = "specific.") -> str:
+        if not self._process_wanted:
+            self._process_wanted = True
+            await self._subscribe(self._process_channel)
+        name = f"{self.process}!{uuid.uuid4().hex}"
+        self.channels[name] = asyncio.Queue()
+        return name
+
+    async def send(self, channel: str, message: dict[str, Any]) -> None:
+        queue = self.channels.get(channel)
+        if queue is not None:
+            queue.put_nowait(message)
+            return
+        process, bang, _ = channel.partition("!")
+        if not bang:
+            raise ValueError(f"not a channel of this layer: {channel!r}")
+        await self.publish(process.encode(), msgpack.packb({"to": channel, "message": message}))
+
+    async def receive(self, channel: str) -> dict[str, Any]:
+        queue = self.channels.get(channel)
+        if queue is None:
+            queue = self.channels[channel] = asyncio.Queue()
+        try:
+            return await queue.get()
+        except (asyncio.CancelledError, TimeoutError, GeneratorExit):
+            # As channels_redis: a receive cancelled is its consumer ending.
+            self.channels.pop(channel, None)
+            raise
+
+    async def group_add(self, group: str, channel: str) -> None:
+        name = self.group_channel(group)
+        members = self.groups.setdefault(name, set())
+        members.add(channel)
+        try:
+            await self._subscribe(name)
+        except BaseException:
+            members.discard(channel)  # not joined: nothing of it is left behind
+            if not members:
+                self.groups.pop(name, None)
+                self._unsubscribe(name)
+            raise
+
+    async def group_discard(self, group: str, channel: str) -> None:
+        name = self.group_channel(group)
+        members = self.groups.get(name)
+        if not members or channel not in members:
+            return
+        members.discard(channel)
+        if not members:
+            del self.groups[name]
+            self._unsubscribe(name)
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        await self.publish(self.group_channel(group), msgpack.packb(message))
+
+    async def flush(self) -> None:
+        """Forget every channel and group and close the connections (they reopen on use)."""
+        self._closed = True
+        if self._reconnecting is not None:
+            self._reconnecting.cancel()
+            self._reconnecting = None
+        for connection in (self._subscriber, self._publisher):
+            if connection is not None:
+                connection.close()
+        self._subscriber = self._publisher = None
+        for state in self._state.values():
+            if isinstance(state, asyncio.Future) and not state.done():
+                state.cancel()
+        self._state.clear()
+        self.channels.clear()
+        self.groups.clear()
+        self._process_wanted = False
+        self._closed = False
+
+
+class PubSubChannelLayer(BaseChannelLayer):
+    """The site's channel layer (CHANNEL_LAYERS in config/settings.py): one `_LoopLayer` per
+    event loop, closed with its loop."""
+
+    extensions = ["groups", "flush"]
+
+    def __init__(self, hosts: list[Any], prefix: str = "asgi", **kwargs: Any) -> None:
+        super().__init__()
+        host = hosts[0]
+        url = host["address"] if isinstance(host, dict) else host
+        self.address = redis_address(url)
+        self.prefix = prefix
+        self._layers: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    def _layer(self) -> _LoopLayer:
         loop = asyncio.get_running_loop()
         layer = self._layers.get(loop)
         if layer is None:
-            layer = self._layers[loop] = _LoopLayer(*self._args, **self._kwargs, channel_layer=self)
-            _wrap_close(self, loop)
+            layer = self._layers[loop] = _LoopLayer(self.address, self.prefix)
+            self._close_with(loop)
         return layer
+
+    def _close_with(self, loop: asyncio.AbstractEventLoop) -> None:
+        """A loop closed with the layer's connections open would leave them to the collector
+        (and warnings): close them first."""
+        close = loop.close
+        layers = self._layers
+
+        def closing(self_loop, *args, **kwargs):
+            layer = layers.pop(self_loop, None)
+            if layer is not None and not self_loop.is_running():
+                self_loop.run_until_complete(layer.flush())
+            self_loop.close = close
+            return close(*args, **kwargs)
+
+        loop.close = types.MethodType(closing, loop)
+
+    async def new_channel(self, prefix: str = "specific.") -> str:
+        return await self._layer().new_channel(prefix)
+
+    async def send(self, channel: str, message: dict[str, Any]) -> None:
+        await self._layer().send(channel, message)
+
+    async def receive(self, channel: str) -> dict[str, Any]:
+        return await self._layer().receive(channel)
+
+    async def group_add(self, group: str, channel: str) -> None:
+        self.require_valid_group_name(group)
+        await self._layer().group_add(group, channel)
+
+    async def group_discard(self, group: str, channel: str) -> None:
+        await self._layer().group_discard(group, channel)
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        await self._layer().group_send(group, message)
+
+    async def flush(self) -> None:
+        await self._layer().flush()

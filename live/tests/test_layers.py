@@ -1,0 +1,246 @@
+"""The channel layer (`live.layers`) on real Redis servers: the test services' one, and private
+ones this module starts, stops and restarts (an outage, a password)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import socket
+import subprocess
+import time
+
+import pytest
+import redis
+
+from live import layers
+from live.layers import PubSubChannelLayer, redis_address
+from live.outages import is_outage
+
+pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class RedisServer:
+    """A private redis-server on a free port, which a test may stop and start again."""
+
+    def __init__(self, tmp_path, *args: str) -> None:
+        self.port, self.dir, self.args = free_port(), tmp_path, args
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        command = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1"]
+        command += ["--save", "", "--appendonly", "no", "--dir", str(self.dir), *self.args]
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("redis-server did not start")
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait(10)
+            self.process = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+
+@pytest.fixture
+def private_redis(tmp_path):
+    server = RedisServer(tmp_path)
+    server.start()
+    yield server
+    server.stop()
+
+
+def layer_on(url: str) -> PubSubChannelLayer:
+    return PubSubChannelLayer(hosts=[{"address": url}], prefix=f"test{os.getpid()}:")
+
+
+def numsub(url: str, name: bytes) -> int:
+    return dict(redis.Redis.from_url(url).pubsub_numsub(name))[name]
+
+
+async def eventually(check, seconds: float = 5.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, "not within the time allowed"
+        await asyncio.sleep(0.05)
+
+
+@pytest.mark.asyncio
+async def test_a_group_message_reaches_every_member_in_every_process(private_redis):
+    here, there = layer_on(private_redis.url), layer_on(private_redis.url)
+    a, b = await here.new_channel(), await here.new_channel()
+    c = await there.new_channel()
+    for name, layer in ((a, here), (b, here), (c, there)):
+        await layer.group_add("game.1", name)
+    await there.group_send("game.1", {"type": "game.state", "text": "{}"})
+    got = [
+        await asyncio.wait_for(here.receive(a), 2),
+        await asyncio.wait_for(here.receive(b), 2),
+        await asyncio.wait_for(there.receive(c), 2),
+    ]
+    assert got == [{"type": "game.state", "text": "{}"}] * 3
+    assert got[0] is not got[1], "each consumer gets its own dict"
+    # One subscription per process and group, whatever the number of its sockets.
+    assert numsub(private_redis.url, here._layer().group_channel("game.1")) == 2
+    await here.flush()
+    await there.flush()
+
+
+@pytest.mark.asyncio
+async def test_joining_returns_once_redis_has_confirmed(private_redis):
+    """A socket joins, then reads the state: a change published right after the join must
+    reach it (the join is not a SUBSCRIBE still on its way)."""
+    layer = layer_on(private_redis.url)
+    publisher = redis.Redis.from_url(private_redis.url)
+    for n in range(30):
+        name = await layer.new_channel()
+        await layer.group_add(f"g{n}", name)
+        publisher.publish(layer._layer().group_channel(f"g{n}"), layers.msgpack.packb({"n": n}))
+        assert await asyncio.wait_for(layer.receive(name), 2) == {"n": n}
+    await layer.flush()
+
+
+@pytest.mark.asyncio
+async def test_the_last_to_leave_unsubscribes_even_while_joining(private_redis):
+    layer = layer_on(private_redis.url)
+    group = layer._layer().group_channel("g")
+    a, b = await layer.new_channel(), await layer.new_channel()
+    await layer.group_add("g", a)
+    await layer.group_add("g", b)
+    await layer.group_discard("g", a)
+    assert numsub(private_redis.url, group) == 1
+    await layer.group_discard("g", b)
+    await layer.group_discard("g", b)  # twice is nothing
+    await eventually(lambda: numsub(private_redis.url, group) == 0)
+    # Leaving while the subscription is on its way: it is undone when Redis confirms it.
+    joining = asyncio.ensure_future(layer.group_add("g", a))
+    await asyncio.sleep(0)
+    await layer.group_discard("g", a)
+    await joining
+    await eventually(lambda: numsub(private_redis.url, group) == 0)
+    # And joining again after that is a subscription again.
+    await layer.group_add("g", b)
+    assert numsub(private_redis.url, group) == 1
+    await layer.group_send("g", {"type": "x"})
+    assert await asyncio.wait_for(layer.receive(b), 2) == {"type": "x"}
+    await layer.flush()
+
+
+@pytest.mark.asyncio
+async def test_send_to_a_channel_of_another_process(private_redis):
+    here, there = layer_on(private_redis.url), layer_on(private_redis.url)
+    names = [await there.new_channel() for _ in range(5)]
+    await here.send(names[3], {"type": "hello"})
+    assert await asyncio.wait_for(there.receive(names[3]), 2) == {"type": "hello"}
+    # All five channels share their process's one subscription.
+    assert numsub(private_redis.url, there._layer().process.encode()) == 1
+    local = await here.new_channel()
+    await here.send(local, {"type": "local"})
+    assert await asyncio.wait_for(here.receive(local), 2) == {"type": "local"}
+    with pytest.raises(ValueError):
+        await here.send("no-such-channel", {"type": "x"})
+    await here.flush()
+    await there.flush()
+
+
+@pytest.mark.asyncio
+async def test_a_receive_cancelled_forgets_its_channel(private_redis):
+    layer = layer_on(private_redis.url)
+    name = await layer.new_channel()
+    with pytest.raises(TimeoutError):
+        await asyncio.wait_for(layer.receive(name), 0.05)
+    assert name not in layer._layer().channels
+    await layer.flush()
+
+
+@pytest.mark.asyncio
+async def test_redis_away_and_back(private_redis):
+    """Redis stops: joining and sending fail as an outage and leave nothing behind; when it
+    comes back the subscriptions come back by themselves, and the messages flow again."""
+    layer, other = layer_on(private_redis.url), layer_on(private_redis.url)
+    name = await layer.new_channel()
+    await layer.group_add("g", name)
+    private_redis.stop()
+    await eventually(lambda: layer._layer()._subscriber is None)
+    with pytest.raises(ConnectionError) as sending:
+        await other.group_send("g", {"type": "lost"})
+    assert is_outage(sending.value)
+    late = await layer.new_channel()
+    with pytest.raises(ConnectionError) as joining:
+        await layer.group_add("h", late)
+    assert is_outage(joining.value)
+    assert layer._layer().group_channel("h") not in layer._layer().groups
+    private_redis.start()
+    group = layer._layer().group_channel("g")
+    await eventually(lambda: numsub(private_redis.url, group) == 1, 10)
+    await other.group_send("g", {"type": "back"})
+    assert await asyncio.wait_for(layer.receive(name), 2) == {"type": "back"}
+    await layer.flush()
+    await other.flush()
+
+
+@pytest.mark.asyncio
+async def test_a_password_is_sent(tmp_path):
+    server = RedisServer(tmp_path, "--requirepass", "s3cret/é")
+    server.start()
+    try:
+        good = layer_on(f"redis://:s3cret%2F%C3%A9@127.0.0.1:{server.port}/0")
+        name = await good.new_channel()
+        await good.group_add("g", name)
+        await good.group_send("g", {"type": "x"})
+        assert await asyncio.wait_for(good.receive(name), 2) == {"type": "x"}
+        await good.flush()
+        wrong = layer_on(f"redis://:nope@127.0.0.1:{server.port}/0")
+        with pytest.raises(RuntimeError, match="WRONGPASS|invalid"):
+            await wrong.group_send("g", {"type": "x"})
+    finally:
+        server.stop()
+
+
+def test_a_loop_closed_closes_its_connections(private_redis):
+    layer = layer_on(private_redis.url)
+    loop = asyncio.new_event_loop()
+
+    async def use():
+        await layer.group_add("g", await layer.new_channel())
+        return layer._layer()._subscriber
+
+    connection = loop.run_until_complete(use())
+    loop.close()
+    assert connection.transport.is_closing() and loop not in layer._layers
+
+
+def test_redis_urls_are_read():
+    assert redis_address("redis://127.0.0.1:6380/2") == {
+        "host": "127.0.0.1",
+        "port": 6380,
+        "path": None,
+        "username": None,
+        "password": None,
+        "tls": False,
+    }
+    tls = redis_address("rediss://user:p%40ss@cache.example:6390")
+    assert (tls["username"], tls["password"], tls["tls"], tls["port"]) == (
+        "user",
+        "p@ss",
+        True,
+        6390,
+    )
+    assert redis_address("unix:///run/redis.sock")["path"] == "/run/redis.sock"
+    with pytest.raises(ValueError):
+        redis_address("http://example.com")
