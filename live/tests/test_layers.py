@@ -4,10 +4,12 @@ ones this module starts, stops and restarts (an outage, a password)."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import shutil
 import socket
 import subprocess
+import threading
 import time
 
 import pytest
@@ -18,6 +20,30 @@ from live.layers import PubSubChannelLayer, redis_address
 from live.outages import is_outage
 
 pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server")
+
+
+def in_own_loop(test):
+    """Run an async test in a thread with its own event loop: after the browser tests the main
+    thread keeps Playwright's loop, and pytest-asyncio cannot start one beside it."""
+
+    @functools.wraps(test)
+    def run(*args, **kwargs):
+        outcome: dict = {}
+
+        def body():
+            try:
+                asyncio.run(test(*args, **kwargs))
+            except BaseException as error:  # handed to the test's own thread
+                outcome["error"] = error
+
+        thread = threading.Thread(target=body)
+        thread.start()
+        thread.join(60)
+        assert not thread.is_alive(), "the test's loop did not finish"
+        if "error" in outcome:
+            raise outcome["error"]
+
+    return run
 
 
 def free_port() -> int:
@@ -80,7 +106,7 @@ async def eventually(check, seconds: float = 5.0) -> None:
         await asyncio.sleep(0.05)
 
 
-@pytest.mark.asyncio
+@in_own_loop
 async def test_a_group_message_reaches_every_member_in_every_process(private_redis):
     here, there = layer_on(private_redis.url), layer_on(private_redis.url)
     a, b = await here.new_channel(), await here.new_channel()
@@ -101,7 +127,7 @@ async def test_a_group_message_reaches_every_member_in_every_process(private_red
     await there.flush()
 
 
-@pytest.mark.asyncio
+@in_own_loop
 async def test_joining_returns_once_redis_has_confirmed(private_redis):
     """A socket joins, then reads the state: a change published right after the join must
     reach it (the join is not a SUBSCRIBE still on its way)."""
@@ -115,7 +141,7 @@ async def test_joining_returns_once_redis_has_confirmed(private_redis):
     await layer.flush()
 
 
-@pytest.mark.asyncio
+@in_own_loop
 async def test_the_last_to_leave_unsubscribes_even_while_joining(private_redis):
     layer = layer_on(private_redis.url)
     group = layer._layer().group_channel("g")
@@ -141,7 +167,7 @@ async def test_the_last_to_leave_unsubscribes_even_while_joining(private_redis):
     await layer.flush()
 
 
-@pytest.mark.asyncio
+@in_own_loop
 async def test_send_to_a_channel_of_another_process(private_redis):
     here, there = layer_on(private_redis.url), layer_on(private_redis.url)
     names = [await there.new_channel() for _ in range(5)]
@@ -158,7 +184,7 @@ async def test_send_to_a_channel_of_another_process(private_redis):
     await there.flush()
 
 
-@pytest.mark.asyncio
+@in_own_loop
 async def test_a_receive_cancelled_forgets_its_channel(private_redis):
     layer = layer_on(private_redis.url)
     name = await layer.new_channel()
@@ -168,7 +194,7 @@ async def test_a_receive_cancelled_forgets_its_channel(private_redis):
     await layer.flush()
 
 
-@pytest.mark.asyncio
+@in_own_loop
 async def test_redis_away_and_back(private_redis):
     """Redis stops: joining and sending fail as an outage and leave nothing behind; when it
     comes back the subscriptions come back by themselves, and the messages flow again."""
@@ -194,7 +220,7 @@ async def test_redis_away_and_back(private_redis):
     await other.flush()
 
 
-@pytest.mark.asyncio
+@in_own_loop
 async def test_a_password_is_sent(tmp_path):
     server = RedisServer(tmp_path, "--requirepass", "s3cret/é")
     server.start()
@@ -214,15 +240,23 @@ async def test_a_password_is_sent(tmp_path):
 
 def test_a_loop_closed_closes_its_connections(private_redis):
     layer = layer_on(private_redis.url)
-    loop = asyncio.new_event_loop()
+    seen: dict = {}
 
-    async def use():
-        await layer.group_add("g", await layer.new_channel())
-        return layer._layer()._subscriber
+    def body():  # in a thread: the main one may hold Playwright's loop
+        loop = asyncio.new_event_loop()
 
-    connection = loop.run_until_complete(use())
-    loop.close()
-    assert connection.transport.is_closing() and loop not in layer._layers
+        async def use():
+            await layer.group_add("g", await layer.new_channel())
+            return layer._layer()._subscriber
+
+        seen["connection"] = loop.run_until_complete(use())
+        loop.close()
+        seen["forgotten"] = loop not in layer._layers
+
+    thread = threading.Thread(target=body)
+    thread.start()
+    thread.join(30)
+    assert seen["connection"].transport.is_closing() and seen["forgotten"]
 
 
 def test_redis_urls_are_read():
