@@ -350,6 +350,12 @@ class _LoopLayer:
             self.channels.pop(channel, None)
             raise
 
+    def inbox(self, channel: str) -> asyncio.Queue:
+        queue = self.channels.get(channel)
+        if queue is None:
+            queue = self.channels[channel] = asyncio.Queue()
+        return queue
+
     async def group_add(self, group: str, channel: str) -> None:
         name = self.group_channel(group)
         members = self.groups.setdefault(name, set())
@@ -441,6 +447,15 @@ class PubSubChannelLayer(BaseChannelLayer):
 
     async def receive(self, channel: str) -> dict[str, Any]:
         return await self._layer().receive(channel)
+
+    def inbox(self, channel: str) -> asyncio.Queue:
+        """The queue the messages of a channel of this process go into: a consumer may read it
+        itself, with its other messages (`live.sockets.LiveConsumer`), instead of `receive`."""
+        return self._layer().inbox(channel)
+
+    def forget(self, channel: str) -> None:
+        """A channel of this process no longer read (its consumer ended)."""
+        self._layer().channels.pop(channel, None)
 
     async def group_add(self, group: str, channel: str) -> None:
         self.require_valid_group_name(group)

@@ -167,9 +167,45 @@ class LiveConsumer(AsyncWebsocketConsumer):
     async def __call__(self, scope, receive, send) -> None:
         self.joined: list[str] = []
         try:
-            await super().__call__(scope, receive, send)
+            await self._serve(scope, receive, send)
         finally:
             await self._run_closed()
+
+    async def _serve(self, scope, receive, send) -> None:
+        """channels' `AsyncConsumer.__call__` with one inbox: the client's messages and the
+        channel layer's go into the same queue (`live.layers`), read by one loop, one message
+        at a time as channels does. channels waits on both sources with `asyncio.wait` and a new
+        task per message; on a busy server that was a measurable part of each move
+        (bench/live.py). With another channel layer, channels' own loop."""
+        layer = get_channel_layer(self.channel_layer_alias)
+        inbox = getattr(layer, "inbox", None)
+        if inbox is None:
+            await super().__call__(scope, receive, send)
+            return
+        self.scope, self.channel_layer, self.base_send = scope, layer, send
+        self.channel_name = await layer.new_channel()
+        queue = inbox(self.channel_name)
+
+        async def from_client() -> None:
+            while True:
+                message = await receive()
+                queue.put_nowait(message)
+                if message["type"] == "websocket.disconnect":
+                    return
+
+        client = asyncio.get_running_loop().create_task(from_client())
+        try:
+            while True:
+                await self.dispatch(await queue.get())
+        except StopConsumer:
+            pass
+        finally:
+            client.cancel()
+            try:
+                await client
+            except asyncio.CancelledError:
+                pass
+            layer.forget(self.channel_name)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
