@@ -41,3 +41,11 @@ gc.freeze()
 _switch_ms = float(os.environ.get("ASGI_SWITCH_INTERVAL_MS", "1"))
 if _switch_ms > 0:
     sys.setswitchinterval(_switch_ms / 1000)
+
+
+# Under daphne, websocket frames are written to the socket at once rather than on the next turn
+# of the loop (config/daphne_writes.py).
+if "daphne.server" in sys.modules:
+    from config import daphne_writes  # noqa: E402
+
+    daphne_writes.install()
