@@ -38,6 +38,7 @@ from urllib.parse import unquote, urlsplit
 import hiredis
 import msgpack
 from channels.layers import BaseChannelLayer
+from django.core.exceptions import ImproperlyConfigured
 
 log = logging.getLogger(__name__)
 
@@ -410,6 +411,8 @@ class PubSubChannelLayer(BaseChannelLayer):
 
     def __init__(self, hosts: list[Any], prefix: str = "asgi", **kwargs: Any) -> None:
         super().__init__()
+        if len(hosts) != 1:  # no sharding: one Redis carries every group (README "Deploying")
+            raise ImproperlyConfigured("the channel layer takes exactly one Redis host")
         host = hosts[0]
         url = host["address"] if isinstance(host, dict) else host
         self.address = redis_address(url)

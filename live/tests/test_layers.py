@@ -14,6 +14,7 @@ import time
 
 import pytest
 import redis
+from django.core.exceptions import ImproperlyConfigured
 
 from live import layers
 from live.layers import PubSubChannelLayer, redis_address
@@ -278,3 +279,5 @@ def test_redis_urls_are_read():
     assert redis_address("unix:///run/redis.sock")["path"] == "/run/redis.sock"
     with pytest.raises(ValueError):
         redis_address("http://example.com")
+    with pytest.raises(ImproperlyConfigured):
+        PubSubChannelLayer(hosts=["redis://a", "redis://b"])
