@@ -161,7 +161,11 @@ async def _open(address: dict[str, Any], on_push=None, on_lost=None) -> _Connect
             if address["username"]:
                 auth.append(address["username"].encode())
             auth.append(address["password"].encode())
-            await asyncio.wait_for(connection.command(*auth), CONNECT_SECONDS)
+            try:
+                await asyncio.wait_for(connection.command(*auth), CONNECT_SECONDS)
+            except BaseException:  # refused or timed out: the connection is not kept open
+                connection.close()
+                raise
     except OSError as error:  # refused, unreachable, a name that does not resolve
         raise ConnectionError(f"cannot reach Redis: {error}") from error
     return connection
@@ -325,7 +329,15 @@ class _LoopLayer:
     async def new_channel(self, prefix: str = "specific.") -> str:
         if not self._process_wanted:
             self._process_wanted = True
-            await self._subscribe(self._process_channel)
+            try:
+                await self._subscribe(self._process_channel)
+            except (ConnectionError, TimeoutError):
+                # Redis away: the channel works in this process all the same, and the
+                # subscription comes with the others when Redis does (a consumer's join, next,
+                # fails as an outage and its socket is refused with "try again").
+                log.warning("channel layer: Redis away, this process's channel waits for it")
+                if self._reconnecting is None or self._reconnecting.done():
+                    self._reconnecting = asyncio.get_running_loop().create_task(self._reconnect())
         name = f"{self.process}!{uuid.uuid4().hex}"
         self.channels[name] = asyncio.Queue()
         return name

@@ -239,6 +239,31 @@ async def test_a_password_is_sent(tmp_path):
         server.stop()
 
 
+@in_own_loop
+async def test_a_first_socket_while_redis_is_away(tmp_path):
+    """The first socket of a process opening while Redis is away gets its channel (its join
+    then fails as an outage); the process's subscription comes when Redis does."""
+    server = RedisServer(tmp_path)
+    layer = layer_on(server.url)
+    name = await layer.new_channel()
+    await layer.send(name, {"type": "local"})
+    assert await asyncio.wait_for(layer.receive(name), 2) == {"type": "local"}
+    with pytest.raises(ConnectionError):
+        await layer.group_add("g", name)
+    server.start()
+    try:
+        process = layer._layer().process.encode()
+        await eventually(lambda: numsub(server.url, process) == 1, 10)
+        other = layer_on(server.url)
+        late = await layer.new_channel()
+        await other.send(late, {"type": "from elsewhere"})
+        assert await asyncio.wait_for(layer.receive(late), 2) == {"type": "from elsewhere"}
+        await other.flush()
+        await layer.flush()
+    finally:
+        server.stop()
+
+
 def test_a_loop_closed_closes_its_connections(private_redis):
     layer = layer_on(private_redis.url)
     seen: dict = {}
