@@ -507,8 +507,8 @@ def run(n: int, args, ports, servers) -> dict:
     moves = sum(r["moves"] for r in results)
     lags = sorted(x for r in results for x in r["lags"])
 
-    def pct(q: float) -> float:
-        return latencies[min(len(latencies) - 1, int(q * len(latencies)))] if latencies else 0.0
+    def pct(q: float, values: list[float] = latencies) -> float:
+        return values[min(len(values) - 1, int(q * len(values)))] if values else 0.0
 
     report = {
         "games": n,
@@ -532,14 +532,11 @@ def run(n: int, args, ports, servers) -> dict:
         if moves
         else 0,
         "redis_cpu_ms_per_move": (redis_after - redis_before) * 1000 / moves if moves else 0,
-        "server_cpu_ms_per_move": 0.0,  # below: daphne + PostgreSQL + Redis
-        "client_lag_p99": lags[min(len(lags) - 1, int(0.99 * len(lags)))] if lags else 0.0,
+        "client_lag_p99": pct(0.99, lags),
         "client_lag_max": lags[-1] if lags else 0.0,
     }
-    report["server_cpu_ms_per_move"] = (
-        report["daphne_cpu_ms_per_move"]
-        + report["postgres_cpu_ms_per_move"]
-        + report["redis_cpu_ms_per_move"]
+    report["server_cpu_ms_per_move"] = sum(  # issue 17's figure: daphne + PostgreSQL + Redis
+        report[f"{part}_cpu_ms_per_move"] for part in ("daphne", "postgres", "redis")
     )
     print(
         f"{n:>5} games  {report['moves_per_s']:6.1f} moves/s  p50 {report['p50']:6.1f} ms  "

@@ -19,38 +19,38 @@ from django.core.exceptions import ImproperlyConfigured
 from live import layers
 from live.layers import PubSubChannelLayer, redis_address
 from live.outages import is_outage
+from tests.processes import free_port, wait_until
 
 pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server")
 
 
+def in_thread(body) -> None:
+    """Run `body` in a thread of its own and raise what it raised: after the browser tests the
+    main thread keeps Playwright's event loop, and no other loop can run beside it there."""
+    outcome: dict = {}
+
+    def run() -> None:
+        try:
+            body()
+        except BaseException as error:  # handed to the test's own thread
+            outcome["error"] = error
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(60)
+    assert not thread.is_alive(), "the test's loop did not finish"
+    if "error" in outcome:
+        raise outcome["error"]
+
+
 def in_own_loop(test):
-    """Run an async test in a thread with its own event loop: after the browser tests the main
-    thread keeps Playwright's loop, and pytest-asyncio cannot start one beside it."""
+    """An async test run in a thread with its own event loop (`in_thread`)."""
 
     @functools.wraps(test)
     def run(*args, **kwargs):
-        outcome: dict = {}
-
-        def body():
-            try:
-                asyncio.run(test(*args, **kwargs))
-            except BaseException as error:  # handed to the test's own thread
-                outcome["error"] = error
-
-        thread = threading.Thread(target=body)
-        thread.start()
-        thread.join(60)
-        assert not thread.is_alive(), "the test's loop did not finish"
-        if "error" in outcome:
-            raise outcome["error"]
+        in_thread(lambda: asyncio.run(test(*args, **kwargs)))
 
     return run
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 class RedisServer:
@@ -64,14 +64,14 @@ class RedisServer:
         command = ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1"]
         command += ["--save", "", "--appendonly", "no", "--dir", str(self.dir), *self.args]
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                return
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError("redis-server did not start")
+        wait_until(self.listening, 10, "redis-server", interval=0.05)
+
+    def listening(self) -> bool:
+        try:
+            socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+        except OSError:
+            return False
+        return True
 
     def stop(self) -> None:
         if self.process is not None:
@@ -268,7 +268,7 @@ def test_a_loop_closed_closes_its_connections(private_redis):
     layer = layer_on(private_redis.url)
     seen: dict = {}
 
-    def body():  # in a thread: the main one may hold Playwright's loop
+    def body():
         loop = asyncio.new_event_loop()
 
         async def use():
@@ -279,9 +279,7 @@ def test_a_loop_closed_closes_its_connections(private_redis):
         loop.close()
         seen["forgotten"] = loop not in layer._layers
 
-    thread = threading.Thread(target=body)
-    thread.start()
-    thread.join(30)
+    in_thread(body)
     assert seen["connection"].transport.is_closing() and seen["forgotten"]
 
 
