@@ -160,6 +160,11 @@ ROUND_PAUSE_SECONDS = int(os.environ.get("ROUND_PAUSE_SECONDS", "30"))
 # A row held longer than this by another transaction makes the waiter fail (live.locks).
 LOCK_TIMEOUT_MS = int(os.environ.get("LOCK_TIMEOUT_MS", "5000"))
 
+# A socket process remembers its live games and writes a move from memory with one statement
+# where the row is unchanged (games.services.memory, PostgreSQL only). 0: every move takes the
+# locked read and write.
+GAMES_IN_MEMORY = env_bool(os.environ, "GAMES_IN_MEMORY", True)
+
 # RULES 8: pairing passes of an arena are coalesced over this many seconds.
 ARENA_PAIRING_COALESCE_SECONDS = float(os.environ.get("ARENA_PAIRING_COALESCE_SECONDS", "2"))
 

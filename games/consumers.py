@@ -13,6 +13,7 @@ from typing import Any
 
 from games import services
 from games.models import Game
+from games.services import memory
 from live import locks, presence
 from live.presence import ProcessConnections
 from live.sockets import LiveConsumer, call, database_sync_to_async
@@ -125,6 +126,9 @@ class GameConsumer(LiveConsumer):
         await self.send_json(reply)
 
     async def game_state(self, event: dict[str, Any]) -> None:
+        # Before the client hears of it (and can answer with its own move): this process's
+        # memory of the game follows what was written, wherever (`games.services.memory`).
+        memory.heard(self.game_id, event.get("version"), event.get("row"))
         await self.send(text_data=event["text"])
 
     async def game_settled(self, event: dict[str, Any]) -> None:

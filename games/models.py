@@ -151,6 +151,11 @@ class Game(models.Model):
     # Every `game_finished` receiver (events, ratings) has run for this finished game
     # (games.services.due.game_settle); the tick settles those whose settle task was lost.
     settled = models.BooleanField(default=False)
+    # Which write of the row this is: PostgreSQL gives every INSERT and UPDATE of a game a new
+    # value from a sequence, whoever writes it (a trigger, games 0009), never one seen before.
+    # A process that remembers a game as it was at stamp S may write a move from that memory
+    # with one `UPDATE … WHERE row_stamp = S` (`games.services.memory`). Not on SQLite.
+    row_stamp = models.BigIntegerField(default=0, editable=False)
 
     class Meta:
         verbose_name = _("partita")

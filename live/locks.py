@@ -104,6 +104,15 @@ def entering(rank: Rank, using: str | None = None) -> Any:
     return connection
 
 
+def in_code_transaction(using: str | None = None) -> bool:
+    """Whether the code opened a transaction (`atomic`) that is still open: a test case's own
+    wrapping blocks do not count (see `entering`)."""
+    connection = transaction.get_connection(using)
+    return connection.in_atomic_block and any(
+        not block._from_testcase for block in connection.atomic_blocks
+    )
+
+
 def is_lock_timeout(error: BaseException) -> bool:
     cause = error.__cause__ or error
     return getattr(cause, "sqlstate", None) == "55P03"  # lock_not_available

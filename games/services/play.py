@@ -10,19 +10,32 @@ from django.db import transaction
 from django.db.models import Q
 
 from games.models import EndReason, Game, Status
-from games.rules import IllegalMove, RulesError, variant
+from games.rules import Color, IllegalMove, Played, RulesError, variant
 from games.rules import clock as clocks
 from games.rules.clock import ClockError
+from games.services import memory
 from games.services.acting import acting, end_game, has_moved, optional_ply, win_for
-from games.services.errors import IllegalMoveError, Malformed, NoBoost, NotYourTurn, PlayerBusy
+from games.services.errors import (
+    GameError,
+    GameOver,
+    IllegalMoveError,
+    Malformed,
+    NoBoost,
+    NotYourTurn,
+    PlayerBusy,
+)
 from games.services.pools import pool_entries_clear
-from games.services.state import now_ms
-from games.services.store import PLAY_FIELDS
+from games.services.state import now_ms, push_move_on_commit
+from games.services.store import PLAY_FIELDS, write_move_if_unchanged
 from live import locks
 
 MAX_MOVE_LENGTH = 200
 # What a move writes besides the lists it grows (`store.write_game(appended=...)`).
 MOVE_FIELDS = tuple(f for f in PLAY_FIELDS if f not in ("moves", "positions", "notation"))
+# What a move from memory writes: never an end (that takes the locked path).
+MEMORY_FIELDS = tuple(
+    f for f in MOVE_FIELDS if f not in ("status", "result", "reason", "finished_at")
+)
 
 
 def _new_game(
@@ -189,6 +202,68 @@ def games_open(
     return [g if id(g) in opened else None for g in games]
 
 
+def _play(game: Game, color: Color, move: str, at_ms: int) -> tuple[Played, dict[str, list]]:
+    """Play `move` for `color` on `game` in memory: the clock gets the increment and the
+    opponent's starts, a pending draw offer by the opponent lapses (RULES 3). Returns what the
+    rules said and the items the move appends to the row's lists (`store.GROWING` and the
+    positions); an automatic end is the caller's to record. Raises NotYourTurn,
+    IllegalMoveError, ClockError."""
+    # In a live game the running clock is the side to move's (RULES 3), which spares reading
+    # the position a second time on the hottest path.
+    if game.clock_running != color.value:
+        raise NotYourTurn("it is not your turn")
+    try:
+        played = variant(game.variant).play(game.fen, move, game.positions)
+    except (IllegalMove, RulesError) as error:
+        raise IllegalMoveError(f"illegal move {move!r}") from error
+    game.set_clock(clocks.after_move(game.clock, at_ms))
+    appended = {"moves": [move], "notation": [list(played.notation)], "positions": [game.fen]}
+    game.fen = played.fen
+    game.ply += 1
+    if game.draw_offer and game.draw_offer != color.value:
+        game.draw_offer = ""  # declined by playing on
+    return played, appended
+
+
+def _move_from_memory(
+    game_id: Any, user_id: int | None, expected_ply: Any, move: str, at_ms: int
+) -> Game | None:
+    """The move written from this process's memory of the game with one statement
+    (`games.services.memory`: why that is exact), or None when it must take the locked path:
+    nothing remembered, not PostgreSQL, or anything but a plain move by the player to move at
+    the ply remembered (a stale ply, a fallen flag, an illegal move, a move that ends the
+    game: the locked path gives the answer from the row itself), or a row written since."""
+    if not memory.enabled() or type(game_id) is not int or type(expected_ply) is not int:
+        return None
+    known = memory.recall(game_id)
+    if known is None or expected_ply != known.ply:
+        return None
+    color = known.player_color(user_id)
+    if color is None or clocks.flagged(known.clock, at_ms) is not None:
+        return None
+    game = memory.fresh(known)
+    try:
+        played, appended = _play(game, color, move, at_ms)
+    except (GameError, ClockError):
+        return None
+    if played.outcome is not None:
+        return None
+    game.version += 1
+    stamp = write_move_if_unchanged(
+        game, MEMORY_FIELDS, appended, stamp=known.row_stamp, ply=known.ply
+    )
+    if stamp is None:
+        memory.counts["changed"] += 1
+        memory.forget(game_id, known)
+        return None
+    memory.counts["written"] += 1
+    game.row_stamp = stamp
+    game.positions = [*known.positions, *appended["positions"]]
+    memory.remember(game)
+    push_move_on_commit(game, at_ms, played, move, appended["notation"][-1])
+    return game
+
+
 def game_move(
     *, game_id: int, user_id: int | None, expected_ply: Any, move: Any, at_ms: int | None = None
 ) -> Game:
@@ -197,39 +272,35 @@ def game_move(
     Under the row lock (`acting`), then: it is their turn, the move is legal. The clock gets
     the increment, the opponent's starts, a pending draw offer by the opponent lapses, and an
     automatic end (mate, draw rules) is recorded.
+
+    A plain move of a game this process remembers is written from memory with one statement
+    where the row is unchanged (`_move_from_memory`): the same decisions from the same row.
+    The game returned holds only the columns a move reads; the others load when asked for.
     """
     if not isinstance(move, str) or not move.strip() or len(move) > MAX_MOVE_LENGTH:
         raise Malformed("move must be a non-empty string")
     move = move.strip()
+    at = now_ms() if at_ms is None else at_ms
+    game = _move_from_memory(game_id, user_id, expected_ply, move, at)
+    if game is not None:
+        return game
     # A light read: the move list and notation are appended to, never read (`store.GROWING`).
-    with acting(game_id, user_id, expected_ply, at_ms, light=True) as act:
-        game, color = act.game, act.color
-        # In a live game the running clock is the side to move's (RULES 3), which spares
-        # reading the position a second time on the hottest path.
-        if game.clock_running != color.value:
-            raise NotYourTurn("it is not your turn")
-        try:
-            played = variant(game.variant).play(game.fen, move, game.positions)
-        except (IllegalMove, RulesError) as error:
-            raise IllegalMoveError(f"illegal move {move!r}") from error
-        game.set_clock(clocks.after_move(game.clock, act.at_ms))
-        act.appended = {
-            "moves": [move],
-            "notation": [list(played.notation)],
-            "positions": [game.fen],
-        }
-        game.fen = played.fen
-        game.ply += 1
-        if game.draw_offer and game.draw_offer != color.value:
-            game.draw_offer = ""  # declined by playing on
-        if played.outcome is not None:
-            end_game(
-                game,
-                result=played.outcome.result.value,
-                reason=played.outcome.reason.value,
-                at_ms=act.at_ms,
-            )
-        act.fields, act.played = MOVE_FIELDS, played
+    try:
+        with acting(game_id, user_id, expected_ply, at, light=True) as act:
+            game = act.game
+            played, act.appended = _play(game, act.color, move, act.at_ms)
+            if played.outcome is not None:
+                end_game(
+                    game,
+                    result=played.outcome.result.value,
+                    reason=played.outcome.reason.value,
+                    at_ms=act.at_ms,
+                )
+            act.fields, act.played = MOVE_FIELDS, played
+    except GameOver:
+        memory.forget(game_id)  # over, possibly just now by the flag
+        raise
+    memory.remember(game)
     return game
 
 

@@ -13,6 +13,7 @@ from django.db import transaction
 from games.models import Game
 from games.rules import Color, Played, variant
 from games.rules import clock as clocks
+from games.services import memory
 from live import pushes
 
 logger = logging.getLogger(__name__)
@@ -147,14 +148,21 @@ def move_delta(game: Game, *, at_ms: int, played: Played, move: str, notation: l
 
 
 def push_move_on_commit(game: Game, at_ms: int, played: Played, move: str, notation: list) -> None:
+    """The move's delta for the clients, with the `image` of the row for the other processes
+    that remember the game (`memory.heard`; not sent to any client)."""
     text = json.dumps(move_delta(game, at_ms=at_ms, played=played, move=move, notation=notation))
-    pushes.group_send_on_commit(group_name(game.pk), {"type": "game.state", "text": text})
+    message = {"type": "game.state", "text": text, "version": game.version}
+    row = memory.image(game)
+    if row is not None:
+        message["row"] = row
+    pushes.group_send_on_commit(group_name(game.pk), message)
 
 
 def push_state_on_commit(game: Game, at_ms: int, played: Played | None = None) -> None:
     # Encoded once here, not once per socket: every player and spectator gets the same text.
     text = json.dumps(game_state(game, at_ms=at_ms, played=played))
-    pushes.group_send_on_commit(group_name(game.pk), {"type": "game.state", "text": text})
+    message = {"type": "game.state", "text": text, "version": game.version}
+    pushes.group_send_on_commit(group_name(game.pk), message)
 
 
 def settle_on_commit(game_id: int) -> None:

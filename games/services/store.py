@@ -19,7 +19,7 @@ from django.contrib.auth import get_user_model
 from django.db import DatabaseError, transaction
 from psycopg import Cursor
 
-from games.models import Game
+from games.models import Game, Status
 from games.services.errors import GameNotFound
 from live import locks
 
@@ -100,20 +100,35 @@ class _GameSQL:
         self.qn, self.table = connection.ops.quote_name, connection.ops.quote_name(meta.db_table)
         self.pk_column = self.qn(meta.pk.column)
 
-    def update(self, names: tuple[str, ...], appended: tuple[str, ...] = ()) -> tuple[str, list]:
+    def update(
+        self, names: tuple[str, ...], appended: tuple[str, ...] = (), *, if_unchanged: bool = False
+    ) -> tuple[str, list]:
         """UPDATE of `names` set to values, and of `appended` JSON lists grown by a list
-        (PostgreSQL's `jsonb || jsonb`)."""
-        key = (names, appended)
+        (PostgreSQL's `jsonb || jsonb`); on PostgreSQL it returns the row's new `row_stamp`.
+        `if_unchanged` adds `AND row_stamp = %s AND ply = %s AND status = %s` (the write of a
+        move from memory, `write_move_if_unchanged`)."""
+        key = (names, appended, if_unchanged)
         if key not in self.updates:
+            qn = self.qn
             fields = [Game._meta.get_field(name) for name in names]
-            sets = [f"{self.qn(f.column)} = %s" for f in fields]
+            sets = [f"{qn(f.column)} = %s" for f in fields]
             grown = [Game._meta.get_field(name) for name in appended]
-            sets += [f"{self.qn(f.column)} = {self.qn(f.column)} || %s::jsonb" for f in grown]
+            sets += [f"{qn(f.column)} = {qn(f.column)} || %s::jsonb" for f in grown]
+            where = f"{self.pk_column} = %s"
+            if if_unchanged:
+                where += "".join(f" AND {qn(name)} = %s" for name in UNCHANGED)
+            returning = f" RETURNING {qn('row_stamp')}" if self.vendor == "postgresql" else ""
             self.updates[key] = (
-                f"UPDATE {self.table} SET {', '.join(sets)} WHERE {self.pk_column} = %s",
+                f"UPDATE {self.table} SET {', '.join(sets)} WHERE {where}{returning}",
                 fields,
             )
         return self.updates[key]
+
+
+# What a write from memory finds unchanged, or writes nothing: the row's stamp (no write since
+# the one remembered), and, said again in the statement itself, the ply the move was played at
+# and the live status.
+UNCHANGED = ("row_stamp", "ply", "status")
 
 
 def _execute(connection, sql: str, params: list, *, fetch: bool = False) -> Any:
@@ -136,6 +151,17 @@ def _execute(connection, sql: str, params: list, *, fetch: bool = False) -> Any:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchone() if fetch else None
+
+
+def _execute_locking(connection, sql: str, params: list) -> Any:
+    """`_execute` of a statement that locks the game row: a lock held too long by another
+    transaction is `locks.LockTimeout`."""
+    try:
+        return _execute(connection, sql, params, fetch=True)
+    except DatabaseError as error:
+        if locks.is_lock_timeout(error):
+            raise locks.LockTimeout(str(error)) from error
+        raise
 
 
 _sql_by_vendor: dict[str, _GameSQL] = {}
@@ -162,12 +188,7 @@ def lock_game(game_id: Any, *, light: bool = False) -> Game:
     connection = locks.entering(locks.Rank.GAME)
     sql = _sql(connection)
     select = sql.light if light else sql.full
-    try:
-        row = _execute(connection, select.sql, [game_id], fetch=True)
-    except DatabaseError as error:
-        if locks.is_lock_timeout(error):
-            raise locks.LockTimeout(str(error)) from error
-        raise
+    row = _execute_locking(connection, select.sql, [game_id])
     if row is None:
         raise GameNotFound(f"no game {game_id!r}")
     values = list(row[: len(select.fields)])
@@ -196,7 +217,8 @@ def write_game(
 
     `appended` grows JSON list columns by the given items without sending (or having read) the
     whole list: in SQL on PostgreSQL; elsewhere (SQLite, the embedded default) the lists are
-    read, grown and written whole."""
+    read, grown and written whole. On PostgreSQL `game.row_stamp` becomes the row's new stamp
+    (`Game.row_stamp`)."""
     connection = transaction.get_connection()
     sql = _sql(connection)
     appended = appended or {}
@@ -209,4 +231,33 @@ def write_game(
     statement, field_objects = sql.update(names, tuple(appended))
     params = [f.get_db_prep_save(getattr(game, f.attname), connection) for f in field_objects]
     params += [json.dumps(items) for items in appended.values()]
-    _execute(connection, statement, [*params, game.pk])
+    row = _execute(connection, statement, [*params, game.pk], fetch=sql.vendor == "postgresql")
+    if row is not None:
+        game.row_stamp = row[0]
+
+
+def write_move_if_unchanged(
+    game: Game,
+    fields: tuple[str, ...],
+    appended: dict[str, list],
+    *,
+    stamp: int,
+    ply: int,
+) -> int | None:
+    """Write a move played from memory (`games.services.memory`), on PostgreSQL: one UPDATE
+    of `fields` (and `appended` grown) where the row still carries `stamp`, is at `ply` and is
+    live. Returns the row's new stamp, or None when the row is no longer the one remembered
+    (then nothing was written).
+
+    The statement locks the row as any UPDATE does, for itself alone or, inside a transaction,
+    to its end (a GAME lock in `live.locks`' order); a row locked by another transaction is
+    waited for and then checked as it is after that transaction; too long a wait is
+    `locks.LockTimeout`."""
+    connection = transaction.get_connection()
+    if locks.in_code_transaction():
+        locks.entering(locks.Rank.GAME)
+    statement, field_objects = _sql(connection).update(fields, tuple(appended), if_unchanged=True)
+    params = [f.get_db_prep_save(getattr(game, f.attname), connection) for f in field_objects]
+    params += [json.dumps(items) for items in appended.values()]
+    row = _execute_locking(connection, statement, [*params, game.pk, stamp, ply, Status.LIVE.value])
+    return None if row is None else row[0]

@@ -1,0 +1,183 @@
+"""The live games a socket process remembers, so that a move can be written from memory with
+one statement (`play.game_move`; issue 17).
+
+Why: through the locked path a move costs four round trips to PostgreSQL (BEGIN, the locked
+read of the row with both players, the UPDATE, COMMIT) and the reading of ~40 columns into a
+model; from memory it is one UPDATE, its own transaction.
+
+What is remembered: exactly the columns a move reads (`READ`), as the row was right after a
+write of a move whose stamp (`Game.row_stamp`) this process was given: its own write of a move
+(either path, `remember`), or the push of a move written by another process, applied on top of
+the version before it (`heard`). Nothing else is ever read from a remembered game.
+
+Why memory can be trusted: PostgreSQL gives the row a new stamp with every write, whoever
+writes (a trigger, games 0009). A move from memory is written only `WHERE row_stamp = S AND
+ply = p AND status = 'live'`, S the stamp remembered: when that UPDATE writes, the row, locked
+by the statement itself, was exactly the one remembered, so whose turn it is, the fallen flag,
+the ply, the legality, the clocks and the repetitions were all decided from the row as it is.
+When it writes nothing, the move takes the locked path, which decides from the row read
+under `SELECT … FOR UPDATE`. So a memory that is wrong, late or gone costs at most that second
+try, never a wrong move: it is a cache whose every use is checked by the database.
+
+Shared by the event loop (`heard`) and the socket threads (the moves): every change is a whole
+new object put in place under a lock; a remembered game is never changed in place.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from django.conf import settings
+from django.db import DEFAULT_DB_ALIAS
+
+from games.models import Game, Status
+
+# The columns a move reads, in the model's order (`Model.from_db` takes them so).
+_READ = {
+    "id",
+    "variant",
+    "base_seconds",
+    "white_id",
+    "black_id",
+    "row_stamp",
+    "version",
+    "ply",
+    "fen",
+    "positions",
+    "white_ms",
+    "black_ms",
+    "white_increment_ms",
+    "black_increment_ms",
+    "clock_running",
+    "clock_since_ms",
+    "flag_at_ms",
+    "draw_offer",
+    "status",
+    "result",
+    "reason",
+}
+READ = tuple(f.attname for f in Game._meta.concrete_fields if f.attname in _READ)
+# What a move changes of READ but the positions (grown by the position before the move): what
+# a move's push carries for other processes (`image`, `heard`).
+MOVED = (
+    "row_stamp",
+    "version",
+    "ply",
+    "fen",
+    "white_ms",
+    "black_ms",
+    "white_increment_ms",
+    "black_increment_ms",
+    "clock_running",
+    "clock_since_ms",
+    "flag_at_ms",
+    "draw_offer",
+)
+# At most this many games are remembered (the oldest remembered go first): a few kB each.
+LIMIT = 20_000
+
+_games: dict[int, Game] = {}
+_lock = threading.Lock()
+# Moves of this process written from memory, and those that found the row written since (they
+# took the locked path): for the tests and the benchmark. Counted without a lock (approximate
+# under threads).
+counts = {"written": 0, "changed": 0}
+
+
+def enabled() -> bool:
+    return settings.GAMES_IN_MEMORY
+
+
+def _copy(game: Game, changes: dict[str, Any] | None = None) -> Game:
+    """A new model object holding only READ (the other columns deferred), with `changes`."""
+    values = game.__dict__
+    if changes:
+        values = {**values, **changes}
+    return Game.from_db(DEFAULT_DB_ALIAS, READ, [values[name] for name in READ])
+
+
+def recall(game_id: int) -> Game | None:
+    """The game as remembered (never to be changed: `fresh` gives a copy to play on)."""
+    return _games.get(game_id)
+
+
+def fresh(game: Game) -> Game:
+    """A copy of a remembered game to play a move on."""
+    return _copy(game)
+
+
+def _put(game: Game) -> None:
+    """Under the lock: `game` replaces what is remembered unless that is newer."""
+    known = _games.get(game.pk)
+    if known is not None and known.version > game.version:
+        return
+    if known is None and len(_games) >= LIMIT:
+        del _games[next(iter(_games))]
+    _games[game.pk] = game
+
+
+def remember(game: Game) -> None:
+    """Remember `game` as this process just wrote it (its `row_stamp` is the write's). A game
+    that is over, or a row without a stamp (SQLite), is forgotten instead."""
+    if not enabled():
+        return
+    if game.status != Status.LIVE or not game.row_stamp:
+        forget(game.pk)
+        return
+    copy = _copy(game)
+    with _lock:
+        _put(copy)
+
+
+def forget(game_id: int, known: Game | None = None) -> None:
+    """Forget the game (only if it is still `known`, when given)."""
+    with _lock:
+        if known is None or _games.get(game_id) is known:
+            _games.pop(game_id, None)
+
+
+def clear() -> None:
+    with _lock:
+        _games.clear()
+
+
+def image(game: Game) -> dict[str, Any] | None:
+    """What the push of a move just written carries for the other processes that remember the
+    game: the columns it changed and the position before it. None once the game is over (they
+    forget it) or without a stamp."""
+    if game.status != Status.LIVE or not game.row_stamp:
+        return None
+    row = {name: getattr(game, name) for name in MOVED}
+    row["before"] = game.positions[-1]
+    return row
+
+
+def heard(game_id: int, version: Any, row: dict[str, Any] | None) -> None:
+    """A game's push reached this process (a socket of the game here got it): the new state at
+    `version`, with the `image` of the move when it was one.
+
+    A move right after the version remembered, from the position remembered, moves the memory
+    on; news older than the memory changes nothing; anything else (a draw offer, presence, the
+    end, a gap) makes the process forget the game, until its next move on the locked path."""
+    known = _games.get(game_id)
+    if known is None or not isinstance(version, int) or version <= known.version:
+        return
+    after = None
+    if (
+        row is not None
+        and version == known.version + 1 == row.get("version")
+        and row.get("ply") == known.ply + 1
+        and row.get("before") == known.fen
+    ):
+        changes = {name: row[name] for name in MOVED if name in row}
+        if len(changes) == len(MOVED):
+            changes["positions"] = [*known.positions, known.fen]
+            after = _copy(known, changes)
+    with _lock:
+        if _games.get(game_id) is not known:
+            return  # a socket thread wrote meanwhile: what it remembered stands
+        if after is None:
+            del _games[game_id]
+        else:
+            _games[game_id] = after

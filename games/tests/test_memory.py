@@ -1,0 +1,269 @@
+"""Moves written from a socket process's memory of its games (`games.services.memory`): the same
+rows and the same pushes as the locked path, and never a move decided from a row that changed."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from django.db import connection, transaction
+from django.test import override_settings
+
+from games.models import Game, Status
+from games.rules import variant
+from games.services import (
+    GameOver,
+    StalePly,
+    game_draw_offer,
+    game_move,
+    game_presence,
+    memory,
+)
+from games.tests.factories import T0, open_game
+from live import pushes
+from tests.concurrency import Raised, run_at_once
+
+# Real commits: a move's pushes go out on commit, and the memory's single statement is its own
+# transaction.
+pytestmark = pytest.mark.django_db(transaction=True)
+
+# What differs between two games that played the same moves: who, when opened, which write.
+NOT_COMPARED = {"id", "white_id", "black_id", "created_at", "row_stamp"}
+
+
+@pytest.fixture(autouse=True)
+def _counted():
+    memory.clear()
+    before = dict(memory.counts)
+    yield
+    memory.clear()
+    memory.counts.update(before)
+
+
+def written() -> int:
+    return memory.counts["written"]
+
+
+def row(game_id: int) -> dict:
+    values = Game.objects.filter(pk=game_id).values().get()
+    return {k: v for k, v in values.items() if k not in NOT_COMPARED}
+
+
+def move(game_id: int, ply: int, move_text: str, at_ms: int, *, remembered: bool = True):
+    """Play one move; returns the game and what it pushed to clients, without the game id."""
+    game = Game.objects.get(pk=game_id)
+    mover = game.white_id if game.clock_running == "white" else game.black_id
+    with pushes.collected() as outbox, override_settings(GAMES_IN_MEMORY=remembered):
+        result = game_move(
+            game_id=game_id, user_id=mover, expected_ply=ply, move=move_text, at_ms=at_ms
+        )
+    texts = []
+    for _group, message in outbox:
+        if message["type"] != "game.state":
+            continue  # the settled push of a finished game
+        state = json.loads(message["text"])
+        state.pop("game")
+        texts.append(state)
+    return result, texts
+
+
+@pytest.mark.parametrize("variant_code", ["chess", "italian", "international"])
+def test_a_remembered_game_writes_and_pushes_what_the_locked_path_does(variant_code):
+    """The same random game played twice, from memory and always the locked way: after every
+    move both rows and both pushes are equal. Fails if the memory's path forgets a column (the
+    clock's increment, a lapsed draw offer, a position for the repetitions)."""
+    rng = random.Random(17)
+    rules = variant(variant_code)
+    remembered = open_game(variant_code=variant_code, base_seconds=300, increment_seconds=3)
+    locked = open_game(variant_code=variant_code, base_seconds=300, increment_seconds=3)
+    at, ply = T0, 0
+    before = written()
+    while ply < 60:
+        game = Game.objects.get(pk=remembered.pk)
+        if game.status != Status.LIVE:
+            break
+        at += rng.randint(1, 4000)
+        if ply in (7, 20):  # an offer by the side not to move lapses when the other plays on
+            for gid in (remembered.pk, locked.pk):
+                g = Game.objects.get(pk=gid)
+                waiting = g.black_id if g.clock_running == "white" else g.white_id
+                game_draw_offer(game_id=gid, user_id=waiting, expected_ply=ply, at_ms=at)
+            at += 1
+        choice = rng.choice(rules.legal_moves(game.fen))
+        a, pushed_a = move(remembered.pk, ply, choice, at)
+        b, pushed_b = move(locked.pk, ply, choice, at, remembered=False)
+        assert row(remembered.pk) == row(locked.pk), f"ply {ply}"
+        assert pushed_a == pushed_b, f"ply {ply}"
+        assert (a.ply, a.fen, a.version, a.clock) == (b.ply, b.fen, b.version, b.clock)
+        ply += 1
+    # All but the first move of each stretch (after the opening, after each draw offer) and
+    # a last move that ends the game came from memory.
+    assert written() - before >= ply - 4
+
+
+def test_a_write_the_memory_did_not_see_sends_the_move_the_locked_way():
+    """Staff give White a minute in the admin (a write that bumps no version): the next move
+    finds the row changed and is played on the row as it is. Fails without the stamp check
+    (the remembered clock would be written back)."""
+    game = open_game(base_seconds=60, increment_seconds=0)
+    move(game.pk, 0, "e2e4", T0 + 1_000)
+    move(game.pk, 1, "e7e5", T0 + 2_000)
+    assert memory.recall(game.pk).ply == 2
+    Game.objects.filter(pk=game.pk).update(white_ms=120_000)
+    changed = memory.counts["changed"]
+    after, _ = move(game.pk, 2, "g1f3", T0 + 3_000)
+    assert memory.counts["changed"] == changed + 1
+    assert Game.objects.get(pk=game.pk).white_ms == 120_000 - 1_000
+    assert after.white_ms == 119_000
+
+
+def test_a_write_in_the_same_transaction_is_seen_too():
+    """Inside one transaction every write still gets its own stamp (a per-transaction id such
+    as PostgreSQL's xmin would not change), so a move after it is not decided from memory."""
+    game = open_game(base_seconds=60, increment_seconds=0)
+    move(game.pk, 0, "e2e4", T0 + 1_000)
+    with transaction.atomic():
+        move(game.pk, 1, "e7e5", T0 + 2_000)
+        Game.objects.filter(pk=game.pk).update(white_ms=5_000)
+        after, _ = move(game.pk, 2, "g1f3", T0 + 3_000)
+    assert after.white_ms == 4_000 == Game.objects.get(pk=game.pk).white_ms
+
+
+def test_every_write_of_a_game_gets_a_new_stamp():
+    game = open_game()
+    stamps = [Game.objects.get(pk=game.pk).row_stamp]
+    g = Game.objects.get(pk=game.pk)
+    g.save()
+    stamps.append(Game.objects.get(pk=game.pk).row_stamp)
+    Game.objects.filter(pk=game.pk).update(settled=False)
+    stamps.append(Game.objects.get(pk=game.pk).row_stamp)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {Game._meta.db_table} SET row_stamp = %s WHERE id = %s", [stamps[0], game.pk]
+        )
+    stamps.append(Game.objects.get(pk=game.pk).row_stamp)
+    stamps.append(open_game().row_stamp or Game.objects.latest("id").row_stamp)
+    assert all(stamps) and len(set(stamps)) == len(stamps), stamps
+
+
+def test_a_move_the_memory_cannot_judge_takes_the_locked_path_with_the_same_answer():
+    game = open_game(base_seconds=10, increment_seconds=0)
+    move(game.pk, 0, "e2e4", T0 + 1_000)
+    before = written()
+    # A stale ply, an illegal move, the wrong player: the locked path's own refusals.
+    with pytest.raises(StalePly):
+        move(game.pk, 0, "e7e5", T0 + 2_000)
+    with pytest.raises(Exception) as illegal:
+        move(game.pk, 1, "e7e4", T0 + 2_000)
+    assert illegal.value.code == "illegal_move"
+    with pytest.raises(Exception) as wrong:
+        game_move(
+            game_id=game.pk, user_id=game.white_id, expected_ply=1, move="e7e5", at_ms=T0 + 2_000
+        )
+    assert wrong.value.code == "not_your_turn"
+    # Black's flag fell at T0 + 1 s + 10 s: the game ends on time, the move is refused.
+    with pytest.raises(GameOver):
+        move(game.pk, 1, "e7e5", T0 + 11_001)
+    game.refresh_from_db()
+    assert (game.status, game.ply) == ("finished", 1)  # (0-0: neither player sat, RULES 3)
+    assert written() == before
+    assert memory.recall(game.pk) is None  # over: forgotten
+
+
+def test_a_move_that_ends_the_game_is_written_the_locked_way_and_forgotten():
+    game = open_game(base_seconds=600)
+    for ply, text in enumerate(["f2f3", "e7e5", "g2g4"]):
+        move(game.pk, ply, text, T0 + 1_000 * (ply + 1))
+    assert memory.recall(game.pk) is not None
+    before = written()
+    move(game.pk, 3, "d8h4", T0 + 5_000)  # mate
+    game.refresh_from_db()
+    assert (game.status, game.result, game.reason, game.ply) == ("finished", "0-1", "checkmate", 4)
+    assert written() == before and memory.recall(game.pk) is None
+
+
+def test_two_submissions_of_one_remembered_ply_exactly_one_wins():
+    """Both threads start from the same memory; the second statement finds the stamp changed
+    and the locked path refuses it as stale. Fails if the stamp condition is dropped."""
+    game = open_game(at_ms=T0)
+    move(game.pk, 0, "e2e4", T0 + 1_000)
+    assert memory.recall(game.pk).ply == 1
+
+    def submit(text: str):
+        def job() -> str:
+            game_move(
+                game_id=game.pk, user_id=game.black_id, expected_ply=1, move=text, at_ms=T0 + 2_000
+            )
+            return text
+
+        return job
+
+    outcomes = run_at_once(submit("e7e5"), submit("c7c5"), errors=True)
+    stale = [o for o in outcomes if isinstance(o, Raised) and isinstance(o.error, StalePly)]
+    assert len(stale) == 1 and len([o for o in outcomes if isinstance(o, str)]) == 1, outcomes
+    winner = next(o for o in outcomes if isinstance(o, str))
+    game.refresh_from_db()
+    assert (game.ply, game.moves, len(game.positions)) == (2, ["e2e4", winner], 2)
+
+
+def heard_from(game_id: int, ply: int, text: str, at_ms: int) -> dict:
+    """The push of a move written by another process (here: the locked path, remembering
+    nothing), as this process's socket would receive it."""
+    with pushes.collected() as outbox, override_settings(GAMES_IN_MEMORY=False):
+        game = Game.objects.get(pk=game_id)
+        mover = game.white_id if game.clock_running == "white" else game.black_id
+        game_move(game_id=game_id, user_id=mover, expected_ply=ply, move=text, at_ms=at_ms)
+    [(_group, message)] = outbox
+    return message
+
+
+def test_the_push_of_a_move_made_elsewhere_moves_the_memory_on():
+    """White's socket is in this process, Black's in another: Black's move, heard here, is
+    remembered exactly as the row now is, and White's next move is written from memory."""
+    game = open_game()
+    move(game.pk, 0, "e2e4", T0 + 1_000)
+    message = heard_from(game.pk, 1, "e7e5", T0 + 2_000)
+    assert "row" in message and "row" not in json.loads(message["text"])  # not for clients
+    memory.heard(game.pk, message["version"], message["row"])
+    known = memory.recall(game.pk)
+    fresh = Game.objects.get(pk=game.pk)
+    assert {n: getattr(known, n) for n in memory.READ} == {
+        n: getattr(fresh, n) for n in memory.READ
+    }
+    before = written()
+    move(game.pk, 2, "g1f3", T0 + 3_000)
+    assert written() == before + 1
+
+
+def test_news_the_memory_cannot_follow_makes_it_forget():
+    game = open_game()
+    move(game.pk, 0, "e2e4", T0 + 1_000)
+    known = memory.recall(game.pk)
+    message = heard_from(game.pk, 1, "e7e5", T0 + 2_000)
+    # Old news changes nothing.
+    memory.heard(game.pk, known.version, None)
+    memory.heard(game.pk, known.version - 1, message["row"])
+    assert memory.recall(game.pk) is known
+    # A move from another position than the one remembered: forgotten.
+    memory.heard(game.pk, message["version"], {**message["row"], "before": "8/8/8/8/8/8/8/8 w"})
+    assert memory.recall(game.pk) is None
+    # A gap (a version missed), or a change that is not a move (presence): forgotten.
+    for version, news in ((message["version"] + 1, message["row"]), (message["version"], None)):
+        memory.remember(known)
+        memory.heard(game.pk, version, news)
+        assert memory.recall(game.pk) is None
+    # And presence through the service: its push carries no row.
+    move(game.pk, 2, "g1f3", T0 + 3_000)
+    with pushes.collected() as outbox:
+        game_presence(game_id=game.pk, user_id=game.white_id, connected=True, key="k", at_ms=T0)
+    [(_group, news)] = outbox
+    memory.heard(game.pk, news["version"], news.get("row"))
+    assert memory.recall(game.pk) is None
+
+
+def test_nothing_is_remembered_when_turned_off():
+    with override_settings(GAMES_IN_MEMORY=False):
+        game = open_game()
+        game_move(game_id=game.pk, user_id=game.white_id, expected_ply=0, move="e2e4", at_ms=T0 + 1)
+        assert memory.recall(game.pk) is None
