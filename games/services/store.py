@@ -15,9 +15,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import psycopg
 from django.contrib.auth import get_user_model
 from django.db import DatabaseError, transaction
 from psycopg import Cursor
+from psycopg.pq import ConnStatus, DiagnosticField, ExecStatus
 
 from games.models import Game, Status
 from games.services.errors import GameNotFound
@@ -254,10 +256,91 @@ def write_move_if_unchanged(
     waited for and then checked as it is after that transaction; too long a wait is
     `locks.LockTimeout`."""
     connection = transaction.get_connection()
-    if locks.in_code_transaction():
+    in_transaction = locks.in_code_transaction()
+    if in_transaction:
         locks.entering(locks.Rank.GAME)
     statement, field_objects = _sql(connection).update(fields, tuple(appended), if_unchanged=True)
     params = [f.get_db_prep_save(getattr(game, f.attname), connection) for f in field_objects]
     params += [json.dumps(items) for items in appended.values()]
-    row = _execute_locking(connection, statement, [*params, game.pk, stamp, ply, Status.LIVE.value])
+    params += [game.pk, stamp, ply, Status.LIVE.value]
+    if not in_transaction and connection.get_autocommit():
+        row = _execute_alone(connection, statement, params)
+    else:
+        row = _execute_locking(connection, statement, params)
     return None if row is None else row[0]
+
+
+# --- one statement, straight through libpq ------------------------------------------------------
+
+_NO_SUCH_STATEMENT = b"26000"  # invalid_sql_statement_name: not prepared on this connection
+_prepared_names: dict[str, bytes] = {}
+
+
+def _execute_alone(connection, sql: str, params: list) -> Any:
+    """`_execute_locking` of a statement that is its own transaction (autocommit), on
+    PostgreSQL: straight through libpq (`PQexecPrepared`, which runs without the GIL), with the
+    parameters as text. psycopg's cursor spent more on the statement than PostgreSQL did
+    (its prepared-statement cache, the parameters' adaptation, its wait loop: 9 % of a busy
+    daphne, bench/live.py). Only in autocommit: psycopg opens the transactions of a
+    connection that is not, and a statement sent past it would run outside them. Errors are
+    psycopg's, raised as Django's (`wrap_database_errors`), as on every other path."""
+    texts = [_text(value) for value in params]
+    if any(text is _UNSUPPORTED for text in texts):
+        return _execute_locking(connection, sql, params)
+    connection.ensure_connection()
+    raw = connection.connection
+    name = _prepared_names.get(sql)
+    if name is None:
+        name = _prepared_names.setdefault(sql, f"circolo_{len(_prepared_names)}".encode())
+    prepared: set[bytes] = raw.__dict__.setdefault("_circolo_prepared", set())
+    with connection.wrap_database_errors:
+        try:
+            with raw.lock:
+                pgconn = raw.pgconn
+                if name not in prepared:
+                    _checked(raw, pgconn.prepare(name, _numbered(sql).encode()))
+                    prepared.add(name)
+                result = pgconn.exec_prepared(name, texts)
+                if result.error_field(DiagnosticField.SQLSTATE) == _NO_SUCH_STATEMENT:
+                    # Deallocated behind our back (DISCARD ALL): prepared again, once.
+                    _checked(raw, pgconn.prepare(name, _numbered(sql).encode()))
+                    result = pgconn.exec_prepared(name, texts)
+                _checked(raw, result)
+        except psycopg.Error as error:
+            if locks.is_lock_timeout(error):
+                raise locks.LockTimeout(str(error)) from error
+            raise
+        if result.ntuples == 0:
+            return None
+        return tuple(
+            None if (v := result.get_value(0, i)) is None else int(v) for i in range(result.nfields)
+        )
+
+
+def _checked(raw, result) -> None:
+    if result.status in (ExecStatus.COMMAND_OK, ExecStatus.TUPLES_OK):
+        return
+    if raw.pgconn.status == ConnStatus.BAD:
+        raise psycopg.OperationalError("the connection to PostgreSQL was lost")
+    raise psycopg.errors.error_from_result(result, encoding=raw.info.encoding)
+
+
+_UNSUPPORTED = object()
+
+
+def _text(value: Any) -> Any:
+    """A parameter in PostgreSQL's text form; _UNSUPPORTED for a type not needed here."""
+    if value is None:
+        return None
+    kind = type(value)
+    if kind is str:
+        return value.encode()
+    if kind is int:
+        return str(value).encode()
+    return _UNSUPPORTED
+
+
+def _numbered(sql: str) -> str:
+    """`%s` placeholders as libpq's `$1`, `$2`… (the statements here have no other `%`)."""
+    parts = sql.split("%s")
+    return parts[0] + "".join(f"${i}{part}" for i, part in enumerate(parts[1:], start=1))

@@ -267,3 +267,109 @@ def test_nothing_is_remembered_when_turned_off():
         game = open_game()
         game_move(game_id=game.pk, user_id=game.white_id, expected_ply=0, move="e2e4", at_ms=T0 + 1)
         assert memory.recall(game.pk) is None
+
+
+def test_a_remembered_game_is_the_model_object_from_db_would_make():
+    """`memory._copy` skips `Model.__init__`: it must give what `Game.from_db` gives of the
+    same columns, and Game must have no init signal receivers that would be skipped."""
+    from django.db.models.signals import post_init, pre_init
+
+    game = open_game()
+    move(game.pk, 0, "e2e4", T0 + 1_000)
+    known = memory.recall(game.pk)
+    row = Game.objects.get(pk=game.pk)
+    made = Game.from_db("default", memory.READ, [getattr(row, n) for n in memory.READ])
+    assert {n: getattr(known, n) for n in memory.READ} == {n: getattr(made, n) for n in memory.READ}
+    assert (known._state.adding, known._state.db) == (made._state.adding, made._state.db)
+    assert set(known.__dict__) - {"_state"} == set(memory.READ)
+    assert not pre_init.has_listeners(Game) and not post_init.has_listeners(Game)
+    # A column not remembered loads from the database, as a deferred one does.
+    copy = memory.fresh(known)
+    assert copy.moves == ["e2e4"] and copy.white.pk == game.white_id
+
+
+def remembered_at_ply_2():
+    game = open_game(base_seconds=600)
+    move(game.pk, 0, "e2e4", T0 + 1_000)
+    move(game.pk, 1, "e7e5", T0 + 2_000)
+    assert memory.recall(game.pk).ply == 2
+    return game
+
+
+def test_a_row_held_by_another_transaction_too_long_is_busy_and_changes_nothing():
+    """The move's statement waits for a row another transaction holds, at most lock_timeout:
+    then `busy` (LockTimeout), nothing written, and the game still plays from memory after."""
+    import threading
+
+    from live.locks import LockTimeout
+
+    game = remembered_at_ply_2()
+    holding, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        try:
+            with transaction.atomic():
+                Game.objects.select_for_update().get(pk=game.pk)
+                holding.set()
+                release.wait(10)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    assert holding.wait(10)
+    with connection.cursor() as cursor:
+        cursor.execute("SET lock_timeout = '200ms'")
+    try:
+        with pytest.raises(LockTimeout):
+            move(game.pk, 2, "g1f3", T0 + 3_000)
+    finally:
+        release.set()
+        holder.join(10)
+        with connection.cursor() as cursor:
+            cursor.execute("RESET lock_timeout")
+    assert Game.objects.get(pk=game.pk).ply == 2
+    before = written()
+    move(game.pk, 2, "g1f3", T0 + 4_000)
+    assert written() == before + 1
+
+
+def test_statements_deallocated_behind_its_back_are_prepared_again():
+    game = remembered_at_ply_2()
+    move(game.pk, 2, "g1f3", T0 + 3_000)  # prepared on this connection
+    with connection.cursor() as cursor:
+        cursor.execute("DEALLOCATE ALL")
+    before = written()
+    move(game.pk, 3, "b8c6", T0 + 4_000)
+    assert written() == before + 1 and Game.objects.get(pk=game.pk).ply == 4
+
+
+def test_a_connection_killed_under_the_move_is_an_outage_and_nothing_is_half_written():
+    """PostgreSQL ends the connection (a restart, a network cut): the move fails as Django's
+    OperationalError (the socket answers "unavailable", live.outages), nothing is written, and
+    the next try on a new connection plays it from memory."""
+    from django.db import OperationalError, close_old_connections
+
+    from live.outages import is_outage
+
+    game = remembered_at_ply_2()
+    move(game.pk, 2, "g1f3", T0 + 3_000)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        (pid,) = cursor.fetchone()
+    other = connection.copy()
+    try:
+        with other.cursor() as cursor:
+            cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+    finally:
+        other.close()
+    with pytest.raises(OperationalError) as lost:  # the move's own statement finds it gone
+        game_move(
+            game_id=game.pk, user_id=game.black_id, expected_ply=3, move="b8c6", at_ms=T0 + 4_000
+        )
+    assert is_outage(lost.value) and connection.errors_occurred
+    close_old_connections()  # what each socket thread does after an error
+    assert Game.objects.get(pk=game.pk).ply == 3
+    before = written()
+    move(game.pk, 3, "b8c6", T0 + 5_000)
+    assert written() == before + 1 and Game.objects.get(pk=game.pk).moves[-1] == "b8c6"
