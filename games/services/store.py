@@ -332,11 +332,11 @@ def _text(value: Any) -> Any:
     """A parameter in PostgreSQL's text form; _UNSUPPORTED for a type not needed here."""
     if value is None:
         return None
-    kind = type(value)
-    if kind is str:
+    if isinstance(value, str):
         return value.encode()
-    if kind is int:
-        return str(value).encode()
+    # Django's PostgreSQL backend hands integers over as psycopg's Int4 / Int8 (int subclasses).
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(int(value)).encode()
     return _UNSUPPORTED
 
 

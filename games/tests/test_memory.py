@@ -373,3 +373,17 @@ def test_a_connection_killed_under_the_move_is_an_outage_and_nothing_is_half_wri
     before = written()
     move(game.pk, 3, "b8c6", T0 + 5_000)
     assert written() == before + 1 and Game.objects.get(pk=game.pk).moves[-1] == "b8c6"
+
+
+def test_a_move_from_memory_goes_straight_through_libpq(monkeypatch):
+    """Every parameter of the statement has a text form (Django hands integers over as psycopg's
+    Int4 / Int8): the move takes `_execute_alone`'s libpq path, not psycopg's cursor."""
+    from games.services import store
+
+    game = remembered_at_ply_2()
+    monkeypatch.setattr(
+        store, "_execute_locking", lambda *a, **k: pytest.fail("went through psycopg's cursor")
+    )
+    before = written()
+    move(game.pk, 2, "g1f3", T0 + 3_000)
+    assert written() == before + 1
