@@ -21,7 +21,12 @@ from live.sockets import LiveConsumer, call, database_sync_to_async
 
 def _state(game_id: int) -> dict[str, Any] | None:
     game = Game.objects.select_related("white", "black").filter(pk=game_id).first()
-    return None if game is None else services.game_state(game)
+    if game is None:
+        return None
+    # One read is one version of the row, its stamp with it: this process may remember the game
+    # from it, so even the first move here is written from memory (`games.services.memory`).
+    memory.remember(game)
+    return services.game_state(game)
 
 
 class GameConsumer(LiveConsumer):

@@ -31,6 +31,7 @@ from games.models import EndReason, Game, GameResult, Status
 from games.rules import Color, Played, variant
 from games.rules import clock as clocks
 from games.rules.clock import ClockError
+from games.services import memory
 from games.services.errors import GameOver, Malformed, NotAPlayer, StalePly
 from games.services.state import (
     now_ms,
@@ -89,6 +90,9 @@ def save_and_push(
     anything else as the full state."""
     game.version += 1
     write_game(game, fields, appended)
+    # The row as just written, with its new stamp: this process remembers it, and the push
+    # carries what the others need to follow (`games.services.memory`).
+    memory.remember(game)
     if played is not None and appended and "moves" in appended:
         push_move_on_commit(game, at_ms, played, appended["moves"][-1], appended["notation"][-1])
     else:

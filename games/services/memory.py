@@ -5,10 +5,11 @@ Why: through the locked path a move costs four round trips to PostgreSQL (BEGIN,
 read of the row with both players, the UPDATE, COMMIT) and the reading of ~40 columns into a
 model; from memory it is one UPDATE, its own transaction.
 
-What is remembered: exactly the columns a move reads (`READ`), as the row was right after a
-write of a move whose stamp (`Game.row_stamp`) this process was given: its own write of a move
-(either path, `remember`), or the push of a move written by another process, applied on top of
-the version before it (`heard`). Nothing else is ever read from a remembered game.
+What is remembered: exactly the columns a move reads (`READ`), as the row was at a stamp
+(`Game.row_stamp`) this process was given: by its own write of the game (any service's, through
+`acting.save_and_push`, or a move from memory), by a read of the whole row (a socket's connect,
+`sync`), or by the push of a write made by another process, applied on top of the version
+before it (`heard`). Nothing else is ever read from a remembered game.
 
 Why memory can be trusted: PostgreSQL gives the row a new stamp with every write, whoever
 writes (a trigger, games 0009). A move from memory is written only `WHERE row_stamp = S AND
@@ -132,8 +133,13 @@ def remember(game: Game) -> None:
     that is over, or a row without a stamp (SQLite), is forgotten instead."""
     if not enabled():
         return
-    if game.status != Status.LIVE or not game.row_stamp:
-        forget(game.pk)
+    values = game.__dict__
+    if (
+        values.get("status") != Status.LIVE
+        or not values.get("row_stamp")
+        or any(name not in values for name in READ)
+    ):
+        forget(game.pk)  # over, not stamped, or not read whole: not to be trusted
         return
     copy = _copy(game)
     with _lock:
@@ -152,24 +158,30 @@ def clear() -> None:
         _games.clear()
 
 
-def image(game: Game) -> dict[str, Any] | None:
-    """What the push of a move just written carries for the other processes that remember the
-    game: the columns it changed and the position before it. None once the game is over (they
-    forget it) or without a stamp."""
-    if game.status != Status.LIVE or not game.row_stamp:
+def image(game: Game, *, moved: bool = True) -> dict[str, Any] | None:
+    """What the push of a write of a live game carries for the other processes that remember
+    it: the columns of READ a write may change (MOVED), and for a move the position before it
+    (which the move added to the positions). None once the game is over (they forget it),
+    without a stamp, or when the object does not hold those columns."""
+    values = game.__dict__
+    if game.status != Status.LIVE or not values.get("row_stamp"):
         return None
-    row = {name: getattr(game, name) for name in MOVED}
-    row["before"] = game.positions[-1]
+    if any(name not in values for name in MOVED) or (moved and "positions" not in values):
+        return None
+    row = {name: values[name] for name in MOVED}
+    if moved:
+        row["before"] = game.positions[-1]
     return row
 
 
 def heard(game_id: int, version: Any, row: dict[str, Any] | None) -> None:
     """A game's push reached this process (a socket of the game here got it): the new state at
-    `version`, with the `image` of the move when it was one.
+    `version`, with the `image` of the write when the game is live.
 
-    A move right after the version remembered, from the position remembered, moves the memory
-    on; news older than the memory changes nothing; anything else (a draw offer, presence, the
-    end, a gap) makes the process forget the game, until its next move on the locked path."""
+    A write right after the version remembered — a move from the position remembered, or any
+    other write at the same ply (presence, a draw offer, boost: the positions unchanged) —
+    moves the memory on; news older than the memory changes nothing; anything else (the end,
+    a gap) makes the process forget the game, until its next read or write of the row."""
     known = _games.get(game_id)
     if known is None or not isinstance(version, int) or version <= known.version:
         return
@@ -177,12 +189,14 @@ def heard(game_id: int, version: Any, row: dict[str, Any] | None) -> None:
     if (
         row is not None
         and version == known.version + 1 == row.get("version")
-        and row.get("ply") == known.ply + 1
-        and row.get("before") == known.fen
+        and all(name in row for name in MOVED)
     ):
-        changes = {name: row[name] for name in MOVED if name in row}
-        if len(changes) == len(MOVED):
-            changes["positions"] = [*known.positions, known.fen]
+        changes = {name: row[name] for name in MOVED}
+        if "before" in row:
+            if row["ply"] == known.ply + 1 and row["before"] == known.fen:
+                changes["positions"] = [*known.positions, known.fen]
+                after = _copy(known, changes)
+        elif row["ply"] == known.ply and row["fen"] == known.fen:
             after = _copy(known, changes)
     with _lock:
         if _games.get(game_id) is not known:

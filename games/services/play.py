@@ -300,7 +300,6 @@ def game_move(
     except GameOver:
         memory.forget(game_id)  # over, possibly just now by the flag
         raise
-    memory.remember(game)
     return game
 
 

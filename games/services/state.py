@@ -162,6 +162,9 @@ def push_state_on_commit(game: Game, at_ms: int, played: Played | None = None) -
     # Encoded once here, not once per socket: every player and spectator gets the same text.
     text = json.dumps(game_state(game, at_ms=at_ms, played=played))
     message = {"type": "game.state", "text": text, "version": game.version}
+    row = memory.image(game, moved=False)
+    if row is not None:
+        message["row"] = row
     pushes.group_send_on_commit(group_name(game.pk), message)
 
 

@@ -260,13 +260,17 @@ def write_move_if_unchanged(
     if in_transaction:
         locks.entering(locks.Rank.GAME)
     statement, field_objects = _sql(connection).update(fields, tuple(appended), if_unchanged=True)
-    params = [f.get_db_prep_save(getattr(game, f.attname), connection) for f in field_objects]
-    params += [json.dumps(items) for items in appended.values()]
-    params += [game.pk, stamp, ply, Status.LIVE.value]
+    lists = [json.dumps(items) for items in appended.values()]
+    keys = [game.pk, stamp, ply, Status.LIVE.value]
     if not in_transaction and connection.get_autocommit():
-        row = _execute_alone(connection, statement, params)
-    else:
-        row = _execute_locking(connection, statement, params)
+        # The columns' own values: integers, text or NULL, which `_text` writes as they are
+        # (anything else sends it back to the general path below).
+        values = [getattr(game, f.attname) for f in field_objects]
+        row = _execute_alone(connection, statement, [*values, *lists, *keys])
+        if row is not _UNSUPPORTED:
+            return None if row is None else row[0]
+    values = [f.get_db_prep_save(getattr(game, f.attname), connection) for f in field_objects]
+    row = _execute_locking(connection, statement, [*values, *lists, *keys])
     return None if row is None else row[0]
 
 
@@ -278,7 +282,7 @@ _prepared_names: dict[str, bytes] = {}
 
 def _execute_alone(connection, sql: str, params: list) -> Any:
     """`_execute_locking` of a statement that is its own transaction (autocommit), on
-    PostgreSQL: straight through libpq (`PQexecPrepared`, which runs without the GIL), with the
+    PostgreSQL (`_UNSUPPORTED`, and nothing sent, if a parameter has no text form here): straight through libpq (`PQexecPrepared`, which runs without the GIL), with the
     parameters as text. psycopg's cursor spent more on the statement than PostgreSQL did
     (its prepared-statement cache, the parameters' adaptation, its wait loop: 9 % of a busy
     daphne, bench/live.py). Only in autocommit: psycopg opens the transactions of a
@@ -286,7 +290,7 @@ def _execute_alone(connection, sql: str, params: list) -> Any:
     psycopg's, raised as Django's (`wrap_database_errors`), as on every other path."""
     texts = [_text(value) for value in params]
     if any(text is _UNSUPPORTED for text in texts):
-        return _execute_locking(connection, sql, params)
+        return _UNSUPPORTED
     connection.ensure_connection()
     raw = connection.connection
     name = _prepared_names.get(sql)

@@ -192,3 +192,28 @@ async def test_the_mover_gets_the_committed_state_when_the_push_fails(monkeypatc
     stored = await database_sync_to_async(Game.objects.get)(pk=game.pk)
     assert stored.ply == 1
     await w.disconnect()
+
+
+async def test_a_socket_process_plays_from_memory_from_the_first_move():
+    """A player's socket reads the game on connect and the process remembers it from that
+    read (games.services.memory): the first moves over the socket are written from memory, and
+    the players see them as ever."""
+    from games.services import memory
+
+    game, white, black = await new_game()
+    w, b = await connect(game.pk, white), await connect(game.pk, black)
+    # Both seated first (each presence change is a write of the row, remembered too).
+    await receive_until(
+        w, lambda m: m["type"] == "state" and m["white"]["connected"] and m["black"]["connected"]
+    )
+    before = memory.counts["written"]
+    await w.send_json_to({"type": "move", "ply": 0, "move": "e2e4"})
+    await receive_until(b, at_ply(1))
+    await b.send_json_to({"type": "move", "ply": 1, "move": "e7e5"})
+    moved = await receive_until(w, at_ply(2))
+    assert (moved["type"], moved["move"]) == ("played", "e7e5")
+    assert memory.counts["written"] == before + 2, memory.counts
+    stored = await database_sync_to_async(Game.objects.get)(pk=game.pk)
+    assert (stored.ply, stored.moves) == (2, ["e2e4", "e7e5"])
+    await w.disconnect()
+    await b.disconnect()

@@ -253,13 +253,55 @@ def test_news_the_memory_cannot_follow_makes_it_forget():
         memory.remember(known)
         memory.heard(game.pk, version, news)
         assert memory.recall(game.pk) is None
-    # And presence through the service: its push carries no row.
+    # The end (here a resignation) is news no process follows: the game is forgotten.
+    from games.services import game_resign
+
     move(game.pk, 2, "g1f3", T0 + 3_000)
-    with pushes.collected() as outbox:
-        game_presence(game_id=game.pk, user_id=game.white_id, connected=True, key="k", at_ms=T0)
-    [(_group, news)] = outbox
+    known = memory.recall(game.pk)
+    with pushes.collected() as outbox, override_settings(GAMES_IN_MEMORY=False):
+        game_resign(game_id=game.pk, user_id=game.white_id, at_ms=T0 + 4_000)
+    [news] = [m for _g, m in outbox if m["type"] == "game.state"]
+    assert "row" not in news
     memory.heard(game.pk, news["version"], news.get("row"))
-    assert memory.recall(game.pk) is None
+    assert memory.recall(game.pk) is None and known is not None
+
+
+def test_a_change_at_the_same_ply_made_elsewhere_moves_the_memory_on():
+    """Presence and draw offers written by another process: their pushes carry the columns a
+    move reads, and the memory follows them with the positions unchanged."""
+    game = open_game()
+    move(game.pk, 0, "e2e4", T0 + 1_000)
+    for change in (
+        lambda: game_presence(
+            game_id=game.pk, user_id=game.black_id, connected=True, key="k", at_ms=T0 + 1_500
+        ),
+        lambda: game_draw_offer(game_id=game.pk, user_id=game.white_id, at_ms=T0 + 1_600),
+    ):
+        known = memory.recall(game.pk)
+        with pushes.collected() as outbox, override_settings(GAMES_IN_MEMORY=False):
+            change()
+        [news] = [m for _g, m in outbox if m["type"] == "game.state"]
+        assert "before" not in news["row"]
+        memory.heard(game.pk, news["version"], news["row"])
+        after, fresh = memory.recall(game.pk), Game.objects.get(pk=game.pk)
+        assert after is not known
+        assert {n: getattr(after, n) for n in memory.READ} == {
+            n: getattr(fresh, n) for n in memory.READ
+        }
+    before = written()
+    move(game.pk, 1, "e7e5", T0 + 2_000)  # and the offer lapses, written from memory
+    assert written() == before + 1 and Game.objects.get(pk=game.pk).draw_offer == ""
+
+
+def test_a_write_through_any_service_is_remembered_by_its_process():
+    game = open_game()
+    move(game.pk, 0, "e2e4", T0 + 1_000)
+    game_presence(game_id=game.pk, user_id=game.black_id, connected=True, key="k", at_ms=T0 + 2)
+    known, fresh = memory.recall(game.pk), Game.objects.get(pk=game.pk)
+    assert (known.version, known.row_stamp) == (fresh.version, fresh.row_stamp)
+    before = written()
+    move(game.pk, 1, "e7e5", T0 + 2_000)
+    assert written() == before + 1
 
 
 def test_nothing_is_remembered_when_turned_off():
