@@ -14,7 +14,9 @@ in the dead positions `is_dead_position` can prove (a locked pawn wall, art. 5.2
 
 from __future__ import annotations
 
+import functools
 import io
+import re
 from collections.abc import Mapping, Sequence
 
 import chess
@@ -39,13 +41,142 @@ ITALIAN_PIECE_LETTERS = {"K": "R", "Q": "D", "R": "T", "B": "A", "N": "C"}
 
 
 def _board(fen: str) -> chess.Board:
-    try:
-        board = chess.Board(fen)
-    except ValueError as error:
-        raise InvalidPosition(f"not a chess FEN: {fen!r}") from error
+    board = _read_fen(fen)
+    if board is None:
+        try:
+            board = chess.Board(fen)
+        except ValueError as error:
+            raise InvalidPosition(f"not a chess FEN: {fen!r}") from error
     if not board.is_valid():
         raise InvalidPosition(f"impossible chess position: {fen!r}")
     return board
+
+
+# --- FEN, read and written quickly --------------------------------------------------------------
+# A live game reads its position from a FEN and writes the next one on every move: python-chess
+# does both square by square through its general methods, which was most of the rules' time on
+# a busy server (bench/live.py). These two do it from and to its bitboards directly, for the
+# FENs the package itself writes (six fields, standard castling letters); anything else goes to
+# python-chess. `tests/rules/test_chess_fen.py` checks both against python-chess.
+
+_CANONICAL_FEN = re.compile(
+    r"[1-8PNBRQKpnbrqk/]{15,71} [wb] (?:-|K?Q?k?q?) (?:-|[a-h][36]) \d+ \d+"
+)
+_PIECE_LETTERS = "PNBRQK"  # chess.PAWN … chess.KING, in order
+_PIECES = {
+    **{letter: (i, True) for i, letter in enumerate(_PIECE_LETTERS)},
+    **{letter.lower(): (i, False) for i, letter in enumerate(_PIECE_LETTERS)},
+}
+
+
+def _read_fen(fen: str) -> chess.Board | None:
+    """The board of a canonical FEN, built from its bitboards; None if it is not one."""
+    if not _CANONICAL_FEN.fullmatch(fen):
+        return None
+    placement, turn, castling, ep, halfmove, fullmove = fen.split(" ")
+    if castling == "":
+        return None
+    by_type = [0, 0, 0, 0, 0, 0]
+    white = black = 0
+    rows = placement.split("/")
+    if len(rows) != 8:
+        return None
+    for rank, row in zip(range(7, -1, -1), rows, strict=True):
+        file, digit = 0, False
+        for c in row:
+            if c <= "8":  # a digit (letters sort after)
+                if digit:
+                    return None  # two digits in a row: not as python-chess writes it
+                file, digit = file + ord(c) - 48, True
+                continue
+            digit = False
+            if file > 7:
+                return None
+            bit = 1 << (rank * 8 + file)
+            kind, is_white = _PIECES[c]
+            by_type[kind] |= bit
+            if is_white:
+                white |= bit
+            else:
+                black |= bit
+            file += 1
+        if file != 8:
+            return None
+    board = chess.Board(None)
+    (board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings) = by_type
+    board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK] = white, black
+    board.occupied = white | black
+    board.turn = turn == "w"
+    board.set_castling_fen(castling)
+    board.ep_square = None if ep == "-" else chess.parse_square(ep)
+    board.halfmove_clock = int(halfmove)
+    board.fullmove_number = max(int(fullmove), 1)
+    return board
+
+
+@functools.lru_cache(maxsize=8192)
+def _row_fen(cells: str) -> str:
+    """One rank of eight cells ('1' for an empty one) with its empty runs counted."""
+    out, empty = [], 0
+    for c in cells:
+        if c == "1":
+            empty += 1
+            continue
+        if empty:
+            out.append(str(empty))
+            empty = 0
+        out.append(c)
+    if empty:
+        out.append(str(empty))
+    return "".join(out)
+
+
+def _write_fen(board: chess.Board) -> str:
+    """`board.fen()`: en passant written only when a legal capture exists, as python-chess."""
+    cells = ["1"] * 64
+    white = board.occupied_co[chess.WHITE]
+    for letter, bitboard in zip(
+        _PIECE_LETTERS,
+        (board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings),
+        strict=True,
+    ):
+        lower = letter.lower()
+        while bitboard:
+            lowest = bitboard & -bitboard
+            cells[lowest.bit_length() - 1] = letter if lowest & white else lower
+            bitboard ^= lowest
+    placement = "/".join(_row_fen("".join(cells[r * 8 : r * 8 + 8])) for r in range(7, -1, -1))
+    ep = "-"
+    if board.ep_square is not None and board.has_legal_en_passant():
+        ep = chess.SQUARE_NAMES[board.ep_square]
+    turn = "w" if board.turn == chess.WHITE else "b"
+    castling = "-"
+    if board.castling_rights:
+        castling = _castling_xfen(
+            board.castling_rights,
+            board.kings & _BACK_RANKS,
+            board.rooks & _BACK_RANKS,
+            board.occupied_co[chess.WHITE] & _BACK_RANKS,
+            board.promoted,
+        )
+    return f"{placement} {turn} {castling} {ep} {board.halfmove_clock} {board.fullmove_number}"
+
+
+_BACK_RANKS = chess.BB_RANK_1 | chess.BB_RANK_8
+
+
+@functools.lru_cache(maxsize=4096)
+def _castling_xfen(rights: int, kings: int, rooks: int, white: int, promoted: int) -> str:
+    """python-chess's `castling_xfen` (which cleans the rights first), from all it depends on
+    in standard chess: the rights, and the kings, rooks and colours on the back ranks (a right
+    stands only with its king and rook at home)."""
+    board = chess.Board(None)
+    board.kings, board.rooks, board.promoted = kings, rooks, promoted
+    board.occupied_co[chess.WHITE] = white
+    board.occupied_co[chess.BLACK] = (kings | rooks) & ~white
+    board.occupied = kings | rooks
+    board.castling_rights = rights
+    return board.castling_xfen()
 
 
 def _repetition_key(fen: str) -> str:
@@ -218,7 +349,7 @@ class Chess(Variant):
         san = board.san(parsed)
         notation = (algebraic(board, parsed, "it", san), algebraic(board, parsed, "en", san))
         board.push(parsed)
-        new_fen = board.fen()
+        new_fen = _write_fen(board)
         replies = list(board.legal_moves)
         outcome = self._outcome(board, new_fen, [*history, fen], has_moves=bool(replies))
         legal = [] if outcome is not None else sorted(m.uci() for m in replies)

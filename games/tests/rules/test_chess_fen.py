@@ -1,0 +1,114 @@
+"""The chess FEN read and written from bitboards (`chess_variant._read_fen`, `_write_fen`) give
+exactly what python-chess gives, on positions of random games and on the awkward cases."""
+
+from __future__ import annotations
+
+import random
+
+import chess
+import pytest
+
+from games.rules import chess_variant
+from games.rules.chess_variant import _read_fen, _write_fen
+
+
+def state(board: chess.Board) -> tuple:
+    return (
+        board.pawns,
+        board.knights,
+        board.bishops,
+        board.rooks,
+        board.queens,
+        board.kings,
+        board.occupied_co[chess.WHITE],
+        board.occupied_co[chess.BLACK],
+        board.occupied,
+        board.promoted,
+        board.turn,
+        board.castling_rights,
+        board.ep_square,
+        board.halfmove_clock,
+        board.fullmove_number,
+        board.chess960,
+    )
+
+
+def playout_boards(games: int, seed: int = 5):
+    """Every position of random games, as boards that reached it by moves (en passant squares
+    set after double steps, castling rights lost one by one, promotions)."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        board = chess.Board()
+        for _ply in range(rng.randint(20, 160)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            # Prefer pawn pushes and captures a little: more promotions and en passant.
+            pawn = [m for m in moves if board.piece_type_at(m.from_square) == chess.PAWN]
+            board.push(rng.choice(pawn if pawn and rng.random() < 0.4 else moves))
+            yield board
+
+
+def test_both_agree_with_python_chess_over_random_games():
+    seen = 0
+    for board in playout_boards(150):
+        fen = board.fen()
+        assert _write_fen(board) == fen
+        read = _read_fen(fen)
+        assert read is not None and state(read) == state(chess.Board(fen)), fen
+        seen += 1
+    assert seen > 5_000
+
+
+AWKWARD = [
+    chess.STARTING_FEN,
+    "8/8/8/8/8/8/8/8 w - - 0 1",  # nothing at all (read; invalid as a position)
+    "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+    "r3k2r/8/8/8/8/8/8/R3K2R b Kq - 12 40",
+    "rr2k3/8/8/8/8/8/8/RR2K2R w KQq - 0 1",  # two rooks on one side (X-FEN letters?)
+    "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2",  # a legal en passant
+    "4k3/8/8/3p4/8/8/8/4K3 w - d6 0 2",  # an en passant square with no capture
+    "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 0",  # fullmove 0 -> 1
+]
+
+
+@pytest.mark.parametrize("fen", AWKWARD)
+def test_awkward_positions(fen):
+    board = chess.Board(fen)
+    read = _read_fen(fen)
+    assert read is not None and state(read) == state(board)
+    assert _write_fen(board) == board.fen()
+    for moved in list(board.legal_moves)[:40]:
+        after = board.copy()
+        after.push(moved)
+        assert _write_fen(after) == after.fen()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "44/8/8/8/8/8/8/8 w - - 0 1",  # two digits in a row
+        "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1",  # a short rank
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNRR w KQkq - 0 1",  # a long one
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",  # seven ranks
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0",  # five fields
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1",  # Shredder castling
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR  w KQkq - 0 1",
+        " rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e4 0 1",
+    ],
+)
+def test_anything_not_as_python_chess_writes_it_is_left_to_python_chess(text):
+    """Not read here: `_board` then asks python-chess, which reads or refuses it as before."""
+    assert _read_fen(text) is None
+    try:
+        expected = chess_variant.Chess().normalize_fen(text)
+    except chess_variant.InvalidPosition:
+        expected = None
+    try:
+        board = chess.Board(text)
+        python_chess = board.fen() if board.is_valid() else None
+    except ValueError:
+        python_chess = None
+    assert expected == python_chess
