@@ -102,14 +102,23 @@ async def call(
     consumer gives the committed state to its own client directly (issue 14: a mover got
     neither the state nor an error during an outage); the others resync when they can."""
     outbox, result, error = await _pooled_collecting(func, *args, **kwargs)
+    await send(outbox, undelivered)
+    if error is not None:
+        raise error
+    return result
+
+
+async def send(
+    outbox: list[pushes.Push],
+    undelivered: Callable[[str, dict[str, Any]], Any] | None = None,
+) -> None:
+    """Send pushes already committed, from the loop; those that could not be sent go to
+    `undelivered(group, message)` (see `call`)."""
     if outbox:
         failed = await pushes.send_collected(get_channel_layer(), outbox)
         if undelivered is not None:
             for group, message in failed:
                 await undelivered(group, message)
-    if error is not None:
-        raise error
-    return result
 
 
 class FrameError(ValueError):

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.db.models import Q
 
 from games.models import EndReason, Game, Status
@@ -25,9 +26,15 @@ from games.services.errors import (
     PlayerBusy,
 )
 from games.services.pools import pool_entries_clear
-from games.services.state import now_ms, push_move_on_commit
-from games.services.store import PLAY_FIELDS, write_move_if_unchanged
-from live import locks
+from games.services.state import move_push, now_ms, push_move_on_commit
+from games.services.store import (
+    PLAY_FIELDS,
+    memory_move_statement,
+    statement_connection,
+    write_move_if_unchanged,
+)
+from live import locks, statements
+from live.pushes import Push
 
 MAX_MOVE_LENGTH = 200
 # What a move writes besides the lists it grows (`store.write_game(appended=...)`).
@@ -225,14 +232,26 @@ def _play(game: Game, color: Color, move: str, at_ms: int) -> tuple[Played, dict
     return played, appended
 
 
-def _move_from_memory(
+@dataclass
+class _MemoryMove:
+    """A move played on a remembered game, not yet written."""
+
+    known: Game  # the game as remembered
+    game: Game  # after the move, one version newer
+    played: Played
+    move: str
+    appended: dict[str, list]
+    at_ms: int
+
+
+def _memory_move(
     game_id: Any, user_id: int | None, expected_ply: Any, move: str, at_ms: int
-) -> Game | None:
-    """The move written from this process's memory of the game with one statement
-    (`games.services.memory`: why that is exact), or None when it must take the locked path:
-    nothing remembered, not PostgreSQL, or anything but a plain move by the player to move at
-    the ply remembered (a stale ply, a fallen flag, an illegal move, a move that ends the
-    game: the locked path gives the answer from the row itself), or a row written since."""
+) -> _MemoryMove | None:
+    """The move played on this process's memory of the game (`games.services.memory`: why that
+    is exact), or None when it must take the locked path: nothing remembered, not PostgreSQL,
+    or anything but a plain move by the player to move at the ply remembered (a stale ply, a
+    fallen flag, an illegal move, a move that ends the game: the locked path gives the answer
+    from the row itself). Reads nothing from the database."""
     if not memory.enabled() or type(game_id) is not int or type(expected_ply) is not int:
         return None
     known = memory.recall(game_id)
@@ -249,19 +268,86 @@ def _move_from_memory(
     if played.outcome is not None:
         return None
     game.version += 1
-    stamp = write_move_if_unchanged(
-        game, MEMORY_FIELDS, appended, stamp=known.row_stamp, ply=known.ply
-    )
+    return _MemoryMove(known, game, played, move, appended, at_ms)
+
+
+def _memory_move_written(played: _MemoryMove, stamp: int | None) -> Game | None:
+    """After the move's statement: remembered, or (`stamp` None: the row was written since,
+    nothing was) forgotten, for the locked path to take over."""
     if stamp is None:
         memory.counts["changed"] += 1
-        memory.forget(game_id, known)
+        memory.forget(played.known.pk, played.known)
         return None
     memory.counts["written"] += 1
+    game = played.game
     game.row_stamp = stamp
-    game.positions = [*known.positions, *appended["positions"]]
+    game.positions = [*played.known.positions, *played.appended["positions"]]
     memory.remember(game)
-    push_move_on_commit(game, at_ms, played, move, appended["notation"][-1])
     return game
+
+
+def _move_from_memory(
+    game_id: Any, user_id: int | None, expected_ply: Any, move: str, at_ms: int
+) -> Game | None:
+    """`_memory_move` written with one statement (`store.write_move_if_unchanged`) and pushed;
+    None when the locked path must take the move (nothing written)."""
+    played = _memory_move(game_id, user_id, expected_ply, move, at_ms)
+    if played is None:
+        return None
+    stamp = write_move_if_unchanged(
+        played.game,
+        MEMORY_FIELDS,
+        played.appended,
+        stamp=played.known.row_stamp,
+        ply=played.known.ply,
+    )
+    game = _memory_move_written(played, stamp)
+    if game is not None:
+        push_move_on_commit(game, at_ms, played.played, move, played.appended["notation"][-1])
+    return game
+
+
+async def game_move_on_loop(
+    *, game_id: int, user_id: int | None, expected_ply: Any, move: Any
+) -> list[Push] | None:
+    """`game_move` from memory, run on the socket's event loop with its one statement sent by
+    the loop itself (`live.statements`: no hop to a thread and back). Returns the pushes to
+    send (committed), or None when the move must go the usual way (`game_move` in the thread
+    pool), nothing having been written: no memory of the game, a move the memory cannot
+    judge, the row written since, every statement connection busy.
+
+    Raises `locks.LockTimeout` (the row held too long by another transaction) and psycopg's
+    errors (PostgreSQL away: an outage); after an error the game is forgotten, since whether
+    the statement was written is not known, and its next move reads the row."""
+    if not isinstance(move, str) or not move.strip() or len(move) > MAX_MOVE_LENGTH:
+        return None
+    if connections[DEFAULT_DB_ALIAS].vendor != "postgresql":
+        return None
+    move = move.strip()
+    played = _memory_move(game_id, user_id, expected_ply, move, now_ms())
+    if played is None:
+        return None
+    statement = memory_move_statement(
+        played.game,
+        MEMORY_FIELDS,
+        played.appended,
+        stamp=played.known.row_stamp,
+        ply=played.known.ply,
+    )
+    if statement is None:
+        return None
+    try:
+        result = await statements.for_loop(statement_connection).run(*statement)
+    except BaseException:
+        memory.forget(game_id)
+        raise
+    if result is None:
+        return None
+    game = _memory_move_written(played, int(result.get_value(0, 0)) if result.ntuples else None)
+    if game is None:
+        return None
+    notation = played.appended["notation"][-1]
+    return [move_push(game, played.at_ms, played.played, move, notation)]
 
 
 def game_move(

@@ -147,7 +147,9 @@ def move_delta(game: Game, *, at_ms: int, played: Played, move: str, notation: l
     }
 
 
-def push_move_on_commit(game: Game, at_ms: int, played: Played, move: str, notation: list) -> None:
+def move_push(
+    game: Game, at_ms: int, played: Played, move: str, notation: list
+) -> tuple[str, dict[str, Any]]:
     """The move's delta for the clients, with the `image` of the row for the other processes
     that remember the game (`memory.heard`; not sent to any client)."""
     text = json.dumps(move_delta(game, at_ms=at_ms, played=played, move=move, notation=notation))
@@ -155,7 +157,11 @@ def push_move_on_commit(game: Game, at_ms: int, played: Played, move: str, notat
     row = memory.image(game)
     if row is not None:
         message["row"] = row
-    pushes.group_send_on_commit(group_name(game.pk), message)
+    return group_name(game.pk), message
+
+
+def push_move_on_commit(game: Game, at_ms: int, played: Played, move: str, notation: list) -> None:
+    pushes.group_send_on_commit(*move_push(game, at_ms, played, move, notation))
 
 
 def push_state_on_commit(game: Game, at_ms: int, played: Played | None = None) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 
 import psycopg
 from django.contrib.auth import get_user_model
-from django.db import DatabaseError, transaction
+from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, transaction
 from psycopg import Cursor
 from psycopg.pq import ConnStatus, DiagnosticField, ExecStatus
 
@@ -274,7 +274,48 @@ def write_move_if_unchanged(
     return None if row is None else row[0]
 
 
+def memory_move_statement(
+    game: Game,
+    fields: tuple[str, ...],
+    appended: dict[str, list],
+    *,
+    stamp: int,
+    ply: int,
+) -> tuple[bytes, bytes, list[bytes | None]] | None:
+    """`write_move_if_unchanged`'s statement as `live.statements` sends it from the event loop:
+    its prepared name, its SQL with `$n` placeholders, its parameters in text form (None if
+    one has none). Builds nothing but strings: no database call."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    statement, field_objects = _sql(connection).update(fields, tuple(appended), if_unchanged=True)
+    values = [getattr(game, f.attname) for f in field_objects]
+    values += [json.dumps(items) for items in appended.values()]
+    values += [game.pk, stamp, ply, Status.LIVE.value]
+    texts = [_text(value) for value in values]
+    if any(text is _UNSUPPORTED for text in texts):
+        return None
+    return _statement_name(statement), _numbered(statement).encode(), texts
+
+
+def statement_connection() -> psycopg.Connection:
+    """A connection of the process's own for `live.statements`: Django's parameters for
+    DATABASES["default"], in autocommit, with the site's lock timeout (`live.locks`)."""
+    params = connections[DEFAULT_DB_ALIAS].get_connection_params()
+    for django_only in ("cursor_factory", "context"):
+        params.pop(django_only, None)
+    raw = psycopg.connect(**params, autocommit=True)
+    raw.execute("SELECT set_config('lock_timeout', %s, false)", [f"{locks.LOCK_TIMEOUT_MS}ms"])
+    return raw
+
+
 # --- one statement, straight through libpq ------------------------------------------------------
+
+
+def _statement_name(sql: str) -> bytes:
+    name = _prepared_names.get(sql)
+    if name is None:
+        name = _prepared_names.setdefault(sql, f"circolo_{len(_prepared_names)}".encode())
+    return name
+
 
 _NO_SUCH_STATEMENT = b"26000"  # invalid_sql_statement_name: not prepared on this connection
 _prepared_names: dict[str, bytes] = {}
@@ -293,9 +334,7 @@ def _execute_alone(connection, sql: str, params: list) -> Any:
         return _UNSUPPORTED
     connection.ensure_connection()
     raw = connection.connection
-    name = _prepared_names.get(sql)
-    if name is None:
-        name = _prepared_names.setdefault(sql, f"circolo_{len(_prepared_names)}".encode())
+    name = _statement_name(sql)
     prepared: set[bytes] = raw.__dict__.setdefault("_circolo_prepared", set())
     with connection.wrap_database_errors:
         try:

@@ -213,7 +213,111 @@ async def test_a_socket_process_plays_from_memory_from_the_first_move():
     moved = await receive_until(w, at_ply(2))
     assert (moved["type"], moved["move"]) == ("played", "e7e5")
     assert memory.counts["written"] == before + 2, memory.counts
+    # Written from the event loop itself, by its own statement connection (live.statements).
+    from live import statements
+
+    assert statements._by_loop[asyncio.get_running_loop()].open >= 1
     stored = await database_sync_to_async(Game.objects.get)(pk=game.pk)
     assert (stored.ply, stored.moves) == (2, ["e2e4", "e7e5"])
+    await w.disconnect()
+    await b.disconnect()
+
+
+async def seated_at_ply_2():
+    """Two players connected, two moves played from memory over the sockets."""
+    game, white, black = await new_game()
+    w, b = await connect(game.pk, white), await connect(game.pk, black)
+    await receive_until(
+        w, lambda m: m["type"] == "state" and m["white"]["connected"] and m["black"]["connected"]
+    )
+    await w.send_json_to({"type": "move", "ply": 0, "move": "e2e4"})
+    await receive_until(b, at_ply(1))
+    await b.send_json_to({"type": "move", "ply": 1, "move": "e7e5"})
+    await receive_until(w, at_ply(2))
+    return game, w, b
+
+
+@database_sync_to_async
+def stored_ply(game_id: int) -> int:
+    return Game.objects.get(pk=game_id).ply
+
+
+async def test_a_row_held_too_long_answers_busy_from_the_loop_and_the_game_goes_on(monkeypatch):
+    import threading
+
+    from django.db import connection, transaction
+
+    from live import locks
+
+    monkeypatch.setattr(locks, "LOCK_TIMEOUT_MS", 300)  # the statement connections' own
+    game, w, b = await seated_at_ply_2()
+    holding, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        try:
+            with transaction.atomic():
+                Game.objects.select_for_update().get(pk=game.pk)
+                holding.set()
+                release.wait(10)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert await asyncio.get_running_loop().run_in_executor(None, holding.wait, 10)
+        await w.send_json_to({"type": "move", "ply": 2, "move": "g1f3", "id": 5})
+        reply = await receive_until(w, lambda m: m["type"] == "error")
+        assert (reply["code"], reply["id"]) == ("busy", 5)
+    finally:
+        release.set()
+        await asyncio.get_running_loop().run_in_executor(None, holder.join, 10)
+    assert await stored_ply(game.pk) == 2
+    await w.send_json_to({"type": "move", "ply": 2, "move": "g1f3"})
+    moved = await receive_until(b, at_ply(3))
+    assert moved["move"] == "g1f3"
+    await w.disconnect()
+    await b.disconnect()
+
+
+async def test_a_statement_connection_lost_is_an_outage_answered_and_the_next_move_plays():
+    """PostgreSQL ends the loop's connection: the mover is told `unavailable` (not a crash,
+    the socket stays), and the move sent again is played (a new connection, or the pool)."""
+    from live import statements
+
+    game, w, b = await seated_at_ply_2()
+    pool = statements._by_loop[asyncio.get_running_loop()]
+    pids = [c.raw.info.backend_pid for c in pool.idle]
+    assert pids
+
+    @database_sync_to_async
+    def terminate() -> None:
+        from django.db import connection
+
+        with connection.cursor() as cursor:
+            for pid in pids:
+                cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+
+    await terminate()
+    await w.send_json_to({"type": "move", "ply": 2, "move": "g1f3", "id": 9})
+    reply = await receive_until(w, lambda m: m["type"] in ("error", "played"))
+    assert (reply["type"], reply["code"], reply["id"]) == ("error", "unavailable", 9)
+    assert await stored_ply(game.pk) == 2
+    await w.send_json_to({"type": "move", "ply": 2, "move": "g1f3"})
+    assert (await receive_until(b, at_ply(3)))["move"] == "g1f3"
+    await w.send_json_to({"type": "ping", "id": 1})
+    assert (await receive_until(w, lambda m: m["type"] == "pong"))["id"] == 1
+    await w.disconnect()
+    await b.disconnect()
+
+
+async def test_with_every_statement_connection_busy_a_move_takes_the_thread_pool(monkeypatch):
+    from live import statements
+
+    monkeypatch.setattr(statements, "SIZE", 0)
+    statements._by_loop.pop(asyncio.get_running_loop(), None)
+    game, w, b = await seated_at_ply_2()
+    assert statements._by_loop[asyncio.get_running_loop()].open == 0
+    assert await stored_ply(game.pk) == 2
     await w.disconnect()
     await b.disconnect()

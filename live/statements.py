@@ -1,0 +1,165 @@
+"""Single statements, each its own transaction, sent to PostgreSQL from the event loop itself
+(libpq's asynchronous calls), without a thread (issue 17, bench/live.py).
+
+A socket handler's database work goes to a pool of threads (`live.sockets`); for a statement
+that is its own transaction and needs nothing of Django's (the move written from memory,
+`games.services.memory`), the hop to a thread and back — the executor's future, the wake-up of
+the loop, the GIL taken back — cost more than the statement itself. Here a few connections of
+the process's own, in autocommit, are driven by the loop: the statement is sent, and the loop
+goes on serving other sockets until PostgreSQL's answer is readable.
+
+`run` returns None, having sent nothing, when every connection is busy (the caller then takes
+its usual path); errors are psycopg's (`psycopg.OperationalError` for a connection lost: an
+outage, `live.outages`), a lock held too long is `live.locks.LockTimeout`. A connection whose
+statement failed or was abandoned (its caller cancelled) is closed, not reused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import types
+import weakref
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import psycopg
+from psycopg.pq import ConnStatus, ExecStatus
+
+from live.locks import LockTimeout, is_lock_timeout
+
+log = logging.getLogger(__name__)
+
+# Connections per event loop: moves rarely overlap on one process (a statement is a fraction of
+# a millisecond), and one that finds them all busy takes the thread pool.
+SIZE = 4
+
+
+class _Connection:
+    def __init__(self, raw: psycopg.Connection) -> None:
+        self.raw = raw
+        self.pgconn = raw.pgconn
+        self.pgconn.nonblocking = 1
+        self.fd = self.pgconn.socket
+        self.prepared: set[bytes] = set()
+
+    def close(self) -> None:
+        try:
+            self.raw.close()
+        except Exception:
+            log.debug("closing a statement connection", exc_info=True)
+
+    async def _ready(self, add: Callable, remove: Callable) -> None:
+        loop = asyncio.get_running_loop()
+        ready = loop.create_future()
+
+        def wake() -> None:
+            if not ready.done():
+                ready.set_result(None)
+
+        add(self.fd, wake)
+        try:
+            await ready
+        finally:
+            remove(self.fd)
+
+    async def _send(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self.pgconn.flush() == 1:  # more to send than the socket took
+            await self._ready(loop.add_writer, loop.remove_writer)
+
+    async def _result(self) -> Any:
+        loop = asyncio.get_running_loop()
+        last = None
+        while True:
+            self.pgconn.consume_input()
+            while not self.pgconn.is_busy():
+                result = self.pgconn.get_result()
+                if result is None:
+                    return _checked(self.raw, last)
+                last = result
+            await self._ready(loop.add_reader, loop.remove_reader)
+
+    async def run(self, name: bytes, sql: bytes, params: Sequence[bytes | None]) -> Any:
+        if name not in self.prepared:
+            self.pgconn.send_prepare(name, sql)
+            await self._send()
+            await self._result()
+            self.prepared.add(name)
+        self.pgconn.send_query_prepared(name, params)
+        await self._send()
+        return await self._result()
+
+
+def _checked(raw: psycopg.Connection, result: Any) -> Any:
+    if result is not None and result.status in (ExecStatus.COMMAND_OK, ExecStatus.TUPLES_OK):
+        return result
+    if raw.pgconn.status == ConnStatus.BAD or result is None:
+        raise psycopg.OperationalError("the connection to PostgreSQL was lost")
+    raise psycopg.errors.error_from_result(result, encoding=raw.info.encoding)
+
+
+class Statements:
+    """The statement connections of one event loop (`for_loop`)."""
+
+    def __init__(self, connect: Callable[[], psycopg.Connection], size: int | None = None) -> None:
+        self.connect = connect
+        self.size = SIZE if size is None else size
+        self.idle: list[_Connection] = []
+        self.open = 0
+
+    async def run(self, name: bytes, sql: bytes, params: Sequence[bytes | None]) -> Any:
+        """The result of the prepared statement `name` (`sql`, with `$1`… placeholders) with
+        `params` in text form, or None when every connection is busy (nothing was sent)."""
+        if self.idle:
+            connection = self.idle.pop()
+        elif self.open < self.size:
+            self.open += 1
+            try:
+                raw = await asyncio.get_running_loop().run_in_executor(None, self.connect)
+                connection = _Connection(raw)
+            except BaseException:
+                self.open -= 1
+                raise
+        else:
+            return None
+        try:
+            result = await connection.run(name, sql, params)
+        except BaseException as error:
+            self.open -= 1
+            connection.close()
+            if isinstance(error, psycopg.Error) and is_lock_timeout(error):
+                raise LockTimeout(str(error)) from error
+            raise
+        self.idle.append(connection)
+        return result
+
+    def close(self) -> None:
+        for connection in self.idle:
+            connection.close()
+        self.open -= len(self.idle)
+        self.idle.clear()
+
+
+_by_loop: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def for_loop(connect: Callable[[], psycopg.Connection]) -> Statements:
+    """This event loop's statement connections, made with `connect` (a blocking call that
+    returns a psycopg connection in autocommit, run in a thread). They are closed with the
+    loop (a test's loop; a server's lives as long as its process)."""
+    loop = asyncio.get_running_loop()
+    statements = _by_loop.get(loop)
+    if statements is None:
+        statements = _by_loop[loop] = Statements(connect)
+        close = loop.close
+
+        def closing(self_loop, *args, **kwargs):
+            gone = _by_loop.pop(self_loop, None)
+            if gone is not None:
+                gone.close()
+            self_loop.close = close
+            return close(*args, **kwargs)
+
+        loop.close = types.MethodType(closing, loop)
+    return statements
