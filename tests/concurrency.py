@@ -47,3 +47,33 @@ def run_at_once(
     if failures and not errors:
         raise failures[0]
     return results
+
+
+class RowHeld:
+    """A row locked by another transaction, in a thread with its own connection, until
+    `release()`: what a stuck transaction looks like to the code under test."""
+
+    def __init__(self, queryset) -> None:
+        self.queryset = queryset
+        self.holding, self.released = threading.Event(), threading.Event()
+        self.thread = threading.Thread(target=self._hold)
+
+    def _hold(self) -> None:
+        from django.db import transaction
+
+        try:
+            with transaction.atomic():
+                list(self.queryset.select_for_update())
+                self.holding.set()
+                self.released.wait(10)
+        finally:
+            connection.close()
+
+    def start(self) -> RowHeld:
+        self.thread.start()
+        assert self.holding.wait(10), "the row could not be locked"
+        return self
+
+    def release(self) -> None:
+        self.released.set()
+        self.thread.join(10)

@@ -34,48 +34,16 @@ from django.db import DEFAULT_DB_ALIAS
 from django.db.models.base import ModelState
 
 from games.models import Game, Status
+from games.services.store import MOVE_COLUMNS
 
+# What a move changes of the columns it reads but the positions (grown by the position before
+# the move), and all that any other write of a live game may change of them: what the push of
+# a write carries for other processes (`image`, `heard`).
+MOVED = ("row_stamp", *MOVE_COLUMNS)
 # The columns a move reads, in the model's order (`Model.from_db` takes them so).
-_READ = {
-    "id",
-    "variant",
-    "base_seconds",
-    "white_id",
-    "black_id",
-    "row_stamp",
-    "version",
-    "ply",
-    "fen",
-    "positions",
-    "white_ms",
-    "black_ms",
-    "white_increment_ms",
-    "black_increment_ms",
-    "clock_running",
-    "clock_since_ms",
-    "flag_at_ms",
-    "draw_offer",
-    "status",
-    "result",
-    "reason",
-}
+_READ = {"id", "variant", "base_seconds", "white_id", "black_id", "positions", *MOVED}
+_READ |= {"status", "result", "reason"}
 READ = tuple(f.attname for f in Game._meta.concrete_fields if f.attname in _READ)
-# What a move changes of READ but the positions (grown by the position before the move): what
-# a move's push carries for other processes (`image`, `heard`).
-MOVED = (
-    "row_stamp",
-    "version",
-    "ply",
-    "fen",
-    "white_ms",
-    "black_ms",
-    "white_increment_ms",
-    "black_increment_ms",
-    "clock_running",
-    "clock_since_ms",
-    "flag_at_ms",
-    "draw_offer",
-)
 # At most this many games are remembered (the oldest remembered go first): a few kB each.
 LIMIT = 20_000
 

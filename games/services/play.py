@@ -28,6 +28,7 @@ from games.services.errors import (
 from games.services.pools import pool_entries_clear
 from games.services.state import move_push, now_ms, push_move_on_commit
 from games.services.store import (
+    MOVE_COLUMNS,
     PLAY_FIELDS,
     memory_move_statement,
     statement_connection,
@@ -39,10 +40,6 @@ from live.pushes import Push
 MAX_MOVE_LENGTH = 200
 # What a move writes besides the lists it grows (`store.write_game(appended=...)`).
 MOVE_FIELDS = tuple(f for f in PLAY_FIELDS if f not in ("moves", "positions", "notation"))
-# What a move from memory writes: never an end (that takes the locked path).
-MEMORY_FIELDS = tuple(
-    f for f in MOVE_FIELDS if f not in ("status", "result", "reason", "finished_at")
-)
 
 
 def _new_game(
@@ -243,6 +240,15 @@ class _MemoryMove:
     appended: dict[str, list]
     at_ms: int
 
+    def write(self) -> tuple[tuple, dict[str, Any]]:
+        """The arguments of its one statement (`store.write_move_if_unchanged`,
+        `store.memory_move_statement`): never an end, which takes the locked path."""
+        known = self.known
+        return (self.game, MOVE_COLUMNS, self.appended), {
+            "stamp": known.row_stamp,
+            "ply": known.ply,
+        }
+
 
 def _memory_move(
     game_id: Any, user_id: int | None, expected_ply: Any, move: str, at_ms: int
@@ -294,13 +300,8 @@ def _move_from_memory(
     played = _memory_move(game_id, user_id, expected_ply, move, at_ms)
     if played is None:
         return None
-    stamp = write_move_if_unchanged(
-        played.game,
-        MEMORY_FIELDS,
-        played.appended,
-        stamp=played.known.row_stamp,
-        ply=played.known.ply,
-    )
+    args, kwargs = played.write()
+    stamp = write_move_if_unchanged(*args, **kwargs)
     game = _memory_move_written(played, stamp)
     if game is not None:
         push_move_on_commit(game, at_ms, played.played, move, played.appended["notation"][-1])
@@ -327,13 +328,8 @@ async def game_move_on_loop(
     played = _memory_move(game_id, user_id, expected_ply, move, now_ms())
     if played is None:
         return None
-    statement = memory_move_statement(
-        played.game,
-        MEMORY_FIELDS,
-        played.appended,
-        stamp=played.known.row_stamp,
-        ply=played.known.ply,
-    )
+    args, kwargs = played.write()
+    statement = memory_move_statement(*args, **kwargs)
     if statement is None:
         return None
     try:

@@ -54,6 +54,11 @@ ALL_FIELDS = tuple(f.name for f in Game._meta.concrete_fields if not f.primary_k
 # The move list and its notation only ever grow: a move appends to them in SQL and never reads
 # them (at ply 80 they were most of the row read, encoded and written on every move).
 GROWING = ("moves", "notation")
+# What only the end of a game changes.
+END_FIELDS = ("status", "result", "reason", "finished_at")
+# What a move that does not end the game sets (the lists it grows aside): what a move from
+# memory writes (`games.services.memory`).
+MOVE_COLUMNS = tuple(f for f in PLAY_FIELDS if f not in (*GROWING, "positions", *END_FIELDS))
 
 
 class _Select:

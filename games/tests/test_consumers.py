@@ -243,35 +243,19 @@ def stored_ply(game_id: int) -> int:
 
 
 async def test_a_row_held_too_long_answers_busy_from_the_loop_and_the_game_goes_on(monkeypatch):
-    import threading
-
-    from django.db import connection, transaction
-
     from live import locks
+    from tests.concurrency import RowHeld
 
     monkeypatch.setattr(locks, "LOCK_TIMEOUT_MS", 300)  # the statement connections' own
     game, w, b = await seated_at_ply_2()
-    holding, release = threading.Event(), threading.Event()
-
-    def hold() -> None:
-        try:
-            with transaction.atomic():
-                Game.objects.select_for_update().get(pk=game.pk)
-                holding.set()
-                release.wait(10)
-        finally:
-            connection.close()
-
-    holder = threading.Thread(target=hold)
-    holder.start()
+    loop = asyncio.get_running_loop()
+    held = await loop.run_in_executor(None, RowHeld(Game.objects.filter(pk=game.pk)).start)
     try:
-        assert await asyncio.get_running_loop().run_in_executor(None, holding.wait, 10)
         await w.send_json_to({"type": "move", "ply": 2, "move": "g1f3", "id": 5})
         reply = await receive_until(w, lambda m: m["type"] == "error")
         assert (reply["code"], reply["id"]) == ("busy", 5)
     finally:
-        release.set()
-        await asyncio.get_running_loop().run_in_executor(None, holder.join, 10)
+        await loop.run_in_executor(None, held.release)
     assert await stored_ply(game.pk) == 2
     await w.send_json_to({"type": "move", "ply": 2, "move": "g1f3"})
     moved = await receive_until(b, at_ply(3))

@@ -341,33 +341,18 @@ def remembered_at_ply_2():
 def test_a_row_held_by_another_transaction_too_long_is_busy_and_changes_nothing():
     """The move's statement waits for a row another transaction holds, at most lock_timeout:
     then `busy` (LockTimeout), nothing written, and the game still plays from memory after."""
-    import threading
-
     from live.locks import LockTimeout
+    from tests.concurrency import RowHeld
 
     game = remembered_at_ply_2()
-    holding, release = threading.Event(), threading.Event()
-
-    def hold() -> None:
-        try:
-            with transaction.atomic():
-                Game.objects.select_for_update().get(pk=game.pk)
-                holding.set()
-                release.wait(10)
-        finally:
-            connection.close()
-
-    holder = threading.Thread(target=hold)
-    holder.start()
-    assert holding.wait(10)
+    held = RowHeld(Game.objects.filter(pk=game.pk)).start()
     with connection.cursor() as cursor:
         cursor.execute("SET lock_timeout = '200ms'")
     try:
         with pytest.raises(LockTimeout):
             move(game.pk, 2, "g1f3", T0 + 3_000)
     finally:
-        release.set()
-        holder.join(10)
+        held.release()
         with connection.cursor() as cursor:
             cursor.execute("RESET lock_timeout")
     assert Game.objects.get(pk=game.pk).ply == 2

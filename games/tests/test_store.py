@@ -9,6 +9,7 @@ import sys
 import pytest
 from django.db import connection
 
+from games.services.store import END_FIELDS
 from games.tests.store_check import a_game_in_every_state, differences
 from tests.processes import ROOT
 
@@ -37,7 +38,7 @@ def test_the_locked_read_equals_the_orm_read_on_sqlite(tmp_path):
 
 # What a move may change without taking the row out of a heap-only update: the columns it
 # writes, but for those that change only when the game ends (they may be indexed).
-END_ONLY = ("status", "result", "reason", "finished_at")
+END_ONLY = END_FIELDS
 
 
 @pytest.mark.django_db

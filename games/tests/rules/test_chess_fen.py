@@ -51,13 +51,13 @@ def playout_boards(games: int, seed: int = 5):
 
 def test_both_agree_with_python_chess_over_random_games():
     seen = 0
-    for board in playout_boards(150):
+    for board in playout_boards(60):
         fen = board.fen()
         assert _write_fen(board) == fen
         read = _read_fen(fen)
         assert read is not None and state(read) == state(chess.Board(fen)), fen
         seen += 1
-    assert seen > 5_000
+    assert seen > 2_000
 
 
 AWKWARD = [
