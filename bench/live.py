@@ -254,6 +254,7 @@ def django_setup():
 def _advance(game, plies: int, seed: int):
     """Play `plies` random legal moves into a fresh game (a long game's state to push), never
     ending it: a move that would finish the game is avoided when another exists."""
+    from games.models import Game
     from games.rules import variant
     from games.services import game_move, game_state
     from live import pushes
@@ -271,7 +272,10 @@ def _advance(game, plies: int, seed: int):
             return game
         mover = game.white_id if state["turn"] == "white" else game.black_id
         with pushes.collected():  # nobody listens yet
-            game = game_move(game_id=game.pk, user_id=mover, expected_ply=ply, move=move)
+            game_move(game_id=game.pk, user_id=mover, expected_ply=ply, move=move)
+        # Read whole: a move written from memory returns only the columns a move reads, and
+        # `game_state` would load each of the others with a query of its own.
+        game = Game.objects.select_related("white", "black").get(pk=game.pk)
     return game
 
 

@@ -11,13 +11,15 @@ goes on serving other sockets until PostgreSQL's answer is readable.
 `run` returns None, having sent nothing, when every connection is busy (the caller then takes
 its usual path); errors are psycopg's (`psycopg.OperationalError` for a connection lost: an
 outage, `live.outages`), a lock held too long is `live.locks.LockTimeout`. A connection whose
-statement failed or was abandoned (its caller cancelled) is closed, not reused.
+statement failed or was abandoned (its caller cancelled) is closed, not reused; one that ended
+while idle (PostgreSQL restarted) is found so before it is used, and replaced.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import select
 import types
 import weakref
 from collections.abc import Callable, Sequence
@@ -42,6 +44,15 @@ class _Connection:
         self.pgconn.nonblocking = 1
         self.fd = self.pgconn.socket
         self.prepared: set[bytes] = set()
+
+    def alive(self) -> bool:
+        """Whether the connection may take a statement: an idle connection in autocommit hears
+        nothing from the server unless it is being ended (a restart, an idle timeout: the
+        notice, then the end of the stream), so one with anything to read is not used."""
+        if self.pgconn.status != ConnStatus.OK:
+            return False
+        readable, _, _ = select.select([self.fd], [], [], 0)
+        return not readable
 
     def close(self) -> None:
         try:
@@ -111,8 +122,15 @@ class Statements:
     async def run(self, name: bytes, sql: bytes, params: Sequence[bytes | None]) -> Any:
         """The result of the prepared statement `name` (`sql`, with `$1`… placeholders) with
         `params` in text form, or None when every connection is busy (nothing was sent)."""
-        if self.idle:
+        connection = None
+        while self.idle and connection is None:
             connection = self.idle.pop()
+            if not connection.alive():  # ended while idle (a restart, an idle timeout)
+                self.open -= 1
+                connection.close()
+                connection = None
+        if connection is not None:
+            pass
         elif self.open < self.size:
             self.open += 1
             try:

@@ -264,28 +264,50 @@ async def test_a_row_held_too_long_answers_busy_from_the_loop_and_the_game_goes_
     await b.disconnect()
 
 
-async def test_a_statement_connection_lost_is_an_outage_answered_and_the_next_move_plays():
-    """PostgreSQL ends the loop's connection: the mover is told `unavailable` (not a crash,
-    the socket stays), and the move sent again is played (a new connection, or the pool)."""
+async def test_statement_connections_ended_while_idle_are_replaced_unseen():
+    """PostgreSQL restarted, say: the loop's idle connections are found ended before use and
+    replaced; the move is played as if nothing happened."""
     from live import statements
 
     game, w, b = await seated_at_ply_2()
     pool = statements._by_loop[asyncio.get_running_loop()]
     pids = [c.raw.info.backend_pid for c in pool.idle]
     assert pids
-
-    @database_sync_to_async
-    def terminate() -> None:
-        from django.db import connection
-
-        with connection.cursor() as cursor:
-            for pid in pids:
-                cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
-
-    await terminate()
+    await terminate(pids)
     await w.send_json_to({"type": "move", "ply": 2, "move": "g1f3", "id": 9})
-    reply = await receive_until(w, lambda m: m["type"] in ("error", "played"))
-    assert (reply["type"], reply["code"], reply["id"]) == ("error", "unavailable", 9)
+    assert (await receive_until(b, at_ply(3)))["move"] == "g1f3"
+    assert not {c.raw.info.backend_pid for c in pool.idle} & set(pids)
+    await w.disconnect()
+    await b.disconnect()
+
+
+async def test_a_statement_connection_lost_under_the_move_is_an_outage_answered(monkeypatch):
+    """The connection ends while the move's statement waits (here for a row held elsewhere):
+    the mover is told `unavailable` (no crash, the socket stays), the game is forgotten, and
+    the move sent again is played once the row is free."""
+    from live import statements
+    from tests.concurrency import RowHeld
+
+    game, w, b = await seated_at_ply_2()
+    loop = asyncio.get_running_loop()
+    pool = statements._by_loop[loop]
+    held = await loop.run_in_executor(None, RowHeld(Game.objects.filter(pk=game.pk)).start)
+    try:
+        await w.send_json_to({"type": "move", "ply": 2, "move": "g1f3", "id": 9})
+        for _ in range(100):  # the statement is on its way: its connection is taken
+            if not pool.idle or len(pool.idle) < pool.open:
+                break
+            await asyncio.sleep(0.02)
+        busy = {
+            c.raw.info.backend_pid for c in pool.idle
+        }  # the idle ones; the busy one is not in the list
+        pids = await busy_statement_pids(exclude=busy)
+        assert pids
+        await terminate(pids, wait=False)
+        reply = await receive_until(w, lambda m: m["type"] in ("error", "played"))
+        assert (reply["type"], reply["code"], reply["id"]) == ("error", "unavailable", 9)
+    finally:
+        await loop.run_in_executor(None, held.release)
     assert await stored_ply(game.pk) == 2
     await w.send_json_to({"type": "move", "ply": 2, "move": "g1f3"})
     assert (await receive_until(b, at_ply(3)))["move"] == "g1f3"
@@ -293,6 +315,36 @@ async def test_a_statement_connection_lost_is_an_outage_answered_and_the_next_mo
     assert (await receive_until(w, lambda m: m["type"] == "pong"))["id"] == 1
     await w.disconnect()
     await b.disconnect()
+
+
+@database_sync_to_async
+def terminate(pids, *, wait: bool = True) -> None:
+    """End these backends (`wait`: until they are gone, as after a restart)."""
+    import time
+
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        for pid in pids:
+            cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+        for _ in range(200 if wait else 0):
+            cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = ANY(%s)", [pids])
+            if cursor.fetchone()[0] == 0:
+                return
+            time.sleep(0.02)
+
+
+@database_sync_to_async
+def busy_statement_pids(exclude) -> list[int]:
+    """Backends waiting on a lock with the move's UPDATE (the loop's statement connection)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+            " AND query LIKE 'UPDATE%%row_stamp%%'"
+        )
+        return [pid for (pid,) in cursor.fetchall() if pid not in exclude]
 
 
 async def test_with_every_statement_connection_busy_a_move_takes_the_thread_pool(monkeypatch):
