@@ -17,8 +17,12 @@ ply = p AND status = 'live'`, S the stamp remembered: when that UPDATE writes, t
 by the statement itself, was exactly the one remembered, so whose turn it is, the fallen flag,
 the ply, the legality, the clocks and the repetitions were all decided from the row as it is.
 When it writes nothing, the move takes the locked path, which decides from the row read
-under `SELECT … FOR UPDATE`. So a memory that is wrong, late or gone costs at most that second
-try, never a wrong move: it is a cache whose every use is checked by the database.
+under `SELECT … FOR UPDATE`. So a memory that is late or gone costs at most that second try.
+What makes a remembered stamp and its columns belong together: they are taken from one row
+image — a write's own object with the stamp its UPDATE returned, a read of the row, or the
+push its writer sent with both. The one column a push does not carry is the list of positions:
+a move appends one (the position before it, checked to be the one remembered) and no other
+write changes it, so a process that follows a move appends the same one.
 
 Shared by the event loop (`heard`) and the socket threads (the moves): every change is a whole
 new object put in place under a lock; a remembered game is never changed in place.
