@@ -51,8 +51,10 @@ class _Connection:
         notice, then the end of the stream), so one with anything to read is not used."""
         if self.pgconn.status != ConnStatus.OK:
             return False
-        readable, _, _ = select.select([self.fd], [], [], 0)
-        return not readable
+        # poll, not select: a busy server's descriptors go past select's 1,024.
+        probe = select.poll()
+        probe.register(self.fd, select.POLLIN)
+        return not probe.poll(0)
 
     def close(self) -> None:
         try:

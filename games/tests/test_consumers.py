@@ -357,3 +357,32 @@ async def test_with_every_statement_connection_busy_a_move_takes_the_thread_pool
     assert await stored_ply(game.pk) == 2
     await w.disconnect()
     await b.disconnect()
+
+
+async def test_a_statement_connection_past_descriptor_1024_is_checked_like_any_other():
+    """A busy daphne holds thousands of sockets: its statement connections' descriptors go past
+    1,024, where `select.select` raises (a move then failed as `internal`, bench-live)."""
+    import os
+    import resource
+    import socket
+
+    from live.statements import _Connection
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard < 2100:
+        pytest.skip("descriptors above 2,048 are not allowed here")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 2100), hard))
+    ours, peer = socket.socketpair()
+    high = os.dup2(ours.fileno(), 2048)
+    try:
+        connection = _Connection.__new__(_Connection)
+        connection.fd = high
+        connection.pgconn = type("PG", (), {"status": 0})()  # ConnStatus.OK
+        assert connection.alive()
+        peer.send(b"E")  # the server said something while idle: its end
+        assert not connection.alive()
+    finally:
+        os.close(high)
+        ours.close()
+        peer.close()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
