@@ -103,9 +103,7 @@ async def send_collected(layer: Any, outbox: list[Push]) -> list[Push]:
     failed = []
     for group, message in outbox:
         try:
-            # `asyncio.timeout`, not `wait_for`: no task made for every push (bench/live.py).
-            async with asyncio.timeout(PUSH_TIMEOUT_SECONDS):
-                await layer.group_send(group, message)
+            await asyncio.wait_for(layer.group_send(group, message), PUSH_TIMEOUT_SECONDS)
         except Exception:
             log.warning("push to %s failed", group, exc_info=True)
             failed.append((group, message))
