@@ -264,19 +264,28 @@ def write_move_if_unchanged(
     in_transaction = locks.in_code_transaction()
     if in_transaction:
         locks.entering(locks.Rank.GAME)
-    statement, field_objects = _sql(connection).update(fields, tuple(appended), if_unchanged=True)
-    lists = [json.dumps(items) for items in appended.values()]
-    keys = [game.pk, stamp, ply, Status.LIVE.value]
+    statement, field_objects, params = _move_statement(
+        connection, game, fields, appended, stamp, ply
+    )
     if not in_transaction and connection.get_autocommit():
-        # The columns' own values: integers, text or NULL, which `_text` writes as they are
-        # (anything else sends it back to the general path below).
-        values = [getattr(game, f.attname) for f in field_objects]
-        row = _execute_alone(connection, statement, [*values, *lists, *keys])
+        row = _execute_alone(connection, statement, params)
         if row is not _UNSUPPORTED:
             return None if row is None else row[0]
+    # The general path: each column's value as Django prepares it for psycopg.
     values = [f.get_db_prep_save(getattr(game, f.attname), connection) for f in field_objects]
-    row = _execute_locking(connection, statement, [*values, *lists, *keys])
+    row = _execute_locking(connection, statement, [*values, *params[len(values) :]])
     return None if row is None else row[0]
+
+
+def _move_statement(connection, game, fields, appended, stamp, ply) -> tuple[str, list, list]:
+    """The UPDATE of a move from memory, its fields, and its parameters as the columns' own
+    values (integers, text or NULL, which `_text` writes as they are), the grown lists' JSON
+    and the WHERE's keys."""
+    statement, field_objects = _sql(connection).update(fields, tuple(appended), if_unchanged=True)
+    params = [getattr(game, f.attname) for f in field_objects]
+    params += [json.dumps(items) for items in appended.values()]
+    params += [game.pk, stamp, ply, Status.LIVE.value]
+    return statement, field_objects, params
 
 
 def memory_move_statement(
@@ -291,12 +300,9 @@ def memory_move_statement(
     its prepared name, its SQL with `$n` placeholders, its parameters in text form (None if
     one has none). Builds nothing but strings: no database call."""
     connection = connections[DEFAULT_DB_ALIAS]
-    statement, field_objects = _sql(connection).update(fields, tuple(appended), if_unchanged=True)
-    values = [getattr(game, f.attname) for f in field_objects]
-    values += [json.dumps(items) for items in appended.values()]
-    values += [game.pk, stamp, ply, Status.LIVE.value]
-    texts = [_text(value) for value in values]
-    if any(text is _UNSUPPORTED for text in texts):
+    statement, _fields, params = _move_statement(connection, game, fields, appended, stamp, ply)
+    texts = _texts(params)
+    if texts is None:
         return None
     return _statement_name(statement), _numbered(statement).encode(), texts
 
@@ -334,8 +340,8 @@ def _execute_alone(connection, sql: str, params: list) -> Any:
     daphne, bench/live.py). Only in autocommit: psycopg opens the transactions of a
     connection that is not, and a statement sent past it would run outside them. Errors are
     psycopg's, raised as Django's (`wrap_database_errors`), as on every other path."""
-    texts = [_text(value) for value in params]
-    if any(text is _UNSUPPORTED for text in texts):
+    texts = _texts(params)
+    if texts is None:
         return _UNSUPPORTED
     connection.ensure_connection()
     raw = connection.connection
@@ -374,6 +380,12 @@ def _checked(raw, result) -> None:
 
 
 _UNSUPPORTED = object()
+
+
+def _texts(params: list) -> list[bytes | None] | None:
+    """The parameters in text form, or None if one has none here."""
+    texts = [_text(value) for value in params]
+    return None if any(text is _UNSUPPORTED for text in texts) else texts
 
 
 def _text(value: Any) -> Any:
