@@ -363,7 +363,12 @@ class _LoopLayer:
             self.channels.pop(channel, None)
             raise
 
-    def inbox(self, channel: str) -> asyncio.Queue:
+    def inbox(self, channel: str, queue: asyncio.Queue | None = None) -> asyncio.Queue:
+        """The queue `channel`'s messages are put in: `queue` when given (the server's queue of
+        the socket's frames, `live.sockets`), else one of its own."""
+        if queue is not None:
+            self.channels[channel] = queue
+            return queue
         queue = self.channels.get(channel)
         if queue is None:
             queue = self.channels[channel] = asyncio.Queue()
@@ -463,10 +468,11 @@ class PubSubChannelLayer(BaseChannelLayer):
     async def receive(self, channel: str) -> dict[str, Any]:
         return await self._layer().receive(channel)
 
-    def inbox(self, channel: str) -> asyncio.Queue:
+    def inbox(self, channel: str, queue: asyncio.Queue | None = None) -> asyncio.Queue:
         """The queue the messages of a channel of this process go into: a consumer may read it
-        itself, with its other messages (`live.sockets.LiveConsumer`), instead of `receive`."""
-        return self._layer().inbox(channel)
+        itself, with its other messages (`live.sockets.LiveConsumer`), instead of `receive`;
+        given `queue` (the server's queue of the socket's own frames), that one."""
+        return self._layer().inbox(channel, queue)
 
     def forget(self, channel: str) -> None:
         """A channel of this process no longer read (its consumer ended)."""

@@ -103,7 +103,9 @@ async def send_collected(layer: Any, outbox: list[Push]) -> list[Push]:
     failed = []
     for group, message in outbox:
         try:
-            await asyncio.wait_for(layer.group_send(group, message), PUSH_TIMEOUT_SECONDS)
+            # `asyncio.timeout`, not `wait_for`: no task made for every push (bench/live.py).
+            async with asyncio.timeout(PUSH_TIMEOUT_SECONDS):
+                await layer.group_send(group, message)
         except Exception:
             log.warning("push to %s failed", group, exc_info=True)
             failed.append((group, message))

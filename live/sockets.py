@@ -192,28 +192,37 @@ class LiveConsumer(AsyncWebsocketConsumer):
             await super().__call__(scope, receive, send)
             return
         self.scope, self.channel_layer, self.base_send = scope, layer, send
+        self._text_send = _text_send(send)
         self.channel_name = await layer.new_channel()
-        queue = inbox(self.channel_name)
+        # daphne hands each socket's frames over in an asyncio.Queue (`receive` is its `get`):
+        # that queue becomes the socket's inbox, so a frame is read by this loop without a
+        # second task and queue in between. Another server's `receive` is read by a task.
+        server_queue = getattr(receive, "__self__", None)
+        if isinstance(server_queue, asyncio.Queue) and receive == server_queue.get:
+            queue, client = inbox(self.channel_name, server_queue), None
+        else:
+            queue = inbox(self.channel_name)
 
-        async def from_client() -> None:
-            while True:
-                message = await receive()
-                queue.put_nowait(message)
-                if message["type"] == "websocket.disconnect":
-                    return
+            async def from_client() -> None:
+                while True:
+                    message = await receive()
+                    queue.put_nowait(message)
+                    if message["type"] == "websocket.disconnect":
+                        return
 
-        client = asyncio.get_running_loop().create_task(from_client())
+            client = asyncio.get_running_loop().create_task(from_client())
         try:
             while True:
                 await self.dispatch(await queue.get())
         except StopConsumer:
             pass
         finally:
-            client.cancel()
-            try:
-                await client
-            except asyncio.CancelledError:
-                pass
+            if client is not None:
+                client.cancel()
+                try:
+                    await client
+                except asyncio.CancelledError:
+                    pass
             layer.forget(self.channel_name)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
@@ -309,12 +318,29 @@ class LiveConsumer(AsyncWebsocketConsumer):
     async def send_json(self, content: Any) -> None:
         await self.send(text_data=json.dumps(content))
 
+    _text_send: Callable[[dict[str, Any]], Any] | None = None
+
     async def send(self, text_data=None, bytes_data=None, close=False) -> None:
         # A socket may close while a push is on its way to it: nothing to tell anyone.
         try:
-            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+            if self._text_send is not None and bytes_data is None and not close:
+                await self._text_send({"type": "websocket.send", "text": text_data})
+            else:
+                await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
         except Exception:
             log.debug("send to a closing socket", exc_info=True)
+
+
+def _text_send(send: Callable[[dict[str, Any]], Any]) -> Callable[[dict[str, Any]], Any]:
+    """Where a text frame goes: the server's own `send`, past channels' session wrapper when
+    that is what `send` is (it saves the session only on an HTTP response's start, never for a
+    websocket frame, and checked the lazy session on every frame: bench/live.py)."""
+    from channels.sessions import InstanceSessionWrapper
+
+    wrapper = getattr(send, "__self__", None)
+    if isinstance(wrapper, InstanceSessionWrapper) and send == wrapper.send:
+        return wrapper.real_send
+    return send
 
 
 # --- the Origin of a websocket ------------------------------------------------------------------
