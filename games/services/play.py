@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.db import transaction
 from django.db.models import Q
 
 from games.models import EndReason, Game, Status
@@ -30,6 +30,7 @@ from games.services.state import move_push, now_ms, push_move_on_commit
 from games.services.store import (
     MOVE_COLUMNS,
     PLAY_FIELDS,
+    default_is_postgresql,
     memory_move_statement,
     statement_connection,
     write_move_if_unchanged,
@@ -322,7 +323,7 @@ async def game_move_on_loop(
     the statement was written is not known, and its next move reads the row."""
     if not isinstance(move, str) or not move.strip() or len(move) > MAX_MOVE_LENGTH:
         return None
-    if connections[DEFAULT_DB_ALIAS].vendor != "postgresql":
+    if not default_is_postgresql():
         return None
     move = move.strip()
     played = _memory_move(game_id, user_id, expected_ply, move, now_ms())

@@ -12,6 +12,7 @@ Django releases: `Model.from_db` and `Field.get_db_converters`.
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -265,7 +266,7 @@ def write_move_if_unchanged(
     if in_transaction:
         locks.entering(locks.Rank.GAME)
     statement, field_objects, params = _move_statement(
-        connection, game, fields, appended, stamp, ply
+        _sql(connection), game, fields, appended, stamp, ply
     )
     if not in_transaction and connection.get_autocommit():
         row = _execute_alone(connection, statement, params)
@@ -277,11 +278,11 @@ def write_move_if_unchanged(
     return None if row is None else row[0]
 
 
-def _move_statement(connection, game, fields, appended, stamp, ply) -> tuple[str, list, list]:
+def _move_statement(sql, game, fields, appended, stamp, ply) -> tuple[str, list, list]:
     """The UPDATE of a move from memory, its fields, and its parameters as the columns' own
     values (integers, text or NULL, which `_text` writes as they are), the grown lists' JSON
     and the WHERE's keys."""
-    statement, field_objects = _sql(connection).update(fields, tuple(appended), if_unchanged=True)
+    statement, field_objects = sql.update(fields, tuple(appended), if_unchanged=True)
     params = [getattr(game, f.attname) for f in field_objects]
     params += [json.dumps(items) for items in appended.values()]
     params += [game.pk, stamp, ply, Status.LIVE.value]
@@ -299,12 +300,20 @@ def memory_move_statement(
     """`write_move_if_unchanged`'s statement as `live.statements` sends it from the event loop:
     its prepared name, its SQL with `$n` placeholders, its parameters in text form (None if
     one has none). Builds nothing but strings: no database call."""
-    connection = connections[DEFAULT_DB_ALIAS]
-    statement, _fields, params = _move_statement(connection, game, fields, appended, stamp, ply)
+    # `connections[…]` only once: on the event loop that lookup (asgiref's locals) cost more
+    # than building the statement (bench/live.py), and the SQL depends only on the vendor.
+    sql = _sql_by_vendor.get("postgresql") or _sql(connections[DEFAULT_DB_ALIAS])
+    statement, _fields, params = _move_statement(sql, game, fields, appended, stamp, ply)
     texts = _texts(params)
     if texts is None:
         return None
-    return _statement_name(statement), _numbered(statement).encode(), texts
+    return _statement_name(statement), _numbered(statement), texts
+
+
+def default_is_postgresql() -> bool:
+    """Whether the default database is PostgreSQL, read from its settings, not from a
+    connection object (which the event loop's lookup builds per context)."""
+    return "postgresql" in connections.settings[DEFAULT_DB_ALIAS]["ENGINE"]
 
 
 def statement_connection() -> psycopg.Connection:
@@ -352,12 +361,12 @@ def _execute_alone(connection, sql: str, params: list) -> Any:
             with raw.lock:
                 pgconn = raw.pgconn
                 if name not in prepared:
-                    _checked(raw, pgconn.prepare(name, _numbered(sql).encode()))
+                    _checked(raw, pgconn.prepare(name, _numbered(sql)))
                     prepared.add(name)
                 result = pgconn.exec_prepared(name, texts)
                 if result.error_field(DiagnosticField.SQLSTATE) == _NO_SUCH_STATEMENT:
                     # Deallocated behind our back (DISCARD ALL): prepared again, once.
-                    _checked(raw, pgconn.prepare(name, _numbered(sql).encode()))
+                    _checked(raw, pgconn.prepare(name, _numbered(sql)))
                     result = pgconn.exec_prepared(name, texts)
                 _checked(raw, result)
         except psycopg.Error as error:
@@ -400,7 +409,8 @@ def _text(value: Any) -> Any:
     return _UNSUPPORTED
 
 
-def _numbered(sql: str) -> str:
+@functools.lru_cache(maxsize=64)
+def _numbered(sql: str) -> bytes:
     """`%s` placeholders as libpq's `$1`, `$2`… (the statements here have no other `%`)."""
     parts = sql.split("%s")
-    return parts[0] + "".join(f"${i}{part}" for i, part in enumerate(parts[1:], start=1))
+    return (parts[0] + "".join(f"${i}{part}" for i, part in enumerate(parts[1:], start=1))).encode()
