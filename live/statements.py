@@ -8,8 +8,8 @@ the loop, the GIL taken back — cost more than the statement itself. Here a few
 the process's own, in autocommit, are driven by the loop: the statement is sent, and the loop
 goes on serving other sockets until PostgreSQL's answer is readable.
 
-`run` returns None, having sent nothing, when every connection is busy (the caller then takes
-its usual path); errors are psycopg's (`psycopg.OperationalError` for a connection lost: an
+`run` returns None, having sent nothing, when no connection came free in time (the caller then
+takes its usual path); errors are psycopg's (`psycopg.OperationalError` for a connection lost: an
 outage, `live.outages`), a lock held too long is `live.locks.LockTimeout`. A connection whose
 statement failed or was abandoned (its caller cancelled) is closed, not reused; one that ended
 while idle (PostgreSQL restarted) is found so before it is used, and replaced.
@@ -18,6 +18,7 @@ while idle (PostgreSQL restarted) is found so before it is used, and replaced.
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
 import select
 import types
@@ -33,8 +34,12 @@ from live.locks import LockTimeout, is_lock_timeout
 log = logging.getLogger(__name__)
 
 # Connections per event loop: moves rarely overlap on one process (a statement is a fraction of
-# a millisecond), and one that finds them all busy takes the thread pool.
+# a millisecond). One that finds them all busy waits for one a little (WAIT_SECONDS, at most
+# WAITING statements), then takes the thread pool: at 1,000 games, 4-6 % of a process's moves
+# found all four busy at once (bench/live.py), each then costing a thread hop and back.
 SIZE = 4
+WAIT_SECONDS = 0.05
+WAITING = 64
 
 
 class _Connection:
@@ -120,39 +125,81 @@ class Statements:
         self.size = SIZE if size is None else size
         self.idle: list[_Connection] = []
         self.open = 0
+        # Statements waiting for a connection, first come first served: each future gets a
+        # connection, or None to try again (one was closed: a new one may be opened).
+        self.waiters: collections.deque[asyncio.Future] = collections.deque()
 
     async def run(self, name: bytes, sql: bytes, params: Sequence[bytes | None]) -> Any:
         """The result of the prepared statement `name` (`sql`, with `$1`… placeholders) with
-        `params` in text form, or None when every connection is busy (nothing was sent)."""
-        connection = None
-        while self.idle and connection is None:
-            connection = self.idle.pop()
-            if not connection.alive():  # ended while idle (a restart, an idle timeout)
-                self.open -= 1
-                connection.close()
-                connection = None
-        if connection is not None:
-            pass
-        elif self.open < self.size:
-            self.open += 1
-            try:
-                raw = await asyncio.get_running_loop().run_in_executor(None, self.connect)
-                connection = _Connection(raw)
-            except BaseException:
-                self.open -= 1
-                raise
-        else:
+        `params` in text form, or None when no connection came free in time (nothing was
+        sent)."""
+        connection = await self._take()
+        if connection is None:
             return None
         try:
             result = await connection.run(name, sql, params)
         except BaseException as error:
             self.open -= 1
             connection.close()
+            self._wake(None)
             if isinstance(error, psycopg.Error) and is_lock_timeout(error):
                 raise LockTimeout(str(error)) from error
             raise
-        self.idle.append(connection)
+        self._wake(connection)
         return result
+
+    async def _take(self) -> _Connection | None:
+        while True:
+            while self.idle:
+                connection = self.idle.pop()
+                if connection.alive():
+                    return connection
+                self.open -= 1  # ended while idle (a restart, an idle timeout)
+                connection.close()
+            if self.open < self.size:
+                self.open += 1
+                try:
+                    raw = await asyncio.get_running_loop().run_in_executor(None, self.connect)
+                except BaseException:
+                    self.open -= 1
+                    self._wake(None)
+                    raise
+                return _Connection(raw)
+            # Every connection busy: usually for a moment only (a burst of moves read before
+            # the answers already there), so wait for one rather than take the thread pool,
+            # which costs more than the statement; but not behind statements waiting for row
+            # locks, so not for long.
+            if len(self.waiters) >= WAITING:
+                return None
+            waiter = asyncio.get_running_loop().create_future()
+            self.waiters.append(waiter)
+            try:
+                async with asyncio.timeout(WAIT_SECONDS):
+                    connection = await waiter
+            except TimeoutError:
+                # Given a connection just as the time ran out: keep it, it is ours.
+                if waiter.done() and not waiter.cancelled():
+                    return waiter.result()
+                return None
+            except BaseException:
+                if waiter.done() and not waiter.cancelled() and waiter.result() is not None:
+                    self._wake(waiter.result())  # cancelled after being given one: pass it on
+                raise
+            finally:
+                if waiter in self.waiters:
+                    self.waiters.remove(waiter)
+            if connection is not None:
+                return connection
+
+    def _wake(self, connection: _Connection | None) -> None:
+        """`connection` is free (None: one was closed): to the first waiter, else idle."""
+        while self.waiters:
+            waiter = self.waiters.popleft()
+            if not waiter.done():
+                waiter.set_result(connection)
+                return
+        if connection is not None:
+            self.idle.append(connection)
 
     def close(self) -> None:
         for connection in self.idle:
