@@ -48,8 +48,16 @@ TARGET_CPU_MS = 2.5
 
 
 class Socket:
+    """A websocket read from the moment it opens, as a browser does: pings are answered at once
+    even while the benchmark is still connecting its other sockets (daphne drops a socket whose
+    ping goes unanswered for `--ping-timeout` after `--ping-interval`, 50 s in all: a connect
+    phase longer than that once left a quarter of the games without their first state), and
+    text frames wait in `inbox` for `receive`."""
+
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.reader, self.writer = reader, writer
+        self.inbox: asyncio.Queue[dict | None] = asyncio.Queue()
+        self.pump = asyncio.get_running_loop().create_task(self._pump())
 
     @classmethod
     async def connect(cls, port: int, path: str, cookie: str) -> Socket:
@@ -87,6 +95,18 @@ class Socket:
         self.writer.write(header + mask + masked)
 
     async def receive(self) -> dict | None:
+        """The next text message, or None once the socket is closed."""
+        return await self.inbox.get()
+
+    async def _pump(self) -> None:
+        try:
+            while (message := await self._read()) is not None:
+                self.inbox.put_nowait(message)
+        except (asyncio.IncompleteReadError, ConnectionError, OSError):
+            pass
+        self.inbox.put_nowait(None)
+
+    async def _read(self) -> dict | None:
         while True:
             head = await self.reader.readexactly(2)
             opcode, n = head[0] & 0x0F, head[1] & 0x7F
@@ -140,6 +160,10 @@ async def play_game(
     rng = random.Random(game["id"])
     seen = {"white": 0, "black": 0}  # the newest ply each player has seen
     moved_at = {"white": -1, "black": -1}  # the ply each player last moved at
+    # What each socket heard last, and when the game last moved: a game that stops moving
+    # (a push that never came) is reported with them (`stalled` in the report).
+    last: dict[str, tuple] = {}
+    active = {"at": time.perf_counter()}
     # Stagger the first moves over one interval so the load is steady.
     next_move_at = time.perf_counter() + rng.random() * interval
 
@@ -148,7 +172,15 @@ async def play_game(
         while time.perf_counter() < deadline:
             message = await ws.receive()
             if message is None:
+                last[color] = ("closed",)
                 return
+            last[color] = (
+                message.get("type"),
+                message.get("ply"),
+                message.get("version"),
+                message.get("turn"),
+                message.get("code"),
+            )
             if message.get("type") not in ("state", "played"):
                 if message.get("type") == "error":
                     out["errors"] += 1
@@ -166,6 +198,7 @@ async def play_game(
                     out["sent_at"].append(sent_at - measure_from)
                     out["moves"] += 1
             if message["status"] != "live":
+                active["over"] = True
                 out["finished"] += 1
                 return
             if message["turn"] == color and message["legal_moves"] and ply > moved_at[color]:
@@ -177,7 +210,7 @@ async def play_game(
                 if time.perf_counter() >= deadline:
                     return
                 moved_at[color] = ply
-                sent[ply + 1] = time.perf_counter()
+                sent[ply + 1] = active["at"] = time.perf_counter()
                 ws.send({"type": "move", "ply": ply, "move": rng.choice(message["legal_moves"])})
 
     async def spectator(name: str):  # a watcher of the game: reads every state, says nothing
@@ -195,7 +228,20 @@ async def play_game(
     except (TimeoutError, asyncio.IncompleteReadError, ConnectionError):
         pass
     for ws in sockets.values():
+        ws.pump.cancel()
         ws.writer.close()
+    # A game still live whose last move was sent more than two intervals before the end.
+    if deadline - active["at"] > 2 * interval + 1 and not active.get("over"):
+        out["stalled"].append(
+            {
+                "game": game["id"],
+                "seen": dict(seen),
+                "moved_at": dict(moved_at),
+                "waiting": sorted(sent),
+                "last": last,
+                "idle_s": round(deadline - active["at"], 1),
+            }
+        )
 
 
 def client_process(games, ports, interval, seconds, warmup, ready, go, queue):
@@ -211,6 +257,7 @@ def client_process(games, ports, interval, seconds, warmup, ready, go, queue):
             "error_codes": {},
             "finished": 0,
             "lags": [],
+            "stalled": [],
         }
         began = time.perf_counter()
         gate = asyncio.Semaphore(10)
@@ -528,6 +575,7 @@ def run(n: int, args, ports, servers) -> dict:
             for code in {c for r in results for c in r["error_codes"]}
         },
         "finished": sum(r["finished"] for r in results),
+        "stalled": [stall for r in results for stall in r["stalled"]],
         "connect_seconds": connect_seconds,
         "daphne_cpu_ms_per_move": (cpu_after - cpu_before) * 1000 / moves if moves else 0.0,
         "machine_busy": (busy_after - busy_before) / max(total_after - total_before, 1e-9),
@@ -556,7 +604,34 @@ def run(n: int, args, ports, servers) -> dict:
         f"busy; {(2 + args.spectators) * n} sockets connected in {connect_seconds:.1f} s",
         flush=True,
     )
+    if report["stalled"]:
+        report_stalls(report["stalled"])
     return report
+
+
+def report_stalls(stalled: list[dict]) -> None:
+    """Games that stopped moving while live: what each player's socket heard last against the
+    row as stored (which side is waiting for what)."""
+    from games.models import Game
+
+    rows = {
+        g.pk: g
+        for g in Game.objects.filter(pk__in=[s["game"] for s in stalled]).only(
+            "ply", "version", "status", "clock_running"
+        )
+    }
+    print(f"{'':>12}stalled: {len(stalled)} games stopped moving while live", flush=True)
+    for stall in stalled[:8]:
+        row = rows.get(stall["game"])
+        stored = (
+            f"ply {row.ply} v{row.version} {row.status} to move {row.clock_running}" if row else "?"
+        )
+        print(
+            f"{'':>14}game {stall['game']}: stored {stored}; heard {stall['last']}; "
+            f"seen {stall['seen']} moved at {stall['moved_at']} waiting for {stall['waiting']}; "
+            f"idle {stall['idle_s']} s",
+            flush=True,
+        )
 
 
 def main() -> int:
