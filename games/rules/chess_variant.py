@@ -76,42 +76,65 @@ def _read_fen(fen: str) -> chess.Board | None:
     placement, turn, castling, ep, halfmove, fullmove = fen.split(" ")
     if castling == "":
         return None
-    by_type = [0, 0, 0, 0, 0, 0]
-    white = black = 0
     rows = placement.split("/")
     if len(rows) != 8:
         return None
-    for rank, row in zip(range(7, -1, -1), rows, strict=True):
-        file, digit = 0, False
-        for c in row:
-            if c <= "8":  # a digit (letters sort after)
-                if digit:
-                    return None  # two digits in a row: not as python-chess writes it
-                file, digit = file + ord(c) - 48, True
-                continue
-            digit = False
-            if file > 7:
-                return None
-            bit = 1 << (rank * 8 + file)
-            kind, is_white = _PIECES[c]
-            by_type[kind] |= bit
-            if is_white:
-                white |= bit
-            else:
-                black |= bit
-            file += 1
-        if file != 8:
-            return None
+    ranks = list(map(_rank_bits, rows, _RANKS))
+    if None in ranks:
+        return None
+    # The ranks' squares never overlap: each bitboard is the sum of its ranks' parts.
+    *by_type, white, black = map(sum, zip(*ranks, strict=True))
     board = chess.Board(None)
     (board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings) = by_type
     board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK] = white, black
     board.occupied = white | black
     board.turn = turn == "w"
-    board.set_castling_fen(castling)
+    board.castling_rights = _castling_rights(castling)
     board.ep_square = None if ep == "-" else chess.parse_square(ep)
     board.halfmove_clock = int(halfmove)
     board.fullmove_number = max(int(fullmove), 1)
     return board
+
+
+_RANKS = range(7, -1, -1)  # the placement's rows, top first
+
+
+@functools.lru_cache(maxsize=32)
+def _castling_rights(castling: str) -> chess.Bitboard:
+    """The rooks' squares a FEN's castling field gives rights to (python-chess's own reading)."""
+    board = chess.Board(None)
+    board.set_castling_fen(castling)
+    return board.castling_rights
+
+
+@functools.lru_cache(maxsize=16384)
+def _rank_bits(row: str, rank: int) -> tuple[int, ...] | None:
+    """One rank of a canonical placement as bitboards: pawns … kings, white, black; None if
+    it is not written as python-chess writes it. Games share most of their ranks (an empty
+    one, the pawns at home…): each is worked out once."""
+    by_type = [0, 0, 0, 0, 0, 0]
+    white = black = 0
+    file, digit = 0, False
+    for c in row:
+        if c <= "8":  # a digit (letters sort after)
+            if digit:
+                return None  # two digits in a row: not as python-chess writes it
+            file, digit = file + ord(c) - 48, True
+            continue
+        digit = False
+        if file > 7:
+            return None
+        bit = 1 << (rank * 8 + file)
+        kind, is_white = _PIECES[c]
+        by_type[kind] |= bit
+        if is_white:
+            white |= bit
+        else:
+            black |= bit
+        file += 1
+    if file != 8:
+        return None
+    return (*by_type, white, black)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -191,7 +214,10 @@ def _repetition_key(fen: str) -> str:
 def algebraic(board: chess.Board, move: chess.Move, language: Language, san: str = "") -> str:
     """The move in FIDE algebraic notation (Appendix E) in the given language (``san``: the
     move's SAN when already known)."""
-    san = san or board.san(move)
+    return _algebraic(san or board.san(move), move, language, board.is_en_passant(move))
+
+
+def _algebraic(san: str, move: chess.Move, language: Language, en_passant: bool) -> str:
     check = ""
     if san[-1] in "+#":
         san, check = san[:-1], san[-1]
@@ -209,9 +235,20 @@ def algebraic(board: chess.Board, move: chess.Move, language: Language, san: str
         else:
             text = san
     text += check
-    if board.is_en_passant(move):  # E9: "e.p." is added to an en-passant capture.
+    if en_passant:  # E9: "e.p." is added to an en-passant capture.
         text += " e.p."
     return text
+
+
+# Every move's UCI text, by its squares (and promotion): what the legal moves are sent as.
+_UCI = [
+    [chess.SQUARE_NAMES[a] + chess.SQUARE_NAMES[b] for b in chess.SQUARES] for a in chess.SQUARES
+]
+
+
+def _uci(move: chess.Move) -> str:
+    text = _UCI[move.from_square][move.to_square]
+    return text + chess.piece_symbol(move.promotion) if move.promotion else text
 
 
 def _king_steps(squares: chess.Bitboard) -> chess.Bitboard:
@@ -346,13 +383,20 @@ class Chess(Variant):
         them twice more)."""
         board = _board(fen)
         parsed = self._move(board, move)
-        san = board.san(parsed)
-        notation = (algebraic(board, parsed, "it", san), algebraic(board, parsed, "en", san))
+        # The SAN's check suffix from the replies generated anyway (python-chess's `san` pushes
+        # the move and looks for a mate on its own): python-chess 1.11's own steps, in one pass.
+        plain = board._algebraic_without_suffix(parsed)
+        en_passant = board.is_en_passant(parsed)
         board.push(parsed)
+        replies = list(board.generate_legal_moves())
+        san = plain + (("+" if replies else "#") if board.is_check() else "")
+        notation = (
+            _algebraic(san, parsed, "it", en_passant),
+            _algebraic(san, parsed, "en", en_passant),
+        )
         new_fen = _write_fen(board)
-        replies = list(board.legal_moves)
         outcome = self._outcome(board, new_fen, [*history, fen], has_moves=bool(replies))
-        legal = [] if outcome is not None else sorted(m.uci() for m in replies)
+        legal = [] if outcome is not None else sorted(map(_uci, replies))
         to_move = Color.WHITE if board.turn == chess.WHITE else Color.BLACK
         return Played(new_fen, notation, outcome, to_move, legal)
 

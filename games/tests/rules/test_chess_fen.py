@@ -112,3 +112,24 @@ def test_anything_not_as_python_chess_writes_it_is_left_to_python_chess(text):
     except ValueError:
         python_chess = None
     assert expected == python_chess
+
+
+def test_play_writes_what_python_chess_writes_over_random_games():
+    """`Chess.play` takes the SAN's check suffix from the replies it generates anyway, and the
+    legal moves' UCI from a table: both as python-chess's own `san` and `uci` give them, mates
+    and promotions included."""
+    rules = chess_variant.Chess()
+    suffixes = set()
+    for board in playout_boards(40, seed=11):
+        for move in list(board.legal_moves)[:6]:
+            played = rules.play(board.fen(), move.uci())
+            expected = tuple(
+                chess_variant.algebraic(board, move, language) for language in ("it", "en")
+            )
+            assert played.notation == expected, (board.fen(), move.uci())
+            after = board.copy(stack=False)
+            after.push(move)
+            if played.outcome is None:
+                assert played.legal_moves == sorted(m.uci() for m in after.legal_moves)
+            suffixes.add(board.san(move)[-1])
+    assert {"+", "#"} <= suffixes  # checks and mates were among them
