@@ -12,7 +12,7 @@ import logging
 import time
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connections, router, transaction
 
 from live.models import Connection
 
@@ -75,10 +75,27 @@ def fresh(*, topics: list[str], at_ms: int) -> set[tuple[str, int]]:
 
 
 def refresh(*, keys: list[str], at_ms: int) -> int:
-    """Vouch for the sockets `keys` (all the open sockets of one process): one query."""
+    """Vouch for the sockets `keys` (all the open sockets of one process): one query.
+
+    On PostgreSQL the keys go as one array parameter: the ORM's `key__in` compiles a
+    placeholder per key, and a busy process's heartbeat (a thousand sockets) spent more on
+    building that statement than PostgreSQL on running it (bench/live.py)."""
     if not keys:
         return 0
-    return Connection.objects.filter(key__in=keys).update(seen_ms=at_ms)
+    connection = connections[router.db_for_write(Connection)]
+    if connection.vendor != "postgresql":
+        return Connection.objects.filter(key__in=keys).update(seen_ms=at_ms)
+    table, key, seen = (
+        connection.ops.quote_name(name)
+        for name in (
+            Connection._meta.db_table,
+            Connection._meta.get_field("key").column,
+            Connection._meta.get_field("seen_ms").column,
+        )
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {table} SET {seen} = %s WHERE {key} = ANY(%s)", [at_ms, list(keys)])
+        return cursor.rowcount
 
 
 def stale_topics(*, prefix: str, before_ms: int) -> set[str]:
