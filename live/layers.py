@@ -48,6 +48,12 @@ RECONNECT_SECONDS = 1.0  # between two attempts to get the subscriptions back
 
 _MESSAGE, _SUBSCRIBE = b"message", b"subscribe"
 _PUSH_KINDS = frozenset({b"message", b"subscribe", b"unsubscribe", b"pong"})
+_ORIGIN_BYTES = 16  # a loop's mark before each message it publishes (a UUID's bytes)
+
+
+def wire(message: dict[str, Any], origin: bytes = bytes(_ORIGIN_BYTES)) -> bytes:
+    """A message as this layer publishes it: its publisher's mark, then msgpack."""
+    return origin + msgpack.packb(message)
 
 
 def _command(*parts: bytes) -> bytes:
@@ -185,6 +191,8 @@ class _LoopLayer:
         # This process's channels are "<process>!<id>"; `send` from elsewhere goes to <process>.
         self.process = f"{prefix}specific.{uuid.uuid4().hex}"
         self._process_channel = self.process.encode()
+        # Marks what this loop publishes: Redis hands it back to our own subscription.
+        self._origin = uuid.uuid4().bytes
         self._process_wanted = False
         # Per Redis channel: _SUBSCRIBED, or the future of the SUBSCRIBE on its way.
         self._state: dict[bytes, Any] = {}
@@ -228,16 +236,26 @@ class _LoopLayer:
                     self._unsubscribe(name)
 
     def _deliver(self, name: bytes, data: bytes) -> None:
+        """A message from Redis: those this loop published itself were delivered here already
+        (`group_send`); the others to this loop's channels."""
+        if data[:_ORIGIN_BYTES] == self._origin:
+            return
+        try:
+            message = msgpack.unpackb(data[_ORIGIN_BYTES:], raw=False)
+        except Exception:  # not a message of this layer (another version, another program)
+            log.warning("channel layer: unreadable message on %r dropped", name)
+            return
+        self._hand_over(name, message)
+
+    def _hand_over(self, name: bytes, message: dict[str, Any]) -> None:
         if name == self._process_channel:
-            envelope = msgpack.unpackb(data, raw=False)
-            queue = self.channels.get(envelope["to"])
+            queue = self.channels.get(message["to"])
             if queue is not None:
-                queue.put_nowait(envelope["message"])
+                queue.put_nowait(message["message"])
             return
         members = self.groups.get(name)
         if not members:
             return
-        message = msgpack.unpackb(data, raw=False)
         first = True
         for channel in members:
             queue = self.channels.get(channel)
@@ -316,13 +334,14 @@ class _LoopLayer:
     # --- the publisher connection --------------------------------------------------------------
 
     async def publish(self, name: bytes, data: bytes) -> None:
+        """PUBLISH `data` to `name`, marked as this loop's (`_deliver` skips it coming back)."""
         connection = self._publisher
         if connection is None or not connection.alive:
             async with self._publisher_lock:
                 connection = self._publisher
                 if connection is None or not connection.alive:
                     connection = self._publisher = await _open(self.address)
-        await connection.command(b"PUBLISH", name, data)
+        await connection.command(b"PUBLISH", name, self._origin + data)
 
     # --- the channel layer, in this loop -------------------------------------------------------
 
@@ -398,7 +417,16 @@ class _LoopLayer:
             self._unsubscribe(name)
 
     async def group_send(self, group: str, message: dict[str, Any]) -> None:
-        await self.publish(self.group_channel(group), msgpack.packb(message))
+        """To every member in every process: published, and once Redis has taken it, handed to
+        this loop's own members directly rather than read back from Redis (a move's push
+        reached its own process twice over the wire: bench/live.py). So a message Redis did not
+        take reaches nobody, here or elsewhere (the caller's fallback, `live.sockets.call`).
+        A message another process published just after this one may reach this loop's members
+        first: clients keep the newest version and ask for the state on a gap
+        (docs/protocol.md)."""
+        name = self.group_channel(group)
+        await self.publish(name, msgpack.packb(message))
+        self._hand_over(name, dict(message))
 
     async def flush(self) -> None:
         """Forget every channel and group and close the connections (they reopen on use)."""

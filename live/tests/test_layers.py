@@ -129,6 +129,42 @@ async def test_a_group_message_reaches_every_member_in_every_process(private_red
 
 
 @in_own_loop
+async def test_a_process_hands_its_own_group_messages_to_its_members_once(private_redis):
+    """Its own members get the message from the process itself, once: not a second time when
+    Redis hands it back to the process's subscription; other processes get it from Redis."""
+    here, there = layer_on(private_redis.url), layer_on(private_redis.url)
+    a, b = await here.new_channel(), await here.new_channel()
+    c = await there.new_channel()
+    for name, layer in ((a, here), (b, here), (c, there)):
+        await layer.group_add("game.2", name)
+    sent = {"type": "game.state", "text": "{}", "version": 3}
+    await here.group_send("game.2", sent)
+    got = [await asyncio.wait_for(here.receive(name), 2) for name in (a, b)]
+    assert got == [sent, sent] and got[0] is not sent and got[1] is not got[0]
+    assert await asyncio.wait_for(there.receive(c), 2) == sent
+    await here.group_send("game.2", {"type": "game.state", "text": "{}", "version": 4})
+    for name in (a, b):  # the next one, not the first one again
+        assert (await asyncio.wait_for(here.receive(name), 2))["version"] == 4
+    await asyncio.sleep(0.3)  # anything Redis handed back has arrived by now
+    assert all(here._layer().channels[name].empty() for name in (a, b))
+    await here.flush()
+    await there.flush()
+
+
+@in_own_loop
+async def test_a_message_not_of_this_layer_is_dropped(private_redis):
+    layer = layer_on(private_redis.url)
+    name = await layer.new_channel()
+    await layer.group_add("g", name)
+    publisher = redis.Redis.from_url(private_redis.url)
+    group = layer._layer().group_channel("g")
+    publisher.publish(group, b"not msgpack behind no mark")
+    publisher.publish(group, layers.wire({"n": 1}))
+    assert await asyncio.wait_for(layer.receive(name), 2) == {"n": 1}
+    await layer.flush()
+
+
+@in_own_loop
 async def test_joining_returns_once_redis_has_confirmed(private_redis):
     """A socket joins, then reads the state: a change published right after the join must
     reach it (the join is not a SUBSCRIBE still on its way)."""
@@ -137,7 +173,7 @@ async def test_joining_returns_once_redis_has_confirmed(private_redis):
     for n in range(30):
         name = await layer.new_channel()
         await layer.group_add(f"g{n}", name)
-        publisher.publish(layer._layer().group_channel(f"g{n}"), layers.msgpack.packb({"n": n}))
+        publisher.publish(layer._layer().group_channel(f"g{n}"), layers.wire({"n": n}))
         assert await asyncio.wait_for(layer.receive(name), 2) == {"n": n}
     await layer.flush()
 
@@ -204,9 +240,13 @@ async def test_redis_away_and_back(private_redis):
     await layer.group_add("g", name)
     private_redis.stop()
     await eventually(lambda: layer._layer()._subscriber is None)
+    mine = await other.new_channel()
+    other._layer().groups.setdefault(other._layer().group_channel("g"), set()).add(mine)
     with pytest.raises(ConnectionError) as sending:
         await other.group_send("g", {"type": "lost"})
     assert is_outage(sending.value)
+    # Not taken by Redis: nobody got it, the sender's own members included.
+    assert other._layer().channels[mine].empty()
     late = await layer.new_channel()
     with pytest.raises(ConnectionError) as joining:
         await layer.group_add("h", late)
