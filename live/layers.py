@@ -17,6 +17,12 @@ Contract (what the consumers and `live.pushes` rely on):
   then reads the state from the database misses no change committed after that read.
 - A channel from `new_channel` lives in this process; `send` to it from another process goes
   through this process's own Redis channel (one subscription per process, not per socket).
+- `group_send` hands the message to this process's own members itself once Redis has taken
+  the PUBLISH (every message carries its publishing loop's mark, and the copy Redis hands back
+  is skipped): nobody gets a message Redis did not take. A message another process published
+  just after may reach this process's members first; clients keep the newest version and ask
+  for the state on a gap (docs/protocol.md). Processes of one site must run the same version
+  of this layer (a message without the mark is dropped with a warning).
 - Redis away: `group_add` / `group_send` / `send` raise ConnectionError (or TimeoutError), which
   `live.outages` reads as an outage; the subscriptions come back by themselves when Redis does
   (every RECONNECT_SECONDS), and the messages sent meanwhile are lost (pages resync).
