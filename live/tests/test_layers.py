@@ -100,6 +100,15 @@ def numsub(url: str, name: bytes) -> int:
     return dict(redis.Redis.from_url(url).pubsub_numsub(name))[name]
 
 
+async def joined(group: str, *members: PubSubChannelLayer) -> list[str]:
+    """A new channel on each of `members` (a layer per process), each added to `group`."""
+    names = []
+    for layer in members:
+        names.append(await layer.new_channel())
+        await layer.group_add(group, names[-1])
+    return names
+
+
 async def eventually(check, seconds: float = 5.0) -> None:
     deadline = time.monotonic() + seconds
     while not check():
@@ -110,10 +119,7 @@ async def eventually(check, seconds: float = 5.0) -> None:
 @in_own_loop
 async def test_a_group_message_reaches_every_member_in_every_process(private_redis):
     here, there = layer_on(private_redis.url), layer_on(private_redis.url)
-    a, b = await here.new_channel(), await here.new_channel()
-    c = await there.new_channel()
-    for name, layer in ((a, here), (b, here), (c, there)):
-        await layer.group_add("game.1", name)
+    a, b, c = await joined("game.1", here, here, there)
     await there.group_send("game.1", {"type": "game.state", "text": "{}"})
     got = [
         await asyncio.wait_for(here.receive(a), 2),
@@ -133,10 +139,7 @@ async def test_a_process_hands_its_own_group_messages_to_its_members_once(privat
     """Its own members get the message from the process itself, once: not a second time when
     Redis hands it back to the process's subscription; other processes get it from Redis."""
     here, there = layer_on(private_redis.url), layer_on(private_redis.url)
-    a, b = await here.new_channel(), await here.new_channel()
-    c = await there.new_channel()
-    for name, layer in ((a, here), (b, here), (c, there)):
-        await layer.group_add("game.2", name)
+    a, b, c = await joined("game.2", here, here, there)
     sent = {"type": "game.state", "text": "{}", "version": 3}
     await here.group_send("game.2", sent)
     got = [await asyncio.wait_for(here.receive(name), 2) for name in (a, b)]

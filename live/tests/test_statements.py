@@ -5,6 +5,7 @@ thread pool); a waiter given up or cancelled loses no connection."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 import pytest
 
@@ -17,59 +18,49 @@ SLEEP = (b"t_sleep", b"SELECT pg_sleep($1::float8)")
 ONE = (b"t_one", b"SELECT 1")
 
 
-def sleep(seconds: float):
-    return statements.Statements(statement_connection, size=1), [str(seconds).encode()]
+@contextlib.asynccontextmanager
+async def one_busy_connection(seconds: float, wait: float = 0.05):
+    """A pool of one connection, busy with a statement of `seconds` (the task `slow`)."""
+    pool = statements.Statements(statement_connection, size=1)
+    slow = asyncio.ensure_future(pool.run(*SLEEP, [str(seconds).encode()]))
+    await asyncio.sleep(wait)
+    try:
+        yield pool, slow
+    finally:
+        pool.close()
 
 
 async def test_a_statement_waits_for_the_busy_connection_and_runs_when_it_is_free(monkeypatch):
     monkeypatch.setattr(statements, "WAIT_SECONDS", 2.0)
-    pool, params = sleep(0.2)
-    try:
-        slow = asyncio.ensure_future(pool.run(*SLEEP, params))
-        await asyncio.sleep(0.05)
+    async with one_busy_connection(0.2) as (pool, slow):
         result = await pool.run(*ONE, [])
         assert result is not None and result.get_value(0, 0) == b"1"
         assert slow.done() and (await slow) is not None  # it was served after the slow one
         assert pool.open == 1 and len(pool.idle) == 1 and not pool.waiters
-    finally:
-        pool.close()
 
 
 async def test_a_statement_gives_up_after_waiting_and_sends_nothing(monkeypatch):
     monkeypatch.setattr(statements, "WAIT_SECONDS", 0.05)
-    pool, params = sleep(0.5)
-    try:
-        slow = asyncio.ensure_future(pool.run(*SLEEP, params))
-        await asyncio.sleep(0.05)
+    async with one_busy_connection(0.5) as (pool, slow):
         assert await pool.run(*ONE, []) is None  # the caller takes the thread pool
         assert not pool.waiters
         await slow
         assert pool.open == 1 and len(pool.idle) == 1  # the connection came back
-    finally:
-        pool.close()
 
 
 async def test_no_more_than_waiting_statements_wait(monkeypatch):
     monkeypatch.setattr(statements, "WAIT_SECONDS", 2.0)
     monkeypatch.setattr(statements, "WAITING", 1)
-    pool, params = sleep(0.3)
-    try:
-        slow = asyncio.ensure_future(pool.run(*SLEEP, params))
-        await asyncio.sleep(0.05)
+    async with one_busy_connection(0.3) as (pool, slow):
         waiting = asyncio.ensure_future(pool.run(*ONE, []))
         await asyncio.sleep(0.01)
         assert await pool.run(*ONE, []) is None  # at once: one waits already
         assert (await waiting) is not None and (await slow) is not None
-    finally:
-        pool.close()
 
 
 async def test_a_cancelled_waiter_loses_no_connection(monkeypatch):
     monkeypatch.setattr(statements, "WAIT_SECONDS", 2.0)
-    pool, params = sleep(0.2)
-    try:
-        slow = asyncio.ensure_future(pool.run(*SLEEP, params))
-        await asyncio.sleep(0.05)
+    async with one_busy_connection(0.2) as (pool, slow):
         waiting = asyncio.ensure_future(pool.run(*ONE, []))
         await asyncio.sleep(0.01)
         waiting.cancel()
@@ -79,8 +70,6 @@ async def test_a_cancelled_waiter_loses_no_connection(monkeypatch):
         assert not pool.waiters and pool.open == 1 and len(pool.idle) == 1
         result = await pool.run(*ONE, [])
         assert result.get_value(0, 0) == b"1"
-    finally:
-        pool.close()
 
 
 async def test_a_connection_lost_under_a_statement_lets_a_waiter_open_another(monkeypatch):
@@ -88,21 +77,18 @@ async def test_a_connection_lost_under_a_statement_lets_a_waiter_open_another(mo
     import psycopg
 
     monkeypatch.setattr(statements, "WAIT_SECONDS", 5.0)
-    pool, params = sleep(5)
     killer = await asyncio.get_running_loop().run_in_executor(None, statement_connection)
     try:
-        slow = asyncio.ensure_future(pool.run(*SLEEP, params))
-        await asyncio.sleep(0.1)
-        waiting = asyncio.ensure_future(pool.run(*ONE, []))
-        await asyncio.sleep(0.05)
-        killer.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE %s",
-            ["SELECT pg_sleep(%"],
-        )
-        with pytest.raises(psycopg.OperationalError):
-            await slow
-        result = await asyncio.wait_for(waiting, 3)
-        assert result.get_value(0, 0) == b"1" and pool.open == 1
+        async with one_busy_connection(5, wait=0.1) as (pool, slow):
+            waiting = asyncio.ensure_future(pool.run(*ONE, []))
+            await asyncio.sleep(0.05)
+            killer.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE %s",
+                ["SELECT pg_sleep(%"],
+            )
+            with pytest.raises(psycopg.OperationalError):
+                await slow
+            result = await asyncio.wait_for(waiting, 3)
+            assert result.get_value(0, 0) == b"1" and pool.open == 1
     finally:
         killer.close()
-        pool.close()
