@@ -196,6 +196,37 @@ def test_a_refused_move_says_why(site, two_players):
     assert dropped
 
 
+NOTICES = """() => {
+  window.notices = [];
+  const el = document.getElementById("notice");
+  new MutationObserver(() => { if (!el.hidden) window.notices.push(el.textContent); })
+    .observe(el, { attributes: true, childList: true, characterData: true, subtree: true });
+}"""
+
+
+def test_a_move_made_by_clicking_is_not_called_refused(site, two_players):
+    """The click that puts a chess piece on its square is not read as picking a piece that
+    cannot move (chessground reports it as a selection, before the server's answer), nor, for
+    a player in check, as a piece that does not parry it. Every notice shown is recorded."""
+    (anna, bruno), names = two_players
+    game = open_between(names)
+    visit(site, game, anna, bruno)
+    for page in (anna, bruno):
+        page.evaluate(NOTICES)
+    chess_move(anna, "e2e4", "white")
+    expect(bruno.get_by_test_id("moves")).to_contain_text("e4")
+    chess_move(bruno, "e7e5", "black")
+    expect(anna.get_by_test_id("moves")).to_contain_text("e5")
+    play(game, "d1h5", "b8c6", "h5f7")  # Black in check, the king may take
+    expect(bruno.get_by_test_id("moves")).to_contain_text("Dxf7+")
+    chess_move(bruno, "e8f7", "black")
+    expect(anna.get_by_test_id("moves")).to_contain_text("Rxf7")
+    bruno.wait_for_timeout(300)
+    assert anna.evaluate("window.notices") == []
+    assert bruno.evaluate("window.notices") == []
+    finish(game)
+
+
 def test_premoves_in_chess_and_draughts(site, two_players):
     (anna, bruno), names = two_players
     game = open_between(names)

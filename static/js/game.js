@@ -453,6 +453,12 @@ async function chessBoard(el) {
       // A piece picked that cannot move, or the opponent's turn without a piece of mine: why.
       select(key) {
         if (!myColor || !live() || !following()) return;
+        // The click that dropped my piece on `key` is reported as a selection too, a moment
+        // later, while the page still holds the position before the move (the server has not
+        // answered yet): not a piece that cannot move. On my turn the page's own last move is
+        // the opponent's, on one of their pieces, which says nothing anyway.
+        const last = api.state.lastMove;
+        if (myTurn() && last && last[last.length - 1] === key) return;
         const piece = api.state.pieces.get(key);
         if (!myTurn()) {
           if (!piece || piece.color !== myColor) notice(t("tNotYourTurn"));
