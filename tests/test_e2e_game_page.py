@@ -330,8 +330,9 @@ def test_rematch_offered_and_accepted_on_the_game_page(site, two_players):
 
 
 def test_the_game_page_fits_a_phone(site, browser, two_players):
-    (anna, _bruno), names = two_players
-    game = open_between(names)
+    (anna, bruno), names = two_players
+    game = open_between(names, rated=True)
+    visit(site, game, bruno)  # the opponent connected: both bars say so
     phone = browser.new_context(
         locale="it-IT", viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
     )
@@ -351,6 +352,15 @@ def test_the_game_page_fits_a_phone(site, browser, two_players):
         click_chess(page, "e2", "white")
         click_chess(page, "e4", "white")
         expect(page.get_by_test_id("moves")).to_contain_text("e4")
+        # Rated, ended: the rating change joins the bar (a worker rates the game).
+        finish(game)
+        expect(page.get_by_test_id("rating-bottom")).to_have_text(re.compile(r"^1500 −\d+$"))
+        # Each player bar stays one line: neither the rating nor the presence wraps.
+        for side in ("top", "bottom"):
+            name = page.locator(f'.pname[data-side="{side}"]').bounding_box()
+            for part in (".prating", ".presence"):
+                box = page.locator(f'{part}[data-side="{side}"]').bounding_box()
+                assert box["height"] < 1.5 * name["height"], (side, part, box, name)
     finally:
         phone.close()
 

@@ -139,13 +139,22 @@ function drawClocks() {
   }
   for (const el of root.querySelectorAll(".presence")) {
     const p = state[sideColor(el.dataset.side)];
-    if (p.connected) { el.textContent = "● " + t("tOnline"); el.className = "presence on"; continue; }
-    el.className = "presence off";
-    if (p.away_since_ms && live()) {
-      const serverNow = state.clock.at_ms + (performance.now() - receivedAt);
-      const left = Math.max(0, Math.ceil(30 - (serverNow - p.away_since_ms) / 1000));
-      el.textContent = "○ " + t("tAway").replace("%s", left);
-    } else el.textContent = "○ " + t("tOffline");
+    let mark = "○ ", words;
+    if (p.connected) { mark = "● "; words = t("tOnline"); el.className = "presence on"; }
+    else {
+      el.className = "presence off";
+      if (p.away_since_ms && live()) {
+        const serverNow = state.clock.at_ms + (performance.now() - receivedAt);
+        const left = Math.max(0, Math.ceil(30 - (serverNow - p.away_since_ms) / 1000));
+        words = t("tAway").replace("%s", left);
+      } else words = t("tOffline");
+    }
+    // The words in their own element: a phone shows only the dot of a connected player.
+    if (el.firstChild?.nodeType !== Node.TEXT_NODE || !el.lastChild?.classList?.contains("presence-words")) {
+      el.replaceChildren(document.createTextNode(""), Object.assign(document.createElement("span"), { className: "presence-words" }));
+    }
+    el.firstChild.textContent = mark;
+    el.lastChild.textContent = words;
   }
 }
 setInterval(drawClocks, 100);
