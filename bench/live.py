@@ -57,7 +57,7 @@ class Socket:
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.reader, self.writer = reader, writer
         self.inbox: asyncio.Queue[dict | None] = asyncio.Queue()
-        self.pump = asyncio.get_running_loop().create_task(self._pump())
+        self.pump: asyncio.Task | None = None  # started by `connect` (a subclass reads itself)
 
     @classmethod
     async def connect(cls, port: int, path: str, cookie: str) -> Socket:
@@ -76,7 +76,9 @@ class Socket:
             raise ConnectionError(f"handshake refused: {status!r}")
         while (await reader.readline()) not in (b"\r\n", b""):
             pass
-        return cls(reader, writer)
+        sock = cls(reader, writer)
+        sock.pump = asyncio.get_running_loop().create_task(sock._pump())
+        return sock
 
     def send(self, message: dict) -> None:
         self._frame(0x1, json.dumps(message).encode())
@@ -228,7 +230,8 @@ async def play_game(
     except (TimeoutError, asyncio.IncompleteReadError, ConnectionError):
         pass
     for ws in sockets.values():
-        ws.pump.cancel()
+        if ws.pump is not None:
+            ws.pump.cancel()
         ws.writer.close()
     # A game still live whose last move was sent more than two intervals before the end.
     if deadline - active["at"] > 2 * interval + 1 and not active.get("over"):
