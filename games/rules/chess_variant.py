@@ -211,13 +211,13 @@ def _repetition_key(fen: str) -> str:
     return " ".join(fen.split()[:4])
 
 
-def algebraic(board: chess.Board, move: chess.Move, language: Language, san: str = "") -> str:
-    """The move in FIDE algebraic notation (Appendix E) in the given language (``san``: the
-    move's SAN when already known)."""
-    return _algebraic(san or board.san(move), move, language, board.is_en_passant(move))
+def algebraic(board: chess.Board, move: chess.Move, language: Language) -> str:
+    """The move in FIDE algebraic notation (Appendix E) in the given language."""
+    return _algebraic(board.san(move), move, language, board.is_en_passant(move))
 
 
 def _algebraic(san: str, move: chess.Move, language: Language, en_passant: bool) -> str:
+    """`algebraic` from the move's SAN (`Chess.play` has it without asking python-chess)."""
     check = ""
     if san[-1] in "+#":
         san, check = san[:-1], san[-1]

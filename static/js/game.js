@@ -149,12 +149,9 @@ function drawClocks() {
         words = t("tAway").replace("%s", left);
       } else words = t("tOffline");
     }
-    // The words in their own element: a phone shows only the dot of a connected player.
-    if (el.firstChild?.nodeType !== Node.TEXT_NODE || !el.lastChild?.classList?.contains("presence-words")) {
-      el.replaceChildren(document.createTextNode(""), Object.assign(document.createElement("span"), { className: "presence-words" }));
-    }
-    el.firstChild.textContent = mark;
-    el.lastChild.textContent = words;
+    // The words in their own element (game.html): a phone shows only a connected player's dot.
+    el.firstElementChild.textContent = mark;
+    el.lastElementChild.textContent = words;
   }
 }
 setInterval(drawClocks, 100);
