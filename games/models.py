@@ -18,8 +18,34 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from games.rules import Color, Reason
-from games.rules.clock import Clock
+from games.rules.clock import Clock, flag_instant
 from games.rules.timecontrol import TimeControl
+
+# `Game.clock_running` -> whose clock runs (read on every move: a dict, not the enum's lookup).
+_RUNNING = {"": None, **{color.value: color for color in Color}}
+
+
+class _CheckedByTheTable:
+    """A non-negative integer column whose `>= 0` is part of its table's one CHECK constraint
+    (`Game.Meta.constraints`) rather than a constraint of its own. PostgreSQL prepares every
+    CHECK of a table afresh for each UPDATE of a row, and a live game's row is updated on every
+    move: nine small constraints cost several times one that says the same (issue 17). Forms
+    and `full_clean` validate as for the plain field."""
+
+    def db_check(self, connection):
+        return None
+
+
+class NonNegativeInteger(_CheckedByTheTable, models.PositiveIntegerField):
+    pass
+
+
+class NonNegativeSmallInteger(_CheckedByTheTable, models.PositiveSmallIntegerField):
+    pass
+
+
+class NonNegativeBigInteger(_CheckedByTheTable, models.PositiveBigIntegerField):
+    pass
 
 
 class Variant(models.TextChoices):
@@ -82,8 +108,8 @@ class Game(models.Model):
         verbose_name=_("nero"),
     )
     variant = models.CharField(_("variante"), max_length=16, choices=Variant.choices)
-    base_seconds = models.PositiveIntegerField(_("tempo base (s)"))
-    increment_seconds = models.PositiveIntegerField(_("incremento (s)"))
+    base_seconds = NonNegativeInteger(_("tempo base (s)"))
+    increment_seconds = NonNegativeInteger(_("incremento (s)"))
     # The rating decision, fixed when the game opens (games.services.play.game_open): whether it
     # counts at all, and whether its event rates it with the others as one period (a round
     # tournament, RULES 7.1) rather than alone when it ends (challenges, arenas).
@@ -94,16 +120,16 @@ class Game(models.Model):
     # The opening imposed by the event (RULES 6): its F.I.D. table number, if any, and its
     # moves in machine form from the standard start, which lead to `start_fen`. Shown greyed
     # at the head of the move list, which numbers the game's moves after them.
-    opening_number = models.PositiveSmallIntegerField(_("apertura F.I.D."), null=True, blank=True)
+    opening_number = NonNegativeSmallInteger(_("apertura F.I.D."), null=True, blank=True)
     opening_moves = models.JSONField(_("mosse dell'apertura"), default=list, blank=True)
     fen = models.TextField(_("posizione attuale"))
     moves = models.JSONField(_("mosse"), default=list)  # machine form (UCI / square paths)
     positions = models.JSONField(default=list)  # canonical FENs before the current one
     notation = models.JSONField(default=list)  # [Italian, English] notation of each move
-    ply = models.PositiveIntegerField(_("semimosse"), default=0)
+    ply = NonNegativeInteger(_("semimosse"), default=0)
     # STYLE 4: bumped under the row lock with every change pushed (moves, presence, draw offers,
     # flags, the end); clients drop any state not newer than the one they hold.
-    version = models.PositiveIntegerField(default=0)
+    version = NonNegativeInteger(default=0)
 
     # Clock snapshot (games.rules.clock.Clock): time left at clock_since_ms, running side.
     white_ms = models.BigIntegerField()
@@ -114,8 +140,11 @@ class Game(models.Model):
     clock_since_ms = models.BigIntegerField()
     flag_at_ms = models.BigIntegerField(null=True, blank=True)
 
+    # Not indexed on its own: the indexes on (status, white/black_away_since_ms) serve
+    # `status = …` as well, and every index of this table is one more entry to write whenever
+    # a move cannot be written in place on its page (issue 17).
     status = models.CharField(
-        _("stato"), max_length=10, choices=Status.choices, default=Status.LIVE, db_index=True
+        _("stato"), max_length=10, choices=Status.choices, default=Status.LIVE
     )
     result = models.CharField(
         _("risultato"), max_length=7, choices=GameResult.choices, blank=True, default=""
@@ -134,16 +163,21 @@ class Game(models.Model):
     # away_since = when the last connection of that colour closed (abandonment after 30 s).
     white_sat = models.BooleanField(_("il bianco si è seduto"), default=False)
     black_sat = models.BooleanField(_("il nero si è seduto"), default=False)
-    white_connections = models.PositiveIntegerField(default=0)
-    black_connections = models.PositiveIntegerField(default=0)
+    white_connections = NonNegativeInteger(default=0)
+    black_connections = NonNegativeInteger(default=0)
     white_away_since_ms = models.BigIntegerField(null=True, blank=True)
     black_away_since_ms = models.BigIntegerField(null=True, blank=True)
 
     # The event the game belongs to (a tournament pairing, an arena), filled by those apps.
-    event_type = models.ForeignKey(
-        ContentType, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    event_type = models.ForeignKey(  # indexed with event_id (Meta.indexes), not alone
+        ContentType,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        db_index=False,
     )
-    event_id = models.PositiveBigIntegerField(null=True, blank=True)
+    event_id = NonNegativeBigInteger(null=True, blank=True)
     event = GenericForeignKey("event_type", "event_id")
 
     created_at = models.DateTimeField(_("creata il"), auto_now_add=True)
@@ -172,8 +206,21 @@ class Game(models.Model):
             ),
         ]
         constraints = [
+            # Two different players, and every count and number non-negative, in one CHECK
+            # (`_CheckedByTheTable`).
             models.CheckConstraint(
-                condition=~models.Q(white=models.F("black")), name="games_game_two_players"
+                condition=~models.Q(white=models.F("black"))
+                & models.Q(
+                    base_seconds__gte=0,
+                    increment_seconds__gte=0,
+                    ply__gte=0,
+                    version__gte=0,
+                    white_connections__gte=0,
+                    black_connections__gte=0,
+                )
+                & (models.Q(opening_number__isnull=True) | models.Q(opening_number__gte=0))
+                & (models.Q(event_id__isnull=True) | models.Q(event_id__gte=0)),
+                name="games_game_sound",
             ),
         ]
 
@@ -205,13 +252,11 @@ class Game(models.Model):
             black_increment_ms=self.black_increment_ms,
             white_ms=self.white_ms,
             black_ms=self.black_ms,
-            running=Color(self.clock_running) if self.clock_running else None,
+            running=_RUNNING[self.clock_running],
             since_ms=self.clock_since_ms,
         )
 
     def set_clock(self, clock: Clock) -> None:
-        from games.rules.clock import flag_instant
-
         self.white_ms = clock.white_ms
         self.black_ms = clock.black_ms
         self.white_increment_ms = clock.white_increment_ms
