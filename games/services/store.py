@@ -281,12 +281,32 @@ def write_move_if_unchanged(
 def _move_statement(sql, game, fields, appended, stamp, ply) -> tuple[str, list, list]:
     """The UPDATE of a move from memory, its fields, and its parameters as the columns' own
     values (integers, text or NULL, which `_text` writes as they are), the grown lists' JSON
-    and the WHERE's keys."""
+    and the WHERE's keys. The values are read from the object's own dict: a move from memory
+    holds every column it writes (`memory.READ`), and this runs on every move."""
     statement, field_objects = sql.update(fields, tuple(appended), if_unchanged=True)
-    params = [getattr(game, f.attname) for f in field_objects]
-    params += [json.dumps(items) for items in appended.values()]
+    values = game.__dict__
+    params = [values[f.attname] for f in field_objects]
+    params += [_json_list(items) for items in appended.values()]
     params += [game.pk, stamp, ply, Status.LIVE.value]
     return statement, field_objects, params
+
+
+_quote = json.encoder.encode_basestring_ascii  # json.dumps's own quoting of a string (in C)
+
+
+def _json_list(items: list) -> str:
+    """`json.dumps(items)` for what a move appends: strings (its move, the position before
+    it) or lists of strings (its notation), quoted by json's own C function; anything else
+    through `json.dumps`. Three `json.dumps` calls were half of building a move's statement."""
+    parts = []
+    for item in items:
+        if type(item) is str:
+            parts.append(_quote(item))
+        elif type(item) is list and all(type(part) is str for part in item):
+            parts.append("[" + ", ".join(map(_quote, item)) + "]")
+        else:
+            return json.dumps(items)
+    return "[" + ", ".join(parts) + "]"
 
 
 def memory_move_statement(
@@ -392,9 +412,23 @@ _UNSUPPORTED = object()
 
 
 def _texts(params: list) -> list[bytes | None] | None:
-    """The parameters in text form, or None if one has none here."""
-    texts = [_text(value) for value in params]
-    return None if any(text is _UNSUPPORTED for text in texts) else texts
+    """The parameters in text form, or None if one has none here. Plain text and integers,
+    all a move's statement holds, are written in the loop itself (a call per parameter was
+    most of the statement's building, bench/live.py)."""
+    texts: list[bytes | None] = []
+    add = texts.append
+    for value in params:
+        kind = type(value)
+        if kind is str:
+            add(value.encode())
+        elif kind is int:
+            add(str(value).encode())
+        else:
+            text = _text(value)
+            if text is _UNSUPPORTED:
+                return None
+            add(text)
+    return texts
 
 
 def _text(value: Any) -> Any:
