@@ -41,15 +41,23 @@ ITALIAN_PIECE_LETTERS = {"K": "R", "Q": "D", "R": "T", "B": "A", "N": "C"}
 
 
 def _board(fen: str) -> chess.Board:
-    board = _read_fen(fen)
-    if board is None:
+    return _board_and_rows(fen)[0]
+
+
+def _board_and_rows(fen: str) -> tuple[chess.Board, list[str] | None]:
+    """The board of a FEN, and the rows of its placement when it is written as python-chess
+    writes it (`_write_fen` may then keep those a move does not change)."""
+    read = _read_fen_rows(fen)
+    if read is None:
         try:
-            board = chess.Board(fen)
+            board, rows = chess.Board(fen), None
         except ValueError as error:
             raise InvalidPosition(f"not a chess FEN: {fen!r}") from error
+    else:
+        board, rows = read
     if not board.is_valid():
         raise InvalidPosition(f"impossible chess position: {fen!r}")
-    return board
+    return board, rows
 
 
 # --- FEN, read and written quickly --------------------------------------------------------------
@@ -71,6 +79,12 @@ _PIECES = {
 
 def _read_fen(fen: str) -> chess.Board | None:
     """The board of a canonical FEN, built from its bitboards; None if it is not one."""
+    read = _read_fen_rows(fen)
+    return None if read is None else read[0]
+
+
+def _read_fen_rows(fen: str) -> tuple[chess.Board, list[str]] | None:
+    """`_read_fen`, with the placement's rows (top first)."""
     if not _CANONICAL_FEN.fullmatch(fen):
         return None
     placement, turn, castling, ep, halfmove, fullmove = fen.split(" ")
@@ -93,7 +107,7 @@ def _read_fen(fen: str) -> chess.Board | None:
     board.ep_square = None if ep == "-" else chess.parse_square(ep)
     board.halfmove_clock = int(halfmove)
     board.fullmove_number = max(int(fullmove), 1)
-    return board
+    return board, rows
 
 
 _RANKS = range(7, -1, -1)  # the placement's rows, top first
@@ -137,9 +151,21 @@ def _rank_bits(row: str, rank: int) -> tuple[int, ...] | None:
     return (*by_type, white, black)
 
 
-@functools.lru_cache(maxsize=8192)
-def _row_fen(cells: str) -> str:
-    """One rank of eight cells ('1' for an empty one) with its empty runs counted."""
+@functools.lru_cache(maxsize=16384)
+def _row_fen(
+    pawns: int, knights: int, bishops: int, rooks: int, queens: int, kings: int, white: int
+) -> str:
+    """One rank of the placement from its eight-bit masks (a1/a8 side first) of each piece
+    type and of the white pieces, as python-chess writes it. Games share most of their ranks:
+    each is worked out once."""
+    cells = ["1"] * 8
+    for letter, bits in zip(
+        _PIECE_LETTERS, (pawns, knights, bishops, rooks, queens, kings), strict=True
+    ):
+        while bits:
+            lowest = bits & -bits
+            cells[lowest.bit_length() - 1] = letter if lowest & white else letter.lower()
+            bits ^= lowest
     out, empty = [], 0
     for c in cells:
         if c == "1":
@@ -154,21 +180,32 @@ def _row_fen(cells: str) -> str:
     return "".join(out)
 
 
-def _write_fen(board: chess.Board) -> str:
-    """`board.fen()`: en passant written only when a legal capture exists, as python-chess."""
-    cells = ["1"] * 64
-    white = board.occupied_co[chess.WHITE]
-    for letter, bitboard in zip(
-        _PIECE_LETTERS,
-        (board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings),
-        strict=True,
-    ):
-        lower = letter.lower()
-        while bitboard:
-            lowest = bitboard & -bitboard
-            cells[lowest.bit_length() - 1] = letter if lowest & white else lower
-            bitboard ^= lowest
-    placement = "/".join(_row_fen("".join(cells[r * 8 : r * 8 + 8])) for r in range(7, -1, -1))
+def _rank_fen(board: chess.Board, rank: int) -> str:
+    shift = rank * 8
+    return _row_fen(
+        (board.pawns >> shift) & 255,
+        (board.knights >> shift) & 255,
+        (board.bishops >> shift) & 255,
+        (board.rooks >> shift) & 255,
+        (board.queens >> shift) & 255,
+        (board.kings >> shift) & 255,
+        (board.occupied_co[chess.WHITE] >> shift) & 255,
+    )
+
+
+def _write_fen(board: chess.Board, rows: list[str] | None = None, ranks: Sequence[int] = ()) -> str:
+    """`board.fen()`: en passant written only when a legal capture exists, as python-chess.
+
+    `rows`, the placement's rows (top first) of a canonical FEN that differs from the board
+    only on `ranks`, spares rewriting the others: a move changes the ranks it leaves and
+    reaches (castling's rook and an en passant capture stay on them)."""
+    if rows is None:
+        placement = "/".join([_rank_fen(board, rank) for rank in _RANKS])
+    else:
+        rows = list(rows)
+        for rank in ranks:
+            rows[7 - rank] = _rank_fen(board, rank)
+        placement = "/".join(rows)
     ep = "-"
     if board.ep_square is not None and board.has_legal_en_passant():
         ep = chess.SQUARE_NAMES[board.ep_square]
@@ -381,7 +418,7 @@ class Chess(Variant):
         The legal moves after the move are generated once: they are what the side to move
         may play and, when there are none, the mate or stalemate (`_outcome` would generate
         them twice more)."""
-        board = _board(fen)
+        board, rows = _board_and_rows(fen)
         parsed = self._move(board, move)
         # The SAN's check suffix from the replies generated anyway (python-chess's `san` pushes
         # the move and looks for a mate on its own): python-chess 1.11's own steps, in one pass.
@@ -394,7 +431,10 @@ class Chess(Variant):
             _algebraic(san, parsed, "it", en_passant),
             _algebraic(san, parsed, "en", en_passant),
         )
-        new_fen = _write_fen(board)
+        # Only the ranks the move left and reached are written anew (castling's rook and an en
+        # passant capture stay on them).
+        touched = (parsed.from_square >> 3, parsed.to_square >> 3)
+        new_fen = _write_fen(board, rows, touched)
         outcome = self._outcome(board, new_fen, [*history, fen], has_moves=bool(replies))
         legal = [] if outcome is not None else sorted(map(_uci, replies))
         to_move = Color.WHITE if board.turn == chess.WHITE else Color.BLACK

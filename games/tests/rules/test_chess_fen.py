@@ -115,13 +115,27 @@ def test_anything_not_as_python_chess_writes_it_is_left_to_python_chess(text):
 
 
 def test_play_writes_what_python_chess_writes_over_random_games():
-    """`Chess.play` takes the SAN's check suffix from the replies it generates anyway, and the
-    legal moves' UCI from a table: both as python-chess's own `san` and `uci` give them, mates
-    and promotions included."""
+    """`Chess.play` takes the SAN's check suffix from the replies it generates anyway, the
+    legal moves' UCI from a table, and rewrites only the ranks a move changed in the FEN: all
+    as python-chess's own `san`, `uci` and `fen` give them, mates, castling, en passant and
+    promotions included."""
     rules = chess_variant.Chess()
-    suffixes = set()
+    suffixes, kinds = set(), set()
     for board in playout_boards(40, seed=11):
-        for move in list(board.legal_moves)[:6]:
+        legal = list(board.legal_moves)
+        special = [
+            m for m in legal if board.is_castling(m) or board.is_en_passant(m) or m.promotion
+        ]
+        for move in legal[:6] + special:
+            kinds |= {
+                kind
+                for kind, is_it in (
+                    ("castling", board.is_castling(move)),
+                    ("en passant", board.is_en_passant(move)),
+                    ("promotion", move.promotion),
+                )
+                if is_it
+            }
             played = rules.play(board.fen(), move.uci())
             expected = tuple(
                 chess_variant.algebraic(board, move, language) for language in ("it", "en")
@@ -129,7 +143,9 @@ def test_play_writes_what_python_chess_writes_over_random_games():
             assert played.notation == expected, (board.fen(), move.uci())
             after = board.copy(stack=False)
             after.push(move)
+            assert played.fen == after.fen(), (board.fen(), move.uci())
             if played.outcome is None:
                 assert played.legal_moves == sorted(m.uci() for m in after.legal_moves)
             suffixes.add(board.san(move)[-1])
     assert {"+", "#"} <= suffixes  # checks and mates were among them
+    assert kinds == {"castling", "en passant", "promotion"}
