@@ -43,18 +43,50 @@ WAITING = 64
 
 
 class _Connection:
+    """One statement connection, watched by its loop for as long as it lives: registering and
+    unregistering the descriptor around every statement was half of what the loop spent on
+    one (bench/live.py). What arrives is read at once (`_readable`): a statement's answer wakes
+    the statement when it is whole; anything else comes while the connection is idle."""
+
     def __init__(self, raw: psycopg.Connection) -> None:
         self.raw = raw
         self.pgconn = raw.pgconn
         self.pgconn.nonblocking = 1
         self.fd = self.pgconn.socket
         self.prepared: set[bytes] = set()
+        self.loop = asyncio.get_running_loop()
+        self.answer: asyncio.Future | None = None  # the running statement's, until it is whole
+        self.watched = True
+        self.loop.add_reader(self.fd, self._readable)
+
+    def _readable(self) -> None:
+        answer = self.answer
+        try:
+            self.pgconn.consume_input()
+        except psycopg.Error as error:  # the end of the stream: the connection is gone
+            self._unwatch()
+            if answer is not None and not answer.done():
+                answer.set_exception(error)
+            return
+        if answer is None:
+            # Idle: the server says something unasked (a notice, or it is ending the
+            # connection: then the end of the stream follows, see above).
+            return
+        if not self.pgconn.is_busy() and not answer.done():
+            answer.set_result(None)
+
+    def _unwatch(self) -> None:
+        if self.watched:
+            self.watched = False
+            self.loop.remove_reader(self.fd)
 
     def alive(self) -> bool:
         """Whether the connection may take a statement: an idle connection in autocommit hears
         nothing from the server unless it is being ended (a restart, an idle timeout: the
-        notice, then the end of the stream), so one with anything to read is not used."""
-        if self.pgconn.status != ConnStatus.OK:
+        notice, then the end of the stream), so one with anything to read is not used. Asked
+        of the socket itself, not of the loop's watch: the end may have come in the same turn
+        of the loop as the message that wants a statement."""
+        if not self.watched or self.pgconn.status != ConnStatus.OK:
             return False
         # poll, not select: a busy server's descriptors go past select's 1,024.
         probe = select.poll()
@@ -62,41 +94,38 @@ class _Connection:
         return not probe.poll(0)
 
     def close(self) -> None:
+        self._unwatch()
         try:
             self.raw.close()
         except Exception:
             log.debug("closing a statement connection", exc_info=True)
 
-    async def _ready(self, add: Callable, remove: Callable) -> None:
-        loop = asyncio.get_running_loop()
-        ready = loop.create_future()
-
-        def wake() -> None:
-            if not ready.done():
-                ready.set_result(None)
-
-        add(self.fd, wake)
-        try:
-            await ready
-        finally:
-            remove(self.fd)
-
     async def _send(self) -> None:
-        loop = asyncio.get_running_loop()
+        loop = self.loop
         while self.pgconn.flush() == 1:  # more to send than the socket took
-            await self._ready(loop.add_writer, loop.remove_writer)
+            ready = loop.create_future()
+            loop.add_writer(self.fd, _wake, ready)
+            try:
+                await ready
+            finally:
+                loop.remove_writer(self.fd)
 
     async def _result(self) -> Any:
-        loop = asyncio.get_running_loop()
+        if not self.watched:
+            raise psycopg.OperationalError("the connection to PostgreSQL was lost")
+        self.pgconn.consume_input()  # an answer may be there already
+        if self.pgconn.is_busy():
+            self.answer = self.loop.create_future()
+            try:
+                await self.answer
+            finally:
+                self.answer = None
         last = None
         while True:
-            self.pgconn.consume_input()
-            while not self.pgconn.is_busy():
-                result = self.pgconn.get_result()
-                if result is None:
-                    return _checked(self.raw, last)
-                last = result
-            await self._ready(loop.add_reader, loop.remove_reader)
+            result = self.pgconn.get_result()
+            if result is None:
+                return _checked(self.raw, last)
+            last = result
 
     async def run(self, name: bytes, sql: bytes, params: Sequence[bytes | None]) -> Any:
         if name not in self.prepared:
@@ -107,6 +136,11 @@ class _Connection:
         self.pgconn.send_query_prepared(name, params)
         await self._send()
         return await self._result()
+
+
+def _wake(future: asyncio.Future) -> None:
+    if not future.done():
+        future.set_result(None)
 
 
 def _checked(raw: psycopg.Connection, result: Any) -> Any:

@@ -376,7 +376,7 @@ async def test_a_statement_connection_past_descriptor_1024_is_checked_like_any_o
     high = os.dup2(ours.fileno(), 2048)
     try:
         connection = _Connection.__new__(_Connection)
-        connection.fd = high
+        connection.fd, connection.watched = high, True
         connection.pgconn = type("PG", (), {"status": 0})()  # ConnStatus.OK
         assert connection.alive()
         peer.send(b"E")  # the server said something while idle: its end

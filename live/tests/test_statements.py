@@ -92,3 +92,50 @@ async def test_a_connection_lost_under_a_statement_lets_a_waiter_open_another(mo
             assert result.get_value(0, 0) == b"1" and pool.open == 1
     finally:
         killer.close()
+
+
+async def test_a_connection_ended_while_idle_stops_being_watched_and_is_replaced():
+    """The loop watches each connection for as long as it lives: one ended by the server while
+    idle (a restart) is seen to end, no longer watched (its end of stream would otherwise wake
+    the loop on every turn), and the next statement opens a new connection."""
+    loop = asyncio.get_running_loop()
+    pool = statements.Statements(statement_connection, size=1)
+    killer = await loop.run_in_executor(None, statement_connection)
+    try:
+        assert (await pool.run(*ONE, [])).get_value(0, 0) == b"1"
+        (idle,) = pool.idle
+        assert idle.watched and loop._selector.get_map().get(idle.fd) is not None
+        pid = idle.raw.info.backend_pid
+        killer.execute("SELECT pg_terminate_backend(%s)", [pid])
+        for _ in range(100):
+            await asyncio.sleep(0.02)
+            if not idle.watched:
+                break
+        assert not idle.watched and not idle.alive()
+        assert loop._selector.get_map().get(idle.fd) is None
+        assert (await pool.run(*ONE, [])).get_value(0, 0) == b"1"
+        (renewed,) = pool.idle
+        assert renewed is not idle and renewed.raw.info.backend_pid != pid and pool.open == 1
+    finally:
+        killer.close()
+        pool.close()
+
+
+async def test_an_answer_already_read_by_the_watch_is_not_waited_for():
+    """The watch may read a statement's whole answer before the statement asks for it: the
+    statement takes it at once, without waiting for the socket to be readable again."""
+    pool = statements.Statements(statement_connection, size=1)
+    try:
+        assert (await pool.run(*ONE, [])).get_value(0, 0) == b"1"
+        (connection,) = pool.idle
+        connection.pgconn.send_query_prepared(ONE[0], [])
+        await connection._send()
+        for _ in range(100):  # the loop's watch reads the answer as it comes
+            await asyncio.sleep(0.01)
+            if not connection.pgconn.is_busy():
+                break
+        assert not connection.pgconn.is_busy()
+        result = await asyncio.wait_for(connection._result(), 1)
+        assert result.get_value(0, 0) == b"1"
+    finally:
+        pool.close()
