@@ -49,6 +49,7 @@ from django.core.exceptions import ImproperlyConfigured
 log = logging.getLogger(__name__)
 
 CONNECT_SECONDS = 2.0  # opening a connection (and AUTH) to Redis
+PUBLISH_SECONDS = 1.0  # Redis answering a PUBLISH (then the connection is given up)
 SUBSCRIBE_SECONDS = 5.0  # Redis confirming a SUBSCRIBE
 RECONNECT_SECONDS = 1.0  # between two attempts to get the subscriptions back
 
@@ -95,6 +96,10 @@ class _Connection(asyncio.Protocol):
         self._on_push, self._on_lost = on_push, on_lost
         self.transport: asyncio.Transport | None = None
         self.lost = False
+        # Commands with a time allowed for their reply, oldest first, and the one timer that
+        # watches the oldest (`command(within=…)`).
+        self._deadlines: deque[tuple[float, asyncio.Future]] = deque()
+        self._watch: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport) -> None:
         self.transport = transport
@@ -125,6 +130,10 @@ class _Connection(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.lost = True
+        if self._watch is not None:
+            self._watch.cancel()
+            self._watch = None
+        self._deadlines.clear()
         while self._waiting:
             future = self._waiting.popleft()
             if not future.done():
@@ -142,11 +151,38 @@ class _Connection(asyncio.Protocol):
             raise ConnectionError("not connected to Redis")
         self.transport.write(_command(*parts))
 
-    def command(self, *parts: bytes) -> asyncio.Future:
+    def command(self, *parts: bytes, within: float | None = None) -> asyncio.Future:
+        """Send a command; its reply comes as the future's result. `within` seconds without
+        it and the connection is given up (every command on it fails with ConnectionError,
+        and the next one opens a new connection): a Redis that stopped answering costs a
+        command that long at most. One timer per connection watches the oldest command, not
+        one per command (a context or task per push was a visible share of a busy daphne,
+        bench/live.py)."""
         self.write(*parts)
-        future = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
         self._waiting.append(future)
+        if within is not None:
+            deadline = loop.time() + within
+            self._deadlines.append((deadline, future))
+            if self._watch is None:
+                self._watch = loop.call_at(deadline, self._check_deadlines)
         return future
+
+    def _check_deadlines(self) -> None:
+        self._watch = None
+        deadlines = self._deadlines
+        while deadlines and deadlines[0][1].done():
+            deadlines.popleft()
+        if not deadlines or self.transport is None:
+            return
+        deadline, _future = deadlines[0]
+        loop = asyncio.get_running_loop()
+        if deadline <= loop.time():
+            log.warning("channel layer: Redis did not answer in time, connection given up")
+            self.transport.abort()  # connection_lost fails every command waiting on it
+            return
+        self._watch = loop.call_at(deadline, self._check_deadlines)
 
     def close(self) -> None:
         if self.transport is not None:
@@ -343,11 +379,12 @@ class _LoopLayer:
         """PUBLISH `data` to `name`, marked as this loop's (`_deliver` skips it coming back)."""
         connection = self._publisher
         if connection is None or not connection.alive:
-            async with self._publisher_lock:
+            # Bounded as a whole, the wait behind another's attempt included (Redis away).
+            async with asyncio.timeout(CONNECT_SECONDS), self._publisher_lock:
                 connection = self._publisher
                 if connection is None or not connection.alive:
                     connection = self._publisher = await _open(self.address)
-        await connection.command(b"PUBLISH", name, self._origin + data)
+        await connection.command(b"PUBLISH", name, self._origin + data, within=PUBLISH_SECONDS)
 
     # --- the channel layer, in this loop -------------------------------------------------------
 
@@ -459,6 +496,9 @@ class PubSubChannelLayer(BaseChannelLayer):
     event loop, closed with its loop."""
 
     extensions = ["groups", "flush"]
+    # Every send ends within CONNECT_SECONDS + PUBLISH_SECONDS, Redis away or silent included:
+    # `live.pushes.send_collected` needs no timeout of its own around it.
+    bounded_sends = True
 
     def __init__(self, hosts: list[Any], prefix: str = "asgi", **kwargs: Any) -> None:
         super().__init__()

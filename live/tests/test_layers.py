@@ -347,3 +347,37 @@ def test_redis_urls_are_read():
         redis_address("http://example.com")
     with pytest.raises(ImproperlyConfigured):
         PubSubChannelLayer(hosts=["redis://a", "redis://b"])
+
+
+@in_own_loop
+async def test_a_redis_that_stops_answering_costs_a_send_its_time_allowed(private_redis):
+    """Redis hangs (the process stopped, the connection open): a send fails as an outage once
+    PUBLISH_SECONDS have passed, with no timeout of the caller's; when Redis answers again the
+    next send goes through on a new connection."""
+    import signal
+
+    layer, other = layer_on(private_redis.url), layer_on(private_redis.url)
+    name = await joined("g", layer)
+    await other.group_send("g", {"type": "before"})
+    assert await asyncio.wait_for(layer.receive(name[0]), 2) == {"type": "before"}
+    first = other._layer()._publisher
+    private_redis.process.send_signal(signal.SIGSTOP)
+    try:
+        started = time.monotonic()
+        with pytest.raises(ConnectionError) as sending:
+            await other.group_send("g", {"type": "lost"})
+        took = time.monotonic() - started
+        assert layers.PUBLISH_SECONDS <= took < layers.PUBLISH_SECONDS + 1.5
+        assert is_outage(sending.value) and not first.alive
+    finally:
+        private_redis.process.send_signal(signal.SIGCONT)
+    await other.group_send("g", {"type": "after"})
+    assert other._layer()._publisher is not first
+    # The message given up may still arrive (its bytes were on their way when Redis stopped,
+    # as with any timeout): what follows it arrives all the same.
+    heard = [await asyncio.wait_for(layer.receive(name[0]), 5)]
+    if heard[0] == {"type": "lost"}:
+        heard.append(await asyncio.wait_for(layer.receive(name[0]), 5))
+    assert heard[-1] == {"type": "after"}
+    await layer.flush()
+    await other.flush()
