@@ -45,8 +45,9 @@ WAITING = 64
 class _Connection:
     """One statement connection, watched by its loop for as long as it lives: registering and
     unregistering the descriptor around every statement was half of what the loop spent on
-    one (bench/live.py). What arrives is read at once (`_readable`): a statement's answer wakes
-    the statement when it is whole; anything else comes while the connection is idle."""
+    one (bench/live.py). A statement's answer is read as it comes (`_readable`) and wakes the
+    statement when it is whole; anything that comes while no statement runs is the server
+    ending the connection, left for `alive` to see."""
 
     def __init__(self, raw: psycopg.Connection) -> None:
         self.raw = raw
@@ -61,16 +62,17 @@ class _Connection:
 
     def _readable(self) -> None:
         answer = self.answer
+        if answer is None:
+            # Idle: the server is ending the connection (`alive`). Left unread, for `alive` to
+            # see, and no longer watched (its end of stream would wake the loop every turn).
+            self._unwatch()
+            return
         try:
             self.pgconn.consume_input()
         except psycopg.Error as error:  # the end of the stream: the connection is gone
             self._unwatch()
-            if answer is not None and not answer.done():
+            if not answer.done():
                 answer.set_exception(error)
-            return
-        if answer is None:
-            # Idle: the server says something unasked (a notice, or it is ending the
-            # connection: then the end of the stream follows, see above).
             return
         if not self.pgconn.is_busy() and not answer.done():
             answer.set_result(None)
@@ -110,16 +112,23 @@ class _Connection:
             finally:
                 loop.remove_writer(self.fd)
 
-    async def _result(self) -> Any:
+    async def _exchange(self, send: Callable[[], None]) -> Any:
+        """`send` a statement and return its checked result. The statement's `answer` is set
+        before anything is sent, so that the watch knows whatever comes is its answer."""
         if not self.watched:
             raise psycopg.OperationalError("the connection to PostgreSQL was lost")
-        self.pgconn.consume_input()  # an answer may be there already
-        if self.pgconn.is_busy():
-            self.answer = self.loop.create_future()
-            try:
-                await self.answer
-            finally:
-                self.answer = None
+        answer = self.answer = self.loop.create_future()
+        try:
+            send()
+            await self._send()
+            if not answer.done():
+                self.pgconn.consume_input()  # the answer may be there already
+                if self.pgconn.is_busy():
+                    await answer
+            if answer.done():
+                answer.result()  # the watch found the connection gone: raised here
+        finally:
+            self.answer = None
         last = None
         while True:
             result = self.pgconn.get_result()
@@ -128,14 +137,11 @@ class _Connection:
             last = result
 
     async def run(self, name: bytes, sql: bytes, params: Sequence[bytes | None]) -> Any:
+        pgconn = self.pgconn
         if name not in self.prepared:
-            self.pgconn.send_prepare(name, sql)
-            await self._send()
-            await self._result()
+            await self._exchange(lambda: pgconn.send_prepare(name, sql))
             self.prepared.add(name)
-        self.pgconn.send_query_prepared(name, params)
-        await self._send()
-        return await self._result()
+        return await self._exchange(lambda: pgconn.send_query_prepared(name, params))
 
 
 def _wake(future: asyncio.Future) -> None:

@@ -121,21 +121,23 @@ async def test_a_connection_ended_while_idle_stops_being_watched_and_is_replaced
         pool.close()
 
 
-async def test_an_answer_already_read_by_the_watch_is_not_waited_for():
-    """The watch may read a statement's whole answer before the statement asks for it: the
-    statement takes it at once, without waiting for the socket to be readable again."""
+async def test_an_answer_already_there_is_taken_without_waiting():
+    """The whole answer may be in the socket before the statement looks for it: it is taken
+    at once, without waiting for the socket to become readable again."""
+    import time
+
     pool = statements.Statements(statement_connection, size=1)
     try:
         assert (await pool.run(*ONE, [])).get_value(0, 0) == b"1"
         (connection,) = pool.idle
-        connection.pgconn.send_query_prepared(ONE[0], [])
-        await connection._send()
-        for _ in range(100):  # the loop's watch reads the answer as it comes
-            await asyncio.sleep(0.01)
-            if not connection.pgconn.is_busy():
-                break
-        assert not connection.pgconn.is_busy()
-        result = await asyncio.wait_for(connection._result(), 1)
-        assert result.get_value(0, 0) == b"1"
+
+        def send_and_let_it_answer():
+            connection.pgconn.send_query_prepared(ONE[0], [])
+            connection.pgconn.flush()
+            time.sleep(0.2)  # PostgreSQL answers meanwhile; the loop is held here
+
+        result = await asyncio.wait_for(connection._exchange(send_and_let_it_answer), 1)
+        assert result.get_value(0, 0) == b"1" and connection.answer is None
+        assert connection.alive()
     finally:
         pool.close()
