@@ -100,9 +100,11 @@ def _put(game: Game) -> None:
     _games[game.pk] = game
 
 
-def remember(game: Game) -> None:
+def remember(game: Game, *, handed_over: bool = False) -> None:
     """Remember `game` as this process just wrote it (its `row_stamp` is the write's). A game
-    that is over, or a row without a stamp (SQLite), is forgotten instead."""
+    that is over, or a row without a stamp (SQLite), is forgotten instead. `handed_over`: the
+    caller gives the object itself up (it holds only READ, and nobody changes it from now on),
+    so it is remembered as it is rather than copied."""
     if not enabled():
         return
     values = game.__dict__
@@ -113,7 +115,7 @@ def remember(game: Game) -> None:
     ):
         forget(game.pk)  # over, not stamped, or not read whole: not to be trusted
         return
-    copy = _copy(game)
+    copy = game if handed_over else _copy(game)
     with _lock:
         _put(copy)
 

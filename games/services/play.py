@@ -278,9 +278,12 @@ def _memory_move(
     return _MemoryMove(known, game, played, move, appended, at_ms)
 
 
-def _memory_move_written(played: _MemoryMove, stamp: int | None) -> Game | None:
+def _memory_move_written(
+    played: _MemoryMove, stamp: int | None, *, handed_over: bool = False
+) -> Game | None:
     """After the move's statement: remembered, or (`stamp` None: the row was written since,
-    nothing was) forgotten, for the locked path to take over."""
+    nothing was) forgotten, for the locked path to take over. `handed_over`: the caller only
+    reads the game returned (the loop's path: its push), so memory keeps that very object."""
     if stamp is None:
         memory.counts["changed"] += 1
         memory.forget(played.known.pk, played.known)
@@ -289,7 +292,7 @@ def _memory_move_written(played: _MemoryMove, stamp: int | None) -> Game | None:
     game = played.game
     game.row_stamp = stamp
     game.positions = [*played.known.positions, *played.appended["positions"]]
-    memory.remember(game)
+    memory.remember(game, handed_over=handed_over)
     return game
 
 
@@ -340,7 +343,8 @@ async def game_move_on_loop(
         raise
     if result is None:
         return None
-    game = _memory_move_written(played, int(result.get_value(0, 0)) if result.ntuples else None)
+    stamp = int(result.get_value(0, 0)) if result.ntuples else None
+    game = _memory_move_written(played, stamp, handed_over=True)  # read by move_push only
     if game is None:
         return None
     notation = played.appended["notation"][-1]
