@@ -47,10 +47,12 @@ if _switch_ms > 0:
 # of the loop (config/daphne_writes.py).
 # autobahn's per-frame debug lines are no longer built to be dropped (config/autobahn_logs.py).
 # Small incoming frames are unmasked in Python, not by a native masker set up per frame
-# (config/autobahn_masks.py).
+# (config/autobahn_masks.py); text frames going out are framed in one step
+# (config/daphne_frames.py).
 if "daphne.server" in sys.modules:
-    from config import autobahn_logs, autobahn_masks, daphne_writes  # noqa: E402
+    from config import autobahn_logs, autobahn_masks, daphne_frames, daphne_writes  # noqa: E402
 
     daphne_writes.install()
     autobahn_logs.install()
     autobahn_masks.install()
+    daphne_frames.install()
