@@ -151,6 +151,21 @@ def parse_frame(text_data: str | None, bytes_data: bytes | None) -> dict[str, An
     return message
 
 
+# The handler name of each message type seen (channels' `get_handler_name`, worked out once
+# per type rather than once per message: the layer's and daphne's types are a handful).
+_HANDLER_NAMES: dict[str, str] = {}
+
+
+def _handler_name(message: dict[str, Any]) -> str:
+    kind = message.get("type")
+    name = _HANDLER_NAMES.get(kind) if isinstance(kind, str) else None
+    if name is None:
+        name = get_handler_name(message)  # raises for a message without a sound type
+        if len(_HANDLER_NAMES) < 256:
+            _HANDLER_NAMES[kind] = name
+    return name
+
+
 class LiveConsumer(AsyncWebsocketConsumer):
     """The base of every socket consumer of the site (STYLE 5: consumers are adapters).
 
@@ -226,7 +241,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
             layer.forget(self.channel_name)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
-        handler = getattr(self, get_handler_name(message), None)
+        handler = getattr(self, _handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
         kind = message["type"]
