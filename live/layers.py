@@ -92,13 +92,12 @@ class _Connection(asyncio.Protocol):
 
     def __init__(self, on_push=None, on_lost=None) -> None:
         self._parser = hiredis.Reader()
-        self._waiting: deque[asyncio.Future] = deque()
+        # Commands sent, oldest first: each one's future and the instant its reply is due by
+        # (None: no limit, `command(within=…)`); one timer watches the oldest that has one.
+        self._waiting: deque[tuple[asyncio.Future, float | None]] = deque()
         self._on_push, self._on_lost = on_push, on_lost
         self.transport: asyncio.Transport | None = None
         self.lost = False
-        # Commands with a time allowed for their reply, oldest first, and the one timer that
-        # watches the oldest (`command(within=…)`).
-        self._deadlines: deque[tuple[float, asyncio.Future]] = deque()
         self._watch: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport) -> None:
@@ -120,7 +119,7 @@ class _Connection(asyncio.Protocol):
                 continue
             if not self._waiting:
                 continue
-            future = self._waiting.popleft()
+            future, _due = self._waiting.popleft()
             if future.done():
                 continue
             if isinstance(reply, hiredis.ReplyError):
@@ -133,9 +132,8 @@ class _Connection(asyncio.Protocol):
         if self._watch is not None:
             self._watch.cancel()
             self._watch = None
-        self._deadlines.clear()
         while self._waiting:
-            future = self._waiting.popleft()
+            future, _due = self._waiting.popleft()
             if not future.done():
                 future.set_exception(ConnectionError("the connection to Redis was lost"))
         if self._on_lost is not None:
@@ -161,22 +159,17 @@ class _Connection(asyncio.Protocol):
         self.write(*parts)
         loop = asyncio.get_running_loop()
         future = loop.create_future()
-        self._waiting.append(future)
-        if within is not None:
-            deadline = loop.time() + within
-            self._deadlines.append((deadline, future))
-            if self._watch is None:
-                self._watch = loop.call_at(deadline, self._check_deadlines)
+        due = None if within is None else loop.time() + within
+        self._waiting.append((future, due))
+        if due is not None and self._watch is None:
+            self._watch = loop.call_at(due, self._check_deadlines)
         return future
 
     def _check_deadlines(self) -> None:
         self._watch = None
-        deadlines = self._deadlines
-        while deadlines and deadlines[0][1].done():
-            deadlines.popleft()
-        if not deadlines or self.transport is None:
+        deadline = next((due for _f, due in self._waiting if due is not None), None)
+        if deadline is None or self.transport is None:
             return
-        deadline, _future = deadlines[0]
         loop = asyncio.get_running_loop()
         if deadline <= loop.time():
             log.warning("channel layer: Redis did not answer in time, connection given up")
