@@ -77,6 +77,67 @@ def test_two_players_click_the_same_time_and_are_paired(site, two_players):
     expect(anna.get_by_test_id("pool-waiting")).to_have_count(0)
 
 
+def _held(page, pattern: str) -> list:
+    """Requests of `page` whose URL matches, held until the test lets each go."""
+    held = []
+    page.route(re.compile(pattern), lambda route: held.append(route))
+    return held
+
+
+def _until(page, condition, what: str) -> None:
+    for _ in range(100):
+        if condition():
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def test_a_variant_chosen_while_the_grid_refetches_stays_chosen(site, two_players):
+    """The CI failure of 2026-12-02: a push re-fetched the grid of the variant shown while the
+    player's click on another tab was under way; the re-fetch answered first and replaced the
+    grid, the click's answer went into the box it had replaced, and the tab chosen was lost.
+    Then the other order: a push heard while the click is under way, whose answer was made
+    before the change, is re-fetched once the click has landed."""
+    (anna, bruno), _names = two_players
+    anna.goto(site + "/play/")
+    expect(anna.get_by_test_id("pool-variant-chess")).to_have_attribute("aria-selected", "true")
+    refetches = _held(anna, r"/play/\?pool_variant=chess$")
+    clicks = _held(anna, r"/play/\?pool_variant=italian$")
+    anna.evaluate("document.body.dispatchEvent(new Event('lobby-changed'))")
+    _until(anna, lambda: refetches, "the re-fetch sent")
+    anna.get_by_test_id("pool-variant-italian").click()
+    _until(anna, lambda: clicks, "the click's request sent")
+    for route in refetches:  # the re-fetch answers first (or was given up: nothing to answer)
+        try:
+            route.continue_()
+        except Exception:  # noqa: BLE001 - aborted by the click, as it should be
+            pass
+    anna.wait_for_timeout(300)
+    clicks[0].continue_()
+    expect(anna.get_by_test_id("pool-variant-italian")).to_have_attribute("aria-selected", "true")
+    expect(anna.locator("#quick-pairing input[name=variant]")).to_have_value("italian")
+    anna.wait_for_timeout(300)  # and nothing arrives later to undo it
+    expect(anna.get_by_test_id("pool-variant-italian")).to_have_attribute("aria-selected", "true")
+    anna.unroute_all()
+
+    # The click's answer made before Bruno starts waiting; the push of his wait heard while
+    # that answer is still on its way.
+    clicks = _held(anna, r"/play/\?pool_variant=english$")
+    anna.get_by_test_id("pool-variant-english").click()
+    _until(anna, lambda: clicks, "the click's request sent")
+    made_before = clicks[0].fetch()
+    assert "in attesa" not in made_before.text().split('data-testid="pool-3+2"')[1][:400]
+    bruno.goto(site + "/play/")
+    choose_variant(bruno, "english")
+    bruno.get_by_test_id("pool-3+2").click()
+    expect(bruno.get_by_test_id("pool-waiting")).to_be_visible()
+    anna.evaluate("document.body.dispatchEvent(new Event('lobby-changed'))")
+    clicks[0].fulfill(response=made_before)
+    anna.unroute_all()
+    expect(anna.get_by_test_id("pool-variant-english")).to_have_attribute("aria-selected", "true")
+    expect(anna.get_by_test_id("pool-3+2")).to_contain_text("1 in attesa")
+
+
 def test_a_waiting_player_goes_to_the_tournament_game_that_opens_for_them(site, two_players):
     """Issue 16: a player waiting in a pool leaves it the moment a tournament or arena game
     opens for them, and their lobby page takes them there."""

@@ -4,6 +4,38 @@
 // pool only while a lobby page of theirs is open.
 (() => {
   function changed() { document.body.dispatchEvent(new Event("lobby-changed")); }
+
+  // The quick-pairing grid is fetched by the player (a variant's tab, a cell, "Annulla") and
+  // re-fetched on every push; the two used to cross, and a re-fetch of the variant shown
+  // before the click could land after the click's answer (or the click's answer land in a box
+  // already replaced), so the tab chosen was lost. Now one request of the grid is under way at
+  // a time: the player's aborts a re-fetch (hx-sync "replace" on the box, which stays in the
+  // page), and a push heard while a request is under way re-fetches once it has ended, for the
+  // variant shown then — its answer may have been made before the change.
+  let gridRequest = null;
+  let gridStale = false;
+  const isGrid = (event) => event.detail.target && event.detail.target.id === "quick-pairing";
+  document.body.addEventListener("htmx:beforeRequest", (event) => {
+    if (isGrid(event)) gridRequest = event.detail.xhr;
+  });
+  document.body.addEventListener("htmx:afterRequest", (event) => {
+    if (!isGrid(event) || event.detail.xhr !== gridRequest) return;
+    gridRequest = null;
+    if (gridStale) {
+      gridStale = false;
+      setTimeout(refreshGrid);  // after the request that may be replacing this one has begun
+    }
+  });
+  function refreshGrid() {
+    const grid = document.getElementById("quick-pairing");
+    if (!grid) return;
+    if (gridRequest) { gridStale = true; return; }
+    const shown = grid.querySelector("[data-pool-variant]");
+    const url = grid.dataset.refresh + "?pool_variant=" + encodeURIComponent(shown ? shown.dataset.poolVariant : "");
+    htmx.ajax("GET", url, { source: grid, target: grid, swap: "innerHTML" }).catch(() => {});
+  }
+  document.body.addEventListener("lobby-changed", refreshGrid);
+  document.body.addEventListener("pool-changed", refreshGrid);
   LiveSocket.open("/ws/lobby/", {
     open(again) { if (again) changed(); },
     message: changed,
