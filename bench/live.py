@@ -31,6 +31,7 @@ import statistics
 import struct
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -395,6 +396,9 @@ def server_environment() -> dict[str, str]:
         env["DATABASE_URL"] = url + ("&" if "?" in url else "?") + "conn_max_age=600"
     # REDIS_URL stays a plain URL: it is also Celery's broker, and kombu refuses pool options in
     # it (a game's settle task could then never be sent from daphne).
+    # Their logs hold warnings and errors only (`report_server_logs`); the site logs nothing
+    # per move at INFO, so this costs nothing measured.
+    env.setdefault("LOG_LEVEL", "WARNING")
     return env
 
 
@@ -422,20 +426,26 @@ def server_command(server: str, port: int) -> list[str]:
     return [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"]
 
 
-def start_servers(count: int, server: str = "daphne") -> tuple[list[int], list[subprocess.Popen]]:
+def start_servers(
+    count: int, server: str = "daphne", logs: Path | None = None
+) -> tuple[list[int], list[subprocess.Popen]]:
+    """`count` server processes; each one's log (its stderr) in `logs`/server-<i>.log."""
     ports, procs = [], []
     env = server_environment()
-    for _ in range(count):
+    for index in range(count):
         port = free_port()
+        log = open(logs / f"server-{index}.log", "wb") if logs else subprocess.DEVNULL  # noqa: SIM115
         procs.append(
             subprocess.Popen(
                 server_command(server, port),
                 cwd=ROOT,
                 env=env,
                 stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
+                stderr=log,
             )
         )
+        if logs:
+            log.close()  # the child has its own copy
         ports.append(port)
     for port in ports:
         for _ in range(300):
@@ -665,7 +675,8 @@ def main() -> int:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-    ports, servers = start_servers(args.servers, args.server)
+    logs = Path(tempfile.mkdtemp(prefix="bench-live-logs-"))
+    ports, servers = start_servers(args.servers, args.server, logs)
     try:
         print(
             f"bench-live: {args.servers} {args.server}, {args.clients} client processes, "
@@ -707,6 +718,21 @@ def main() -> int:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait(timeout=5)
+        report_server_logs(logs)
+
+
+def report_server_logs(logs: Path) -> None:
+    """What the servers logged during the runs, at WARNING and above (`server_environment`): a
+    connection given up, an exception in a consumer. The count, and the first distinct lines."""
+    lines = [
+        line.strip()
+        for path in sorted(logs.glob("server-*.log"))
+        for line in path.read_text(errors="replace").splitlines()
+        if line.strip()
+    ]
+    print(f"server logs: {len(lines)} warnings or errors ({logs})", flush=True)
+    for line in list(dict.fromkeys(lines))[:5]:
+        print(f"{'':>12}{line[:200]}", flush=True)
 
 
 if __name__ == "__main__":
