@@ -381,3 +381,31 @@ async def test_a_redis_that_stops_answering_costs_a_send_its_time_allowed(privat
     assert heard[-1] == {"type": "after"}
     await layer.flush()
     await other.flush()
+
+
+@in_own_loop
+async def test_a_loop_that_was_busy_does_not_give_a_healthy_redis_up(private_redis):
+    """The send's time allowed runs out while this loop is busy (a burst of work, a thousand
+    sockets closing at once) and Redis's answer comes just after the loop is back: the
+    connection is kept and the send goes through. (Found by bench/live.py's server logs: such
+    a burst gave healthy connections up, failing every push on them.)"""
+    import signal
+    import threading
+
+    layer, other = layer_on(private_redis.url), layer_on(private_redis.url)
+    name = await joined("g", layer)
+    await other.group_send("g", {"type": "before"})
+    assert await asyncio.wait_for(layer.receive(name[0]), 2) == {"type": "before"}
+    first = other._layer()._publisher
+    busy = layers.PUBLISH_SECONDS + 0.3
+    private_redis.process.send_signal(signal.SIGSTOP)
+    # Redis answers again 50 ms after this loop is back from its busy spell.
+    threading.Timer(busy + 0.05, private_redis.process.send_signal, [signal.SIGCONT]).start()
+    sending = asyncio.ensure_future(other.group_send("g", {"type": "late"}))
+    await asyncio.sleep(0)  # the PUBLISH is written
+    time.sleep(busy)  # the loop busy elsewhere: nothing runs, not even the watch
+    await asyncio.wait_for(sending, 3)
+    assert first.alive and other._layer()._publisher is first
+    assert await asyncio.wait_for(layer.receive(name[0]), 2) == {"type": "late"}
+    await layer.flush()
+    await other.flush()
