@@ -14,7 +14,7 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Literal
+from typing import Any, Literal
 
 Language = Literal["it", "en"]
 
@@ -129,6 +129,9 @@ class Played:
     outcome: Outcome | None  # the automatic end the move brought, if any
     to_move: Color  # the side to move in the new position
     legal_moves: list[str]  # the legal moves of the new position, sorted; [] when it is over
+    # The new position as the variant holds it, when it can take it back from that faster than
+    # from the FEN (`Variant.keep`): small, plain (numbers), for another process. None if not.
+    position: tuple | None = None
 
 
 class RulesError(ValueError):
@@ -210,6 +213,10 @@ class Variant(abc.ABC):
         outcome = self.outcome(new_fen, [*history, fen])
         legal = [] if outcome is not None else self.legal_moves(new_fen)
         return Played(new_fen, notation, outcome, self.side_to_move(new_fen), legal)
+
+    def keep(self, fen: str, position: Any) -> None:
+        """Hold on to `position` (a `Played.position` another process sent with `fen`) for the
+        next `play` from `fen` in this process. Nothing by default."""
 
     @abc.abstractmethod
     def export(

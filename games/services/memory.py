@@ -39,6 +39,7 @@ from django.db import DEFAULT_DB_ALIAS
 from django.db.models.base import ModelState
 
 from games.models import Game, Status
+from games.rules import variant
 from games.services.store import MOVE_COLUMNS
 
 # What a move changes of the columns it reads but the positions (grown by the position before
@@ -170,6 +171,8 @@ def heard(game_id: int, version: Any, row: dict[str, Any] | None) -> None:
             if row["ply"] == known.ply + 1 and row["before"] == known.fen:
                 changes["positions"] = [*known.positions, known.fen]
                 after = _copy(known, changes)
+                if "position" in row:  # the next move here finds the board (rules `keep`)
+                    variant(known.variant).keep(row["fen"], row["position"])
         elif row["ply"] == known.ply and row["fen"] == known.fen:
             after = _copy(known, changes)
     with _lock:

@@ -156,6 +156,8 @@ def move_push(
     message = {"type": "game.state", "text": text, "version": game.version}
     row = memory.image(game)
     if row is not None:
+        if played.position is not None:  # the rules' own form of the new position (`heard`)
+            row["position"] = played.position
         message["row"] = row
     return group_name(game.pk), message
 

@@ -6,12 +6,13 @@ from __future__ import annotations
 import json
 import random
 
+import msgpack
 import pytest
 from django.db import connection, transaction
 from django.test import override_settings
 
 from games.models import Game, Status
-from games.rules import variant
+from games.rules import chess_variant, variant
 from games.services import (
     GameOver,
     StalePly,
@@ -225,15 +226,21 @@ def test_the_push_of_a_move_made_elsewhere_moves_the_memory_on():
     move(game.pk, 0, "e2e4", T0 + 1_000)
     message = heard_from(game.pk, 1, "e7e5", T0 + 2_000)
     assert "row" in message and "row" not in json.loads(message["text"])  # not for clients
+    message = msgpack.unpackb(msgpack.packb(message))  # as the channel layer hands it over
+    # The board Black's move left is held where Black moved, not here (another process).
+    chess_variant._AFTER_PLAY.clear()
     memory.heard(game.pk, message["version"], message["row"])
     known = memory.recall(game.pk)
     fresh = Game.objects.get(pk=game.pk)
     assert {n: getattr(known, n) for n in memory.READ} == {
         n: getattr(fresh, n) for n in memory.READ
     }
+    # The push's bitboards gave this process the board, for White's next move (rules `keep`).
+    assert list(chess_variant._AFTER_PLAY) == [fresh.fen]
     before = written()
     move(game.pk, 2, "g1f3", T0 + 3_000)
     assert written() == before + 1
+    assert fresh.fen not in chess_variant._AFTER_PLAY  # taken by that move
 
 
 def test_news_the_memory_cannot_follow_makes_it_forget():

@@ -149,3 +149,71 @@ def test_play_writes_what_python_chess_writes_over_random_games():
             suffixes.add(board.san(move)[-1])
     assert {"+", "#"} <= suffixes  # checks and mates were among them
     assert kinds == {"castling", "en passant", "promotion"}
+
+
+def test_the_board_a_move_leaves_is_the_board_its_fen_reads_into():
+    """`Chess.play` keeps the board a move reached for the next move on that position
+    (`_AFTER_PLAY`), and another process builds it from the bitboards the push carries
+    (`Chess.keep`): either must be exactly the board the FEN reads into — en passant square as
+    written (python-chess keeps it after any double step), castling rights as written, nothing
+    promoted, no move stack — and the next move played from it must give what the FEN would.
+    Whole random games, each move chosen among the replies `play` returned; an illegal move on
+    a kept position is still refused, and leaves the position readable."""
+    rules = chess_variant.Chess()
+    kept = chess_variant._AFTER_PLAY
+    rng = random.Random(17)
+    taken = refused = sent = 0
+    seen = set()
+    for _game in range(30):
+        fen = chess.STARTING_FEN
+        board = chess.Board()
+        played = None
+        for _ply in range(rng.randint(30, 200)):
+            if played is not None and rng.random() < 0.5:
+                # The next move comes to another process, which heard the push (`keep`).
+                kept.pop(fen, None)
+                rules.keep(fen, list(played.position))  # msgpack gives a list back
+                assert kept[fen][2] is None  # the replies were not generated there
+                sent += 1
+            if fen in kept:
+                taken += 1
+                mine = kept[fen][0]
+                read = _read_fen(fen)
+                assert (state(mine), mine.move_stack, mine._stack) == (state(read), [], []), fen
+                assert kept[fen][1] == fen.split(" ")[0].split("/")
+                if rng.random() < 0.1:  # a move not among the replies: refused as before
+                    with pytest.raises(chess_variant.IllegalMove):
+                        rules.play(fen, rng.choice(["a1a1", "a1h2", "h1h9", "zz"]))
+                    refused += 1
+            moves = list(board.legal_moves)
+            pawn = [m for m in moves if board.piece_type_at(m.from_square) == chess.PAWN]
+            move = rng.choice(pawn if pawn and rng.random() < 0.4 else moves)
+            seen |= {
+                kind
+                for kind, is_it in (
+                    ("castling", board.is_castling(move)),
+                    ("en passant", board.is_en_passant(move)),
+                    ("promotion", move.promotion),
+                )
+                if is_it
+            }
+            played = rules.play(fen, move.uci())
+            expected = tuple(chess_variant.algebraic(board, move, lang) for lang in ("it", "en"))
+            board.push(move)
+            assert (played.fen, played.notation) == (board.fen(), expected)
+            if played.outcome is not None:
+                assert played.fen not in kept
+                break
+            assert played.legal_moves == sorted(m.uci() for m in board.legal_moves)
+            fen = played.fen
+    assert taken > 1000 and refused > 50 and sent > 500
+    assert seen == {"castling", "en passant", "promotion"}
+
+
+@pytest.mark.parametrize(
+    "position", [None, (), [1] * 7, ["1"] * 8, [1 << 64] * 8, [-1] * 8, [1.0] * 8]
+)
+def test_a_position_that_is_not_eight_bitboards_is_not_kept(position):
+    chess_variant._AFTER_PLAY.clear()
+    chess_variant.Chess().keep(chess.STARTING_FEN, position)
+    assert chess.STARTING_FEN not in chess_variant._AFTER_PLAY
