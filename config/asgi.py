@@ -48,11 +48,19 @@ if _switch_ms > 0:
 # autobahn's per-frame debug lines are no longer built to be dropped (config/autobahn_logs.py).
 # Small incoming frames are unmasked in Python, not by a native masker set up per frame
 # (config/autobahn_masks.py); text frames going out are framed in one step
-# (config/daphne_frames.py).
+# (config/daphne_frames.py), and small text frames coming in are read in one
+# (config/daphne_reads.py).
 if "daphne.server" in sys.modules:
-    from config import autobahn_logs, autobahn_masks, daphne_frames, daphne_writes  # noqa: E402
+    from config import (  # noqa: E402
+        autobahn_logs,
+        autobahn_masks,
+        daphne_frames,
+        daphne_reads,
+        daphne_writes,
+    )
 
     daphne_writes.install()
     autobahn_logs.install()
     autobahn_masks.install()
     daphne_frames.install()
+    daphne_reads.install()
