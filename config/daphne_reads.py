@@ -67,9 +67,9 @@ def text_frame(data: bytes, start: int, limit: int) -> tuple[int, bytes] | None:
         return None
     mask = data[body - 4 : body]
     key = (mask * (size // 4 + 1))[:size]
-    payload = (
-        int.from_bytes(data[body:end], "little") ^ int.from_bytes(key, "little")
-    ).to_bytes(size, "little")
+    payload = (int.from_bytes(data[body:end], "little") ^ int.from_bytes(key, "little")).to_bytes(
+        size, "little"
+    )
     return end, payload
 
 

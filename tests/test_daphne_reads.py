@@ -79,9 +79,12 @@ def frame(
 
 
 def text(rng: random.Random, size: int) -> bytes:
-    return "".join(rng.choice("abcdé€😀{}\":, ") for _ in range(size)).encode()[:size].decode(
-        "utf-8", "ignore"
-    ).encode()
+    return (
+        "".join(rng.choice('abcdé€😀{}":, ') for _ in range(size))
+        .encode()[:size]
+        .decode("utf-8", "ignore")
+        .encode()
+    )
 
 
 def some_frames(rng: random.Random) -> list[bytes]:
@@ -206,8 +209,16 @@ def test_the_awkward_cases_are_read_as_autobahn_reads_them(frames, whole):
         bytes((0x81, 0x80 | 127)) + struct.pack("!Q", 5) + bytes(4) + b"hello",
     ],
     ids=[
-        "unmasked", "reserved bit", "binary", "continuation", "not final", "empty",
-        "incomplete", "over the limit", "length not minimal", "64-bit length",
+        "unmasked",
+        "reserved bit",
+        "binary",
+        "continuation",
+        "not final",
+        "empty",
+        "incomplete",
+        "over the limit",
+        "length not minimal",
+        "64-bit length",
     ],  # fmt: skip
 )
 def test_only_a_plain_text_frame_is_taken(data):

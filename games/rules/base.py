@@ -217,6 +217,7 @@ class Variant(abc.ABC):
     def keep(self, fen: str, position: Any) -> None:
         """Hold on to `position` (a `Played.position` another process sent with `fen`) for the
         next `play` from `fen` in this process. Nothing by default."""
+        return None
 
     @abc.abstractmethod
     def export(
