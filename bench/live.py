@@ -423,7 +423,10 @@ def server_command(server: str, port: int) -> list[str]:
             "warning",
             "config.asgi:application",
         ]
-    return [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"]
+    # daphne as `make run` starts it: on uvloop (config/serve.py).
+    return [str(BIN / "python"), "-m", "config.serve", "-b", "127.0.0.1", "-p", str(port)] + [
+        "config.asgi:application"
+    ]
 
 
 def start_servers(

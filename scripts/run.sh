@@ -42,7 +42,7 @@ pids+=($!)
 "$VENV/bin/celery" -A config beat --loglevel=WARNING --scheduler config.beat:HeartbeatScheduler \
   --pidfile= >var/log/beat.log 2>&1 &
 pids+=($!)
-"$VENV/bin/daphne" -b 127.0.0.1 -p "$PORT" config.asgi:application &
+"$VENV/bin/python" -m config.serve -b 127.0.0.1 -p "$PORT" config.asgi:application &
 pids+=($!)
 
 cat <<MSG

@@ -115,7 +115,8 @@ class Processes:
     def start_daphne(self, port: int) -> subprocess.Popen:
         return self.start(
             "daphne",
-            [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+            [str(BIN / "python"), "-m", "config.serve", "-b", "127.0.0.1", "-p", str(port)]
+            + ["config.asgi:application"],
         )
 
     def stop(self, name: str) -> None:

@@ -75,7 +75,8 @@ class Site:
         self.ports[name] = port
         self.start(
             name,
-            [str(BIN / "daphne"), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+            [str(BIN / "python"), "-m", "config.serve", "-b", "127.0.0.1", "-p", str(port)]
+            + ["config.asgi:application"],
         )
 
     def start_all(self) -> None:
