@@ -27,7 +27,10 @@ fi
 
 pids=()
 stop() {
-  trap - INT TERM EXIT
+  # A second Ctrl-C or SIGTERM (the whole process group gets one, and make may pass another
+  # on) must not cut the clean-up short and leave our Redis running: ignored from here.
+  trap '' INT TERM
+  trap - EXIT
   echo; echo "Stopping..."
   kill "${pids[@]}" 2>/dev/null || true
   wait 2>/dev/null || true
