@@ -33,6 +33,19 @@ def state(board: chess.Board) -> tuple:
     )
 
 
+def special_kinds(board: chess.Board, move: chess.Move) -> set[str]:
+    """Which of the moves a FEN writer can get wrong `move` is in `board`."""
+    return {
+        kind
+        for kind, is_it in (
+            ("castling", board.is_castling(move)),
+            ("en passant", board.is_en_passant(move)),
+            ("promotion", move.promotion),
+        )
+        if is_it
+    }
+
+
 def playout_boards(games: int, seed: int = 5):
     """Every position of random games, as boards that reached it by moves (en passant squares
     set after double steps, castling rights lost one by one, promotions)."""
@@ -127,15 +140,7 @@ def test_play_writes_what_python_chess_writes_over_random_games():
             m for m in legal if board.is_castling(m) or board.is_en_passant(m) or m.promotion
         ]
         for move in legal[:6] + special:
-            kinds |= {
-                kind
-                for kind, is_it in (
-                    ("castling", board.is_castling(move)),
-                    ("en passant", board.is_en_passant(move)),
-                    ("promotion", move.promotion),
-                )
-                if is_it
-            }
+            kinds |= special_kinds(board, move)
             played = rules.play(board.fen(), move.uci())
             expected = tuple(
                 chess_variant.algebraic(board, move, language) for language in ("it", "en")
@@ -188,15 +193,7 @@ def test_the_board_a_move_leaves_is_the_board_its_fen_reads_into():
             moves = list(board.legal_moves)
             pawn = [m for m in moves if board.piece_type_at(m.from_square) == chess.PAWN]
             move = rng.choice(pawn if pawn and rng.random() < 0.4 else moves)
-            seen |= {
-                kind
-                for kind, is_it in (
-                    ("castling", board.is_castling(move)),
-                    ("en passant", board.is_en_passant(move)),
-                    ("promotion", move.promotion),
-                )
-                if is_it
-            }
+            seen |= special_kinds(board, move)
             played = rules.play(fen, move.uci())
             expected = tuple(chess_variant.algebraic(board, move, lang) for lang in ("it", "en"))
             board.push(move)
