@@ -98,9 +98,19 @@ def _read_fen_rows(fen: str) -> tuple[chess.Board, list[str]] | None:
     if None in ranks:
         return None
     # The ranks' squares never overlap: each bitboard is the sum of its ranks' parts.
-    *by_type, white, black = map(sum, zip(*ranks, strict=True))
+    bitboards = map(sum, zip(*ranks, strict=True))
+    return _board_of(bitboards, turn, castling, ep, halfmove, fullmove), rows
+
+
+def _board_of(
+    bitboards: Sequence[int], turn: str, castling: str, ep: str, halfmove: str, fullmove: str
+) -> chess.Board:
+    """A board from the eight bitboards of its pieces (pawns … kings, then white's and black's
+    squares) and the other fields of its FEN."""
+    pawns, knights, bishops, rooks, queens, kings, white, black = bitboards
     board = chess.Board(None)
-    (board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings) = by_type
+    board.pawns, board.knights, board.bishops = pawns, knights, bishops
+    board.rooks, board.queens, board.kings = rooks, queens, kings
     board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK] = white, black
     board.occupied = white | black
     board.turn = turn == "w"
@@ -108,7 +118,21 @@ def _read_fen_rows(fen: str) -> tuple[chess.Board, list[str]] | None:
     board.ep_square = None if ep == "-" else chess.parse_square(ep)
     board.halfmove_clock = int(halfmove)
     board.fullmove_number = max(int(fullmove), 1)
-    return board, rows
+    return board
+
+
+def _bitboards(board: chess.Board) -> tuple[int, ...]:
+    """What `_board_of` takes back: the pieces' bitboards, then each side's squares."""
+    return (
+        board.pawns,
+        board.knights,
+        board.bishops,
+        board.rooks,
+        board.queens,
+        board.kings,
+        board.occupied_co[chess.WHITE],
+        board.occupied_co[chess.BLACK],
+    )
 
 
 _RANKS = range(7, -1, -1)  # the placement's rows, top first
@@ -371,7 +395,7 @@ def _keep_after_play(board: chess.Board, fen: str, legal: frozenset[str]) -> Non
     placement, _turn, castling, ep, _rest = fen.split(" ", 4)
     board.clear_stack()
     board.promoted = chess.BB_EMPTY
-    board.castling_rights = chess.BB_EMPTY if castling == "-" else _castling_rights(castling)
+    board.castling_rights = _castling_rights(castling)
     if ep == "-":
         board.ep_square = None
     _hold(fen, board, placement.split("/"), legal)
@@ -486,16 +510,7 @@ class Chess(Variant):
         position = None
         if outcome is None:
             _keep_after_play(board, new_fen, frozenset(legal))
-            position = (
-                board.pawns,
-                board.knights,
-                board.bishops,
-                board.rooks,
-                board.queens,
-                board.kings,
-                board.occupied_co[chess.WHITE],
-                board.occupied_co[chess.BLACK],
-            )
+            position = _bitboards(board)
         return Played(new_fen, notation, outcome, to_move, legal, position)
 
     def keep(self, fen: str, position: Any) -> None:
@@ -506,20 +521,8 @@ class Chess(Variant):
             return
         if not all(type(bits) is int and 0 <= bits < 1 << 64 for bits in position):
             return
-        board = chess.Board(None)
-        (board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings) = (
-            position[:6]
-        )
-        white, black = position[6], position[7]
-        board.occupied_co[chess.WHITE], board.occupied_co[chess.BLACK] = white, black
-        board.occupied = white | black
-        placement, turn, castling, ep, halfmove, fullmove = fen.split(" ")
-        board.turn = turn == "w"
-        board.castling_rights = chess.BB_EMPTY if castling == "-" else _castling_rights(castling)
-        board.ep_square = None if ep == "-" else chess.parse_square(ep)
-        board.halfmove_clock = int(halfmove)
-        board.fullmove_number = max(int(fullmove), 1)
-        _hold(fen, board, placement.split("/"), None)
+        placement, *fields = fen.split(" ")
+        _hold(fen, _board_of(position, *fields), placement.split("/"), None)
 
     def claimable_draw(self, fen: str, history: Sequence[str] = ()) -> Outcome | None:
         board = _board(fen)
