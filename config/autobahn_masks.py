@@ -15,6 +15,17 @@ from __future__ import annotations
 SMALL_BYTES = 4096
 
 
+def unmask(mask: bytes, data: bytes, offset: int = 0) -> bytes:
+    """`data` XORed with the 4-byte `mask` repeated, its first byte at `offset` in the
+    payload (RFC 6455 5.3: the payload's byte i is XORed with mask[i % 4])."""
+    size = len(data)
+    start = offset & 3
+    key = (mask[start:] + mask[:start]) * (size // 4 + 1)
+    return (int.from_bytes(data, "little") ^ int.from_bytes(key[:size], "little")).to_bytes(
+        size, "little"
+    )
+
+
 class SmallMasker:
     """RFC 6455 5.3 unmasking of a frame's payload, in the pieces it arrives in."""
 
@@ -32,15 +43,11 @@ class SmallMasker:
         self._ptr = 0
 
     def process(self, data: bytes) -> bytes:
-        size = len(data)
-        if not size:
+        if not data:
             return b""
-        start = self._ptr & 3  # the payload's byte i is XORed with mask[i % 4]
-        key = (self._mask[start:] + self._mask[:start]) * (size // 4 + 1)
-        self._ptr += size
-        return (int.from_bytes(data, "little") ^ int.from_bytes(key[:size], "little")).to_bytes(
-            size, "little"
-        )
+        payload = unmask(self._mask, data, self._ptr)
+        self._ptr += len(data)
+        return payload
 
 
 def install() -> None:

@@ -19,7 +19,8 @@ Installed by `config.asgi` when daphne is the server.
 
 from __future__ import annotations
 
-SMALL_BYTES = 4096  # larger frames keep autobahn's (native) unmasking
+# Frames up to SMALL_BYTES are read here; larger ones keep autobahn's (native) unmasking.
+from config.autobahn_masks import SMALL_BYTES, unmask
 
 
 def _plain(protocol) -> bool:
@@ -65,12 +66,7 @@ def text_frame(data: bytes, start: int, limit: int) -> tuple[int, bytes] | None:
     end = body + size
     if end > len(data):
         return None
-    mask = data[body - 4 : body]
-    key = (mask * (size // 4 + 1))[:size]
-    payload = (int.from_bytes(data[body:end], "little") ^ int.from_bytes(key, "little")).to_bytes(
-        size, "little"
-    )
-    return end, payload
+    return end, unmask(data[body - 4 : body], data[body:end])
 
 
 def install(cls=None) -> bool:
