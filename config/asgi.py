@@ -41,4 +41,3 @@ gc.freeze()
 _switch_ms = float(os.environ.get("ASGI_SWITCH_INTERVAL_MS", "1"))
 if _switch_ms > 0:
     sys.setswitchinterval(_switch_ms / 1000)
-
