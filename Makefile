@@ -7,25 +7,36 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 TEST_DIR ?= /tmp/circolo-test-$(shell id -u)-$(notdir $(CURDIR))
 
-.PHONY: run test lint venv deps dev-deps messages system-run system-test \
+.PHONY: run test lint venv deps dev-deps lock messages system-run system-test \
         bench-pairing bench-rules bench-live bench-tournament bench-arena soak-pairing test-differential clean compile \
         attack
 
 $(PY):
 	@command -v $(PYTHON) >/dev/null || { echo "Python 3.11 ($(PYTHON)) is needed"; exit 1; }
 	$(PYTHON) -m venv $(VENV) || { echo "python3.11 -m venv failed: install python3.11-venv"; exit 1; }
-	$(PY) -m pip install -q --upgrade pip
 
-# Re-install only when a requirements file changed.
+# The whole tree is locked with hashes (issue 26): requirements.txt (what the site runs) and
+# requirements-dev.txt (that and the tests' tools), both compiled by `make lock` from the .in
+# files, which name only what we import. pip refuses anything not in the lock or whose hash
+# differs. Re-install only when a lock file changed.
 $(VENV)/.deps: requirements.txt | $(PY)
-	$(PY) -m pip install -q -r requirements.txt
+	$(PY) -m pip install -q --require-hashes -r requirements.txt
 	touch $@
 $(VENV)/.dev-deps: requirements.txt requirements-dev.txt | $(PY)
-	$(PY) -m pip install -q -r requirements-dev.txt
+	$(PY) -m pip install -q --require-hashes -r requirements-dev.txt
 	touch $@ $(VENV)/.deps
 
 deps: $(VENV)/.deps
 dev-deps: $(VENV)/.dev-deps
+
+# Refresh the lock files from requirements.in / requirements-dev.in. Versions already locked are
+# kept unless an .in file asks otherwise; LOCK_ARGS="--upgrade-package NAME" moves one package
+# (and what it needs) to its newest release. README "Dependencies".
+LOCK := CUSTOM_COMPILE_COMMAND="make lock" $(VENV)/bin/pip-compile -q --generate-hashes \
+        --allow-unsafe --strip-extras --no-emit-index-url --no-emit-find-links $(LOCK_ARGS)
+lock: dev-deps
+	$(LOCK) requirements.in -o requirements.txt
+	$(LOCK) requirements-dev.in -o requirements-dev.txt
 
 # System packages: installed with apt when missing and we are root on Debian, otherwise a
 # message says what to install.

@@ -1,34 +1,9 @@
 from django.contrib import admin, messages
-from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.admin import UserAdmin
-from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from accounts.forms import ThrottledLoginMixin
 from accounts.models import User
-
-
-class AdminLoginForm(ThrottledLoginMixin, AdminAuthenticationForm):
-    """The admin's log-in form (staff only), throttled with the same counters as the site's:
-    issue 14, /admin/login/ took any number of wrong passwords."""
-
-
-_admin_login = admin.site.login
-
-
-def _throttled_admin_login(request: HttpRequest, extra_context: dict | None = None) -> HttpResponse:
-    """AdminSite.login with AdminLoginForm, answering 429 / 503 like the site's log-in when the
-    throttle refused (Django's view re-renders every invalid form with 200)."""
-    response = _admin_login(request, extra_context)
-    form = (getattr(response, "context_data", None) or {}).get("form")
-    if isinstance(form, AdminLoginForm):
-        response.status_code = form.refusal_status()
-    return response
-
-
-admin.site.login_form = AdminLoginForm
-admin.site.login = _throttled_admin_login
 
 
 @admin.register(User)

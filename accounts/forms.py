@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import password_validation
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.exceptions import NON_FIELD_ERRORS
@@ -117,3 +118,8 @@ class LoginForm(ThrottledLoginMixin, AuthenticationForm):
 
 class PlayerSearchForm(forms.Form):
     q = forms.CharField(label=_("Cerca"), required=False, max_length=USERNAME_MAX)
+
+
+class AdminLoginForm(ThrottledLoginMixin, AdminAuthenticationForm):
+    """The admin's log-in form (staff only), throttled with the same counters as the site's:
+    issue 14, /admin/login/ took any number of wrong passwords (accounts/admin_site.py)."""

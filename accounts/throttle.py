@@ -26,10 +26,12 @@ outage are exactly what an attacker would wait for.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import ipaddress
 import logging
 
+import redis
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
@@ -48,10 +50,17 @@ class ThrottleUnavailable(Exception):
     """Redis cannot be reached, so an attempt cannot be counted."""
 
 
-def _redis():
-    """The cache's own Redis client (same CACHES["default"], same connection pool): Django's
-    RedisCache offers no transaction, and an INCR that also starts the window needs one."""
-    return cache._cache.get_client(write=True)
+def _redis() -> redis.Redis:
+    """A client of the cache's Redis (CACHES["default"], with its timeouts): Django's RedisCache
+    offers no transaction, and an INCR that also starts the window needs one. Our own client,
+    not the cache's private one (issue 26); the keys are the cache's (`cache.make_key`)."""
+    cached = settings.CACHES["default"]
+    return _client(cached["LOCATION"], **cached.get("OPTIONS", {}))
+
+
+@functools.lru_cache(maxsize=4)
+def _client(url: str, **options: float) -> redis.Redis:
+    return redis.Redis.from_url(url, **options)
 
 
 def username_key(username: str) -> str:

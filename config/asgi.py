@@ -41,26 +41,3 @@ gc.freeze()
 _switch_ms = float(os.environ.get("ASGI_SWITCH_INTERVAL_MS", "1"))
 if _switch_ms > 0:
     sys.setswitchinterval(_switch_ms / 1000)
-
-
-# Under daphne, websocket frames are written to the socket at once rather than on the next turn
-# of the loop (config/daphne_writes.py).
-# autobahn's per-frame debug lines are no longer built to be dropped (config/autobahn_logs.py).
-# Small incoming frames are unmasked in Python, not by a native masker set up per frame
-# (config/autobahn_masks.py); text frames going out are framed in one step
-# (config/daphne_frames.py), and small text frames coming in are read in one
-# (config/daphne_reads.py).
-if "daphne.server" in sys.modules:
-    from config import (  # noqa: E402
-        autobahn_logs,
-        autobahn_masks,
-        daphne_frames,
-        daphne_reads,
-        daphne_writes,
-    )
-
-    daphne_writes.install()
-    autobahn_logs.install()
-    autobahn_masks.install()
-    daphne_frames.install()
-    daphne_reads.install()

@@ -6,8 +6,7 @@ before any code of ours: so the loop's kind is chosen here, first. uvloop's loop
 does what asyncio's pure-Python loop does on every turn — selecting, timers, the ready queue,
 futures and the socket transports of the channel layer's Redis connections — for less: issue 17,
 bench/live.py at 1,000 games, server CPU per move against the clients' 3.32 -> 3.21 (README,
-"Live play"). Twisted's reactor, daphne, Channels and the database statements' socket watches
-(`live/statements.py`) use only what both loops offer.
+"Live play"). Twisted's reactor, daphne and Channels use only what both loops offer.
 
 `DAPHNE_UVLOOP=0` keeps asyncio's own loop; so does a platform without uvloop (a line says so).
 """

@@ -22,7 +22,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 
 INSTALLED_APPS = [
     "daphne",
-    "django.contrib.admin",
+    "config.apps.AdminConfig",  # django.contrib.admin with the site's AdminSite
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

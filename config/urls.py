@@ -1,14 +1,8 @@
 from django.contrib import admin
 from django.urls import include, path
-from django.utils.translation import gettext_lazy as _
 
 from accounts import views as account_views
 from config import health, views
-
-# The admin speaks the club's name (issue 16), not "Amministrazione Django".
-admin.site.site_header = _("Amministrazione del Circolo")
-admin.site.site_title = _("Circolo")
-admin.site.index_title = _("Gestione del circolo")
 
 urlpatterns = [
     path("", views.home, name="home"),

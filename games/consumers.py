@@ -16,7 +16,7 @@ from games.models import Game
 from games.services import memory
 from live import locks, presence
 from live.presence import ProcessConnections
-from live.sockets import LiveConsumer, call, database_sync_to_async, send
+from live.sockets import LiveConsumer, call, database_sync_to_async
 
 
 def _state(game_id: int) -> dict[str, Any] | None:
@@ -94,19 +94,9 @@ class GameConsumer(LiveConsumer):
             await self.send_error("busy", "the game is busy, try again", message)
 
     async def on_move(self, message: dict[str, Any]) -> None:
+        # In the socket threads, as every action: a plain move of a remembered game is one
+        # statement there (games.services.memory), any other takes the locked path.
         ply, move = message.get("ply"), message.get("move")
-        # A plain move of a remembered game is played and written from the loop itself; any
-        # other goes to the thread pool (the same decisions, from the row locked there).
-        try:
-            outbox = await services.game_move_on_loop(
-                game_id=self.game_id, user_id=self.user_id, expected_ply=ply, move=move
-            )
-        except locks.LockTimeout:
-            await self.send_error("busy", "the game is busy, try again", message)
-            return
-        if outbox is not None:
-            await send(outbox, self._undelivered)
-            return
         await self._act(message, services.game_move, expected_ply=ply, move=move)
 
     async def on_resign(self, message: dict[str, Any]) -> None:

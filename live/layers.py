@@ -35,7 +35,6 @@ import logging
 import select
 import socket
 import ssl
-import types
 import uuid
 import weakref
 from collections import deque
@@ -519,7 +518,7 @@ class _LoopLayer:
 
 class PubSubChannelLayer(BaseChannelLayer):
     """The site's channel layer (CHANNEL_LAYERS in config/settings.py): one `_LoopLayer` per
-    event loop, closed with its loop."""
+    event loop, closed by `flush()`."""
 
     extensions = ["groups", "flush"]
     # Every send ends within CONNECT_SECONDS + PUBLISH_SECONDS, Redis away or silent included:
@@ -540,24 +539,18 @@ class PubSubChannelLayer(BaseChannelLayer):
         loop = asyncio.get_running_loop()
         layer = self._layers.get(loop)
         if layer is None:
+            self._forget_closed_loops()
             layer = self._layers[loop] = _LoopLayer(self.address, self.prefix)
-            self._close_with(loop)
         return layer
 
-    def _close_with(self, loop: asyncio.AbstractEventLoop) -> None:
-        """A loop closed with the layer's connections open would leave them to the collector
-        (and warnings): close them first."""
-        close = loop.close
-        layers = self._layers
-
-        def closing(self_loop, *args, **kwargs):
-            layer = layers.pop(self_loop, None)
-            if layer is not None and not self_loop.is_running():
-                self_loop.run_until_complete(layer.flush())
-            self_loop.close = close
-            return close(*args, **kwargs)
-
-        loop.close = types.MethodType(closing, loop)
+    def _forget_closed_loops(self) -> None:
+        """A loop that ends should `flush()` the layer first, which closes its connections
+        (the site's own loops never end: daphne's and `live.pushes`' run as long as the
+        process; tests' do). One closed without it is forgotten here, when a new loop first
+        uses the layer; its sockets are closed by the collector. Nothing of asyncio's is
+        patched for this (issue 26)."""
+        for loop in [loop for loop in self._layers if loop.is_closed()]:
+            self._layers.pop(loop, None)
 
     async def new_channel(self, prefix: str = "specific.") -> str:
         return await self._layer().new_channel(prefix)

@@ -12,7 +12,7 @@ import abc
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal
 
@@ -130,8 +130,13 @@ class Played:
     to_move: Color  # the side to move in the new position
     legal_moves: list[str]  # the legal moves of the new position, sorted; [] when it is over
     # The new position as the variant holds it, when it can take it back from that faster than
-    # from the FEN (`Variant.keep`): small, plain (numbers), for another process. None if not.
+    # from the FEN (`Variant.board_of`): small, plain (numbers), for another process. None if not.
     position: tuple | None = None
+    # The variant's own object of the new position (chess: its board), for the caller to hand
+    # back to the next `play` from `fen` (`board=`) instead of the FEN being read again. Never
+    # sent anywhere; None when the game is over or the variant has none. The rules keep nothing:
+    # holding it is the caller's business (games.services.memory).
+    board: Any = field(default=None, compare=False, repr=False)
 
 
 class RulesError(ValueError):
@@ -200,13 +205,16 @@ class Variant(abc.ABC):
     def notation(self, fen: str, move: str, language: Language = "it") -> str:
         """How ``move`` (machine form, legal in ``fen``) is written for players."""
 
-    def play(self, fen: str, move: str, history: Sequence[str] = ()) -> Played:
+    def play(self, fen: str, move: str, history: Sequence[str] = (), board: Any = None) -> Played:
         """Play ``move`` in ``fen``: the new position with its notation, outcome, side to move
         and legal moves, as the separate methods give them (``history``: the earlier positions,
         oldest first, not including ``fen``). Raises IllegalMove.
 
         The game server calls this once per move; a variant may override it to read the
         position once (chess does) but must return exactly what the separate methods return.
+        ``board``: what an earlier ``play`` returned as ``Played.board`` for ``fen``, or
+        ``board_of`` made for it; taken over (the caller must not hand it out again). Ignored by
+        variants that have none.
         """
         new_fen = self.apply(fen, move)
         notation = (self.notation(fen, move, "it"), self.notation(fen, move, "en"))
@@ -214,9 +222,10 @@ class Variant(abc.ABC):
         legal = [] if outcome is not None else self.legal_moves(new_fen)
         return Played(new_fen, notation, outcome, self.side_to_move(new_fen), legal)
 
-    def keep(self, fen: str, position: Any) -> None:
-        """Hold on to `position` (a `Played.position` another process sent with `fen`) for the
-        next `play` from `fen` in this process. Nothing by default."""
+    def board_of(self, fen: str, position: Any) -> Any:
+        """The variant's object of `fen` (for `play`'s `board`) from `position`, a
+        `Played.position` another process sent with it; None when there is none to make (by
+        default, or `position` is not what this variant sends)."""
         return None
 
     @abc.abstractmethod

@@ -378,37 +378,26 @@ def is_dead_position(board: chess.Board) -> bool:
 
 # --- The position a move reached, kept for the next move ------------------------------------------
 # The next move on a game comes to the process that played the last one (one daphne, or a
-# game's two sockets on one of several) or to the one that heard its push (`Chess.keep`, from
-# the bitboards the push carries): it finds the board of the position there instead of reading
-# the FEN again and checking that it is a possible one (`_board_and_rows` and the legality
-# check, ~7 % of a busy daphne; the replies, generated here, make the check a set lookup). Keyed by the whole FEN, so equal
-# keys are the same position whichever game reached it; each board is taken once (`pop`: the
-# taker pushes on it) and made exactly the board the FEN reads into — the fields a FEN does not
-# hold (the move stack, promoted pieces) emptied, the en passant square and castling rights as
-# the FEN writes them. tests/rules/test_chess_fen.py checks that equality move by move.
+# game's two sockets on one of several) or to the one that heard its push (`Chess.board_of`, from
+# the bitboards the push carries): handed the board of the position (`play`'s `board`), it need
+# not read the FEN again and check that it is a possible one (`_board_and_rows` and the legality
+# check, ~7 % of a busy daphne; the replies, generated here, make the check a set lookup). The
+# rules hold nothing: the board goes back to the caller in `Played.board`, made exactly the
+# board the FEN reads into — the fields a FEN does not hold (the move stack, promoted pieces)
+# emptied, the en passant square and castling rights as the FEN writes them.
+# tests/rules/test_chess_fen.py checks that equality move by move; games.services.memory keeps
+# them.
+_Prepared = tuple  # (chess.Board, the FEN's rows, the legal replies' UCI or None)
 
-_AFTER_PLAY: dict[str, tuple[chess.Board, list[str], frozenset[str] | None]] = {}
-_AFTER_PLAY_SIZE = 4096  # positions waiting for their next move; the oldest go first
 
-
-def _keep_after_play(board: chess.Board, fen: str, legal: frozenset[str]) -> None:
+def _prepared(board: chess.Board, fen: str, legal: frozenset[str] | None) -> _Prepared:
     placement, _turn, castling, ep, _rest = fen.split(" ", 4)
     board.clear_stack()
     board.promoted = chess.BB_EMPTY
     board.castling_rights = _castling_rights(castling)
     if ep == "-":
         board.ep_square = None
-    _hold(fen, board, placement.split("/"), legal)
-
-
-def _hold(fen: str, board: chess.Board, rows: list[str], legal: frozenset[str] | None) -> None:
-    """`legal`: the replies, when generated here (then a move among them needs no check)."""
-    _AFTER_PLAY[fen] = (board, rows, legal)
-    if len(_AFTER_PLAY) > _AFTER_PLAY_SIZE:
-        try:  # another thread may be taking the same oldest one
-            del _AFTER_PLAY[next(iter(_AFTER_PLAY))]
-        except (KeyError, RuntimeError, StopIteration):
-            pass
+    return (board, placement.split("/"), legal)
 
 
 class Chess(Variant):
@@ -472,30 +461,27 @@ class Chess(Variant):
             return Outcome(Result.DRAW, Reason.SEVENTY_FIVE_MOVES)
         return None
 
-    def play(self, fen: str, move: str, history: Sequence[str] = ()) -> Played:
+    def play(self, fen: str, move: str, history: Sequence[str] = (), board: Any = None) -> Played:
         """As ``Variant.play``, reading the position once (the hot path of live play), or not
-        at all when this process played the move that reached it (`_AFTER_PLAY`).
+        at all when handed the board the move that reached it left (``board``: what
+        ``Played.board`` or ``board_of`` gave for ``fen``).
 
         The legal moves after the move are generated once: they are what the side to move
         may play and, when there are none, the mate or stalemate (`_outcome` would generate
         them twice more)."""
-        kept = _AFTER_PLAY.pop(fen, None)
-        if kept is None:
+        if board is None:
             board, rows = _board_and_rows(fen)
             parsed = self._move(board, move)
         else:
-            board, rows, legal = kept
+            board, rows, legal = board
             if legal is not None and move in legal:
                 parsed = chess.Move.from_uci(move)
-            else:  # from another process (`keep`), or not among the replies: the full check
+            else:  # from another process (`board_of`), or not among the replies: the full check
                 parsed = self._move(board, move)
-        # The SAN's check suffix from the replies generated anyway (python-chess's `san` pushes
-        # the move and looks for a mate on its own): python-chess 1.11's own steps, in one pass.
-        plain = board._algebraic_without_suffix(parsed)
         en_passant = board.is_en_passant(parsed)
-        board.push(parsed)
+        # python-chess's public `san_and_push` looks for a mate only when the move gives check.
+        san = board.san_and_push(parsed)
         replies = list(board.generate_legal_moves())
-        san = plain + (("+" if replies else "#") if board.is_check() else "")
         notation = (
             _algebraic(san, parsed, "it", en_passant),
             _algebraic(san, parsed, "en", en_passant),
@@ -507,22 +493,21 @@ class Chess(Variant):
         outcome = self._outcome(board, new_fen, [*history, fen], has_moves=bool(replies))
         legal = [] if outcome is not None else sorted(map(_uci, replies))
         to_move = Color.WHITE if board.turn == chess.WHITE else Color.BLACK
-        position = None
-        if outcome is None:
-            _keep_after_play(board, new_fen, frozenset(legal))
-            position = _bitboards(board)
-        return Played(new_fen, notation, outcome, to_move, legal, position)
+        if outcome is not None:
+            return Played(new_fen, notation, outcome, to_move, legal)
+        position = _bitboards(board)
+        kept = _prepared(board, new_fen, frozenset(legal))
+        return Played(new_fen, notation, outcome, to_move, legal, position, kept)
 
-    def keep(self, fen: str, position: Any) -> None:
+    def board_of(self, fen: str, position: Any) -> Any:
         """The board of `fen` from the pieces' bitboards another process's `play` sent with it
-        (the rest is in the FEN), for the next move here; nothing if it is held already or
-        `position` is not eight numbers."""
-        if fen in _AFTER_PLAY or type(position) not in (tuple, list) or len(position) != 8:
-            return
+        (the rest is in the FEN); None if `position` is not eight numbers."""
+        if type(position) not in (tuple, list) or len(position) != 8:
+            return None
         if not all(type(bits) is int and 0 <= bits < 1 << 64 for bits in position):
-            return
+            return None
         placement, *fields = fen.split(" ")
-        _hold(fen, _board_of(position, *fields), placement.split("/"), None)
+        return (_board_of(position, *fields), placement.split("/"), None)
 
     def claimable_draw(self, fen: str, history: Sequence[str] = ()) -> Outcome | None:
         board = _board(fen)

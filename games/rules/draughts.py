@@ -51,6 +51,7 @@ import random
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .base import (
     Color,
@@ -494,8 +495,9 @@ class DraughtsVariant(Variant):
     def outcome(self, fen: str, history: Sequence[str] = ()) -> Outcome | None:
         return self._outcome(self.position(fen), history)
 
-    def play(self, fen: str, move: str, history: Sequence[str] = ()) -> Played:
-        """As ``Variant.play``, reading the position once (the hot path of live play)."""
+    def play(self, fen: str, move: str, history: Sequence[str] = (), board: Any = None) -> Played:
+        """As ``Variant.play``, reading the position once (the hot path of live play); no
+        ``board`` is handed back (reading a draughts FEN is cheap)."""
         pos = self.position(fen)
         found = self.find_move(pos, move)
         after = self.board.apply(pos, found)

@@ -3,6 +3,8 @@
 - `acting`: the prologue every player action shares (the row lock, the flag first, the ply),
   the end of a game, the push with its version — and the locking contract;
 - `store`: the locked read and the write, SQL built once (the hot path);
+- `memory`: the live games a socket process remembers (a plain move is one statement) and the
+  boards moves left for the next move;
 - `state`: the state clients receive, pushed after commit; settling a finished game;
 - `play`: opening a game, moves, resignation;
 - `draws`: offers, acceptance, claims;
@@ -57,7 +59,6 @@ from games.services.play import (
     MAX_MOVE_LENGTH,
     game_boost,
     game_move,
-    game_move_on_loop,
     game_open,
     game_resign,
     games_open,
@@ -119,7 +120,6 @@ __all__ = [
     "game_end_by_event",
     "game_flag",
     "game_move",
-    "game_move_on_loop",
     "game_open",
     "game_presence",
     "game_resign",

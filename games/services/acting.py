@@ -6,11 +6,16 @@ One writer per game (STYLE 3): every service that changes a game runs in one tra
 first locks the game row (`store.lock_game`, a GAME lock in `live.locks`' order); everything it
 decides is decided from that locked row. Actions on behalf of a client take the ply the client
 saw (`expected_ply`) and refuse with `StalePly` when the game has moved on, so a double-submitted
-or stale message fails cleanly and changes nothing.
+or stale message fails cleanly and changes nothing. The one exception is a plain move of a game
+the process remembers (`play._move_from_memory`, `games.services.memory`): it is decided from
+memory and written by a single UPDATE that locks the row itself and writes only where the row
+is still the one remembered (its `row_stamp`), at the ply and live — otherwise nothing is
+written and the move takes this locked path.
 
 Broadcast after commit, with a version (STYLE 4): every change written goes through
 `save_and_push`, which bumps `Game.version` under the lock and pushes the new state after
-commit. A game that ends is settled after commit (`state.settle_on_commit`: `game_finished`
+commit — or, for a move from memory, `play._memory_move` bumps the version of the copy it
+writes and `state.push_move_on_commit` pushes it after that statement. A game that ends is settled after commit (`state.settle_on_commit`: `game_finished`
 from a worker).
 
 Time: every service takes `at_ms` (epoch milliseconds) so tests drive a controlled clock; the

@@ -101,11 +101,9 @@ def _put(game: Game) -> None:
     _games[game.pk] = game
 
 
-def remember(game: Game, *, handed_over: bool = False) -> None:
+def remember(game: Game) -> None:
     """Remember `game` as this process just wrote it (its `row_stamp` is the write's). A game
-    that is over, or a row without a stamp (SQLite), is forgotten instead. `handed_over`: the
-    caller gives the object itself up (it holds only READ, and nobody changes it from now on),
-    so it is remembered as it is rather than copied."""
+    that is over, or a row without a stamp (SQLite), is forgotten instead."""
     if not enabled():
         return
     values = game.__dict__
@@ -116,7 +114,7 @@ def remember(game: Game, *, handed_over: bool = False) -> None:
     ):
         forget(game.pk)  # over, not stamped, or not read whole: not to be trusted
         return
-    copy = game if handed_over else _copy(game)
+    copy = _copy(game)
     with _lock:
         _put(copy)
 
@@ -131,6 +129,41 @@ def forget(game_id: int, known: Game | None = None) -> None:
 def clear() -> None:
     with _lock:
         _games.clear()
+    _boards.clear()
+
+
+# --- the boards moves left, for the next move ---------------------------------------------------
+# The next move on a game comes to the process that played the last one, or to one that heard
+# its push: the rules hand back the board a move reached (`Played.board`, chess) or make it from
+# the push's bitboards (`Variant.board_of`), and given it the next `play` from that position
+# need not read the FEN again (games/rules/chess_variant.py says what it saves). They are held
+# here, by the service that owns live games, not in the rules, which keep nothing. Keyed by the
+# whole FEN, so equal keys are the same position whichever game reached it; each board is taken
+# once (the taker plays on it). Used by the locked path as well as by moves from memory.
+_boards: dict[str, Any] = {}
+BOARDS_LIMIT = 4096  # positions waiting for their next move; the oldest go first
+
+
+def board_taken(fen: str) -> Any:
+    """The board held for `fen`, given up to the caller (None if none)."""
+    return _boards.pop(fen, None)
+
+
+def board_kept(fen: str, board: Any) -> None:
+    """Hold `board` (what the rules gave for `fen`) for the next move from `fen` here."""
+    if board is None:
+        return
+    _boards[fen] = board
+    if len(_boards) > BOARDS_LIMIT:
+        try:  # another thread may be taking the same oldest one
+            del _boards[next(iter(_boards))]
+        except (KeyError, RuntimeError, StopIteration):
+            pass
+
+
+def boards_held() -> list[str]:
+    """The positions a board is held for, oldest first (tests)."""
+    return list(_boards)
 
 
 def image(game: Game, *, moved: bool = True) -> dict[str, Any] | None:
@@ -171,8 +204,11 @@ def heard(game_id: int, version: Any, row: dict[str, Any] | None) -> None:
             if row["ply"] == known.ply + 1 and row["before"] == known.fen:
                 changes["positions"] = [*known.positions, known.fen]
                 after = _copy(known, changes)
-                if "position" in row:  # the next move here finds the board (rules `keep`)
-                    variant(known.variant).keep(row["fen"], row["position"])
+                if "position" in row and row["fen"] not in _boards:
+                    # The next move here finds the board (rules `board_of`).
+                    board_kept(
+                        row["fen"], variant(known.variant).board_of(row["fen"], row["position"])
+                    )
         elif row["ply"] == known.ply and row["fen"] == known.fen:
             after = _copy(known, changes)
     with _lock:

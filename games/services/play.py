@@ -26,17 +26,9 @@ from games.services.errors import (
     PlayerBusy,
 )
 from games.services.pools import pool_entries_clear
-from games.services.state import move_push, now_ms, push_move_on_commit
-from games.services.store import (
-    MOVE_COLUMNS,
-    PLAY_FIELDS,
-    default_is_postgresql,
-    memory_move_statement,
-    statement_connection,
-    write_move_if_unchanged,
-)
-from live import locks, statements
-from live.pushes import Push
+from games.services.state import now_ms, push_move_on_commit
+from games.services.store import MOVE_COLUMNS, PLAY_FIELDS, write_move_if_unchanged
+from live import locks
 
 MAX_MOVE_LENGTH = 200
 # What a move writes besides the lists it grows (`store.write_game(appended=...)`).
@@ -218,9 +210,12 @@ def _play(game: Game, color: Color, move: str, at_ms: int) -> tuple[Played, dict
     if game.clock_running != color.value:
         raise NotYourTurn("it is not your turn")
     try:
-        played = variant(game.variant).play(game.fen, move, game.positions)
+        played = variant(game.variant).play(
+            game.fen, move, game.positions, board=memory.board_taken(game.fen)
+        )
     except (IllegalMove, RulesError) as error:
         raise IllegalMoveError(f"illegal move {move!r}") from error
+    memory.board_kept(played.fen, played.board)  # for the next move, here (memory.py)
     game.set_clock(clocks.after_move(game.clock, at_ms))
     appended = {"moves": [move], "notation": [list(played.notation)], "positions": [game.fen]}
     game.fen = played.fen
@@ -278,12 +273,9 @@ def _memory_move(
     return _MemoryMove(known, game, played, move, appended, at_ms)
 
 
-def _memory_move_written(
-    played: _MemoryMove, stamp: int | None, *, handed_over: bool = False
-) -> Game | None:
+def _memory_move_written(played: _MemoryMove, stamp: int | None) -> Game | None:
     """After the move's statement: remembered, or (`stamp` None: the row was written since,
-    nothing was) forgotten, for the locked path to take over. `handed_over`: the caller only
-    reads the game returned (the loop's path: its push), so memory keeps that very object."""
+    nothing was) forgotten, for the locked path to take over."""
     if stamp is None:
         memory.counts["changed"] += 1
         memory.forget(played.known.pk, played.known)
@@ -292,7 +284,7 @@ def _memory_move_written(
     game = played.game
     game.row_stamp = stamp
     game.positions = [*played.known.positions, *played.appended["positions"]]
-    memory.remember(game, handed_over=handed_over)
+    memory.remember(game)
     return game
 
 
@@ -310,45 +302,6 @@ def _move_from_memory(
     if game is not None:
         push_move_on_commit(game, at_ms, played.played, move, played.appended["notation"][-1])
     return game
-
-
-async def game_move_on_loop(
-    *, game_id: int, user_id: int | None, expected_ply: Any, move: Any
-) -> list[Push] | None:
-    """`game_move` from memory, run on the socket's event loop with its one statement sent by
-    the loop itself (`live.statements`: no hop to a thread and back). Returns the pushes to
-    send (committed), or None when the move must go the usual way (`game_move` in the thread
-    pool), nothing having been written: no memory of the game, a move the memory cannot
-    judge, the row written since, every statement connection busy.
-
-    Raises `locks.LockTimeout` (the row held too long by another transaction) and psycopg's
-    errors (PostgreSQL away: an outage); after an error the game is forgotten, since whether
-    the statement was written is not known, and its next move reads the row."""
-    if not isinstance(move, str) or not move.strip() or len(move) > MAX_MOVE_LENGTH:
-        return None
-    if not default_is_postgresql():
-        return None
-    move = move.strip()
-    played = _memory_move(game_id, user_id, expected_ply, move, now_ms())
-    if played is None:
-        return None
-    args, kwargs = played.write()
-    statement = memory_move_statement(*args, **kwargs)
-    if statement is None:
-        return None
-    try:
-        result = await statements.for_loop(statement_connection).run(*statement)
-    except BaseException:
-        memory.forget(game_id)
-        raise
-    if result is None:
-        return None
-    stamp = int(result.get_value(0, 0)) if result.ntuples else None
-    game = _memory_move_written(played, stamp, handed_over=True)  # read by move_push only
-    if game is None:
-        return None
-    notation = played.appended["notation"][-1]
-    return [move_push(game, played.at_ms, played.played, move, notation)]
 
 
 def game_move(

@@ -6,21 +6,23 @@ of a move together (bench/live.py), so the SQL is built once per process and dat
 from the model's own metadata, and values go through each field's own converters, as the ORM
 would do them (`tests`: the locked read equals the ORM's read field by field, on PostgreSQL
 and on SQLite). Only the game row is locked (`FOR UPDATE OF`): the players' rows are read for
-their names. This module touches two ORM internals, both public in practice and stable across
-Django releases: `Model.from_db` and `Field.get_db_converters`.
+their names. What it uses of Django beyond the querying API: `Model.from_db`, `Model._meta`
+(documented), `Field.get_db_prep_save`, `Field.get_db_converters`, `Field.set_cached_value` (a
+foreign key's cache), `connection.ops.quote_name` and `get_db_converters`,
+`connection.connection` (the psycopg connection under Django's) and
+`connection.wrap_database_errors` (errors raised as Django's); of psycopg, its public
+`Cursor(..., prepare=True)` and `Connection.prepare_threshold`. All are read or called, never
+replaced; tests/test_store.py checks the reads against the ORM's.
 """
 
 from __future__ import annotations
 
-import functools
 import json
 from typing import Any
 
-import psycopg
 from django.contrib.auth import get_user_model
-from django.db import DEFAULT_DB_ALIAS, DatabaseError, connections, transaction
+from django.db import DatabaseError, transaction
 from psycopg import Cursor
-from psycopg.pq import ConnStatus, DiagnosticField, ExecStatus
 
 from games.models import Game, Status
 from games.services.errors import GameNotFound
@@ -268,11 +270,8 @@ def write_move_if_unchanged(
     statement, field_objects, params = _move_statement(
         _sql(connection), game, fields, appended, stamp, ply
     )
-    if not in_transaction and connection.get_autocommit():
-        row = _execute_alone(connection, statement, params)
-        if row is not _UNSUPPORTED:
-            return None if row is None else row[0]
-    # The general path: each column's value as Django prepares it for psycopg.
+    # Each column's value as Django prepares it for psycopg; the statement prepared once per
+    # connection (`_execute`), through psycopg's public cursor API.
     values = [f.get_db_prep_save(getattr(game, f.attname), connection) for f in field_objects]
     row = _execute_locking(connection, statement, [*values, *params[len(values) :]])
     return None if row is None else row[0]
@@ -307,144 +306,3 @@ def _json_list(items: list) -> str:
         else:
             return json.dumps(items)
     return "[" + ", ".join(parts) + "]"
-
-
-def memory_move_statement(
-    game: Game,
-    fields: tuple[str, ...],
-    appended: dict[str, list],
-    *,
-    stamp: int,
-    ply: int,
-) -> tuple[bytes, bytes, list[bytes | None]] | None:
-    """`write_move_if_unchanged`'s statement as `live.statements` sends it from the event loop:
-    its prepared name, its SQL with `$n` placeholders, its parameters in text form (None if
-    one has none). Builds nothing but strings: no database call."""
-    # `connections[…]` only once: on the event loop that lookup (asgiref's locals) cost more
-    # than building the statement (bench/live.py), and the SQL depends only on the vendor.
-    sql = _sql_by_vendor.get("postgresql") or _sql(connections[DEFAULT_DB_ALIAS])
-    statement, _fields, params = _move_statement(sql, game, fields, appended, stamp, ply)
-    texts = _texts(params)
-    if texts is None:
-        return None
-    return _statement_name(statement), _numbered(statement), texts
-
-
-def default_is_postgresql() -> bool:
-    """Whether the default database is PostgreSQL, read from its settings, not from a
-    connection object (which the event loop's lookup builds per context)."""
-    return "postgresql" in connections.settings[DEFAULT_DB_ALIAS]["ENGINE"]
-
-
-def statement_connection() -> psycopg.Connection:
-    """A connection of the process's own for `live.statements`: Django's parameters for
-    DATABASES["default"], in autocommit, with the site's lock timeout (`live.locks`)."""
-    params = connections[DEFAULT_DB_ALIAS].get_connection_params()
-    for django_only in ("cursor_factory", "context"):
-        params.pop(django_only, None)
-    raw = psycopg.connect(**params, autocommit=True)
-    raw.execute("SELECT set_config('lock_timeout', %s, false)", [f"{locks.LOCK_TIMEOUT_MS}ms"])
-    return raw
-
-
-# --- one statement, straight through libpq ------------------------------------------------------
-
-
-def _statement_name(sql: str) -> bytes:
-    name = _prepared_names.get(sql)
-    if name is None:
-        name = _prepared_names.setdefault(sql, f"circolo_{len(_prepared_names)}".encode())
-    return name
-
-
-_NO_SUCH_STATEMENT = b"26000"  # invalid_sql_statement_name: not prepared on this connection
-_prepared_names: dict[str, bytes] = {}
-
-
-def _execute_alone(connection, sql: str, params: list) -> Any:
-    """`_execute_locking` of a statement that is its own transaction (autocommit), on
-    PostgreSQL (`_UNSUPPORTED`, and nothing sent, if a parameter has no text form here): straight through libpq (`PQexecPrepared`, which runs without the GIL), with the
-    parameters as text. psycopg's cursor spent more on the statement than PostgreSQL did
-    (its prepared-statement cache, the parameters' adaptation, its wait loop: 9 % of a busy
-    daphne, bench/live.py). Only in autocommit: psycopg opens the transactions of a
-    connection that is not, and a statement sent past it would run outside them. Errors are
-    psycopg's, raised as Django's (`wrap_database_errors`), as on every other path."""
-    texts = _texts(params)
-    if texts is None:
-        return _UNSUPPORTED
-    connection.ensure_connection()
-    raw = connection.connection
-    name = _statement_name(sql)
-    prepared: set[bytes] = raw.__dict__.setdefault("_circolo_prepared", set())
-    with connection.wrap_database_errors:
-        try:
-            with raw.lock:
-                pgconn = raw.pgconn
-                if name not in prepared:
-                    _checked(raw, pgconn.prepare(name, _numbered(sql)))
-                    prepared.add(name)
-                result = pgconn.exec_prepared(name, texts)
-                if result.error_field(DiagnosticField.SQLSTATE) == _NO_SUCH_STATEMENT:
-                    # Deallocated behind our back (DISCARD ALL): prepared again, once.
-                    _checked(raw, pgconn.prepare(name, _numbered(sql)))
-                    result = pgconn.exec_prepared(name, texts)
-                _checked(raw, result)
-        except psycopg.Error as error:
-            if locks.is_lock_timeout(error):
-                raise locks.LockTimeout(str(error)) from error
-            raise
-        if result.ntuples == 0:
-            return None
-        return tuple(
-            None if (v := result.get_value(0, i)) is None else int(v) for i in range(result.nfields)
-        )
-
-
-def _checked(raw, result) -> None:
-    if result.status in (ExecStatus.COMMAND_OK, ExecStatus.TUPLES_OK):
-        return
-    if raw.pgconn.status == ConnStatus.BAD:
-        raise psycopg.OperationalError("the connection to PostgreSQL was lost")
-    raise psycopg.errors.error_from_result(result, encoding=raw.info.encoding)
-
-
-_UNSUPPORTED = object()
-
-
-def _texts(params: list) -> list[bytes | None] | None:
-    """The parameters in text form, or None if one has none here. Plain text and integers,
-    all a move's statement holds, are written in the loop itself (a call per parameter was
-    most of the statement's building, bench/live.py)."""
-    texts: list[bytes | None] = []
-    add = texts.append
-    for value in params:
-        kind = type(value)
-        if kind is str:
-            add(value.encode())
-        elif kind is int:
-            add(str(value).encode())
-        else:
-            text = _text(value)
-            if text is _UNSUPPORTED:
-                return None
-            add(text)
-    return texts
-
-
-def _text(value: Any) -> Any:
-    """A parameter in PostgreSQL's text form; _UNSUPPORTED for a type not needed here."""
-    if value is None:
-        return None
-    if isinstance(value, str):
-        return value.encode()
-    # Django's PostgreSQL backend hands integers over as psycopg's Int4 / Int8 (int subclasses).
-    if isinstance(value, int) and not isinstance(value, bool):
-        return str(int(value)).encode()
-    return _UNSUPPORTED
-
-
-@functools.lru_cache(maxsize=64)
-def _numbered(sql: str) -> bytes:
-    """`%s` placeholders as libpq's `$1`, `$2`… (the statements here have no other `%`)."""
-    parts = sql.split("%s")
-    return (parts[0] + "".join(f"${i}{part}" for i, part in enumerate(parts[1:], start=1))).encode()

@@ -213,10 +213,6 @@ async def test_a_socket_process_plays_from_memory_from_the_first_move():
     moved = await receive_until(w, at_ply(2))
     assert (moved["type"], moved["move"]) == ("played", "e7e5")
     assert memory.counts["written"] == before + 2, memory.counts
-    # Written from the event loop itself, by its own statement connection (live.statements).
-    from live import statements
-
-    assert statements._by_loop[asyncio.get_running_loop()].open >= 1
     stored = await database_sync_to_async(Game.objects.get)(pk=game.pk)
     assert (stored.ply, stored.moves) == (2, ["e2e4", "e7e5"])
     await w.disconnect()
@@ -264,44 +260,23 @@ async def test_a_row_held_too_long_answers_busy_from_the_loop_and_the_game_goes_
     await b.disconnect()
 
 
-async def test_statement_connections_ended_while_idle_are_replaced_unseen():
-    """PostgreSQL restarted, say: the loop's idle connections are found ended before use and
-    replaced; the move is played as if nothing happened."""
-    from live import statements
-
-    game, w, b = await seated_at_ply_2()
-    pool = statements._by_loop[asyncio.get_running_loop()]
-    pids = [c.raw.info.backend_pid for c in pool.idle]
-    assert pids
-    await terminate(pids)
-    await w.send_json_to({"type": "move", "ply": 2, "move": "g1f3", "id": 9})
-    assert (await receive_until(b, at_ply(3)))["move"] == "g1f3"
-    assert not {c.raw.info.backend_pid for c in pool.idle} & set(pids)
-    await w.disconnect()
-    await b.disconnect()
-
-
-async def test_a_statement_connection_lost_under_the_move_is_an_outage_answered(monkeypatch):
-    """The connection ends while the move's statement waits (here for a row held elsewhere):
-    the mover is told `unavailable` (no crash, the socket stays), the game is forgotten, and
-    the move sent again is played once the row is free."""
-    from live import statements
+async def test_a_connection_lost_under_the_move_is_an_outage_answered(monkeypatch):
+    """The socket thread's connection ends while the move's statement (from memory) waits, here
+    for a row held elsewhere: the mover is told `unavailable` (no crash, the socket stays), the
+    game is forgotten, and the move sent again is played once the row is free."""
     from tests.concurrency import RowHeld
 
     game, w, b = await seated_at_ply_2()
     loop = asyncio.get_running_loop()
-    pool = statements._by_loop[loop]
     held = await loop.run_in_executor(None, RowHeld(Game.objects.filter(pk=game.pk)).start)
     try:
         await w.send_json_to({"type": "move", "ply": 2, "move": "g1f3", "id": 9})
-        for _ in range(100):  # the statement is on its way: its connection is taken
-            if not pool.idle or len(pool.idle) < pool.open:
+        pids = []
+        for _ in range(100):  # until the move's UPDATE waits for the row
+            pids = await busy_statement_pids(exclude=set())
+            if pids:
                 break
             await asyncio.sleep(0.02)
-        busy = {
-            c.raw.info.backend_pid for c in pool.idle
-        }  # the idle ones; the busy one is not in the list
-        pids = await busy_statement_pids(exclude=busy)
         assert pids
         await terminate(pids, wait=False)
         reply = await receive_until(w, lambda m: m["type"] in ("error", "played"))
@@ -336,7 +311,7 @@ def terminate(pids, *, wait: bool = True) -> None:
 
 @database_sync_to_async
 def busy_statement_pids(exclude) -> list[int]:
-    """Backends waiting on a lock with the move's UPDATE (the loop's statement connection)."""
+    """Backends waiting on a lock with the move's UPDATE from memory."""
     from django.db import connection
 
     with connection.cursor() as cursor:
@@ -345,44 +320,3 @@ def busy_statement_pids(exclude) -> list[int]:
             " AND query LIKE 'UPDATE%%row_stamp%%'"
         )
         return [pid for (pid,) in cursor.fetchall() if pid not in exclude]
-
-
-async def test_with_every_statement_connection_busy_a_move_takes_the_thread_pool(monkeypatch):
-    from live import statements
-
-    monkeypatch.setattr(statements, "SIZE", 0)
-    statements._by_loop.pop(asyncio.get_running_loop(), None)
-    game, w, b = await seated_at_ply_2()
-    assert statements._by_loop[asyncio.get_running_loop()].open == 0
-    assert await stored_ply(game.pk) == 2
-    await w.disconnect()
-    await b.disconnect()
-
-
-async def test_a_statement_connection_past_descriptor_1024_is_checked_like_any_other():
-    """A busy daphne holds thousands of sockets: its statement connections' descriptors go past
-    1,024, where `select.select` raises (a move then failed as `internal`, bench-live)."""
-    import os
-    import resource
-    import socket
-
-    from live.statements import _Connection
-
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    if hard < 2100:
-        pytest.skip("descriptors above 2,048 are not allowed here")
-    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 2100), hard))
-    ours, peer = socket.socketpair()
-    high = os.dup2(ours.fileno(), 2048)
-    try:
-        connection = _Connection.__new__(_Connection)
-        connection.fd, connection.watched = high, True
-        connection.pgconn = type("PG", (), {"status": 0})()  # ConnStatus.OK
-        assert connection.alive()
-        peer.send(b"E")  # the server said something while idle: its end
-        assert not connection.alive()
-    finally:
-        os.close(high)
-        ours.close()
-        peer.close()
-        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))

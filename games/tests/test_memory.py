@@ -12,7 +12,7 @@ from django.db import connection, transaction
 from django.test import override_settings
 
 from games.models import Game, Status
-from games.rules import chess_variant, variant
+from games.rules import variant
 from games.services import (
     GameOver,
     StalePly,
@@ -228,19 +228,19 @@ def test_the_push_of_a_move_made_elsewhere_moves_the_memory_on():
     assert "row" in message and "row" not in json.loads(message["text"])  # not for clients
     message = msgpack.unpackb(msgpack.packb(message))  # as the channel layer hands it over
     # The board Black's move left is held where Black moved, not here (another process).
-    chess_variant._AFTER_PLAY.clear()
+    memory._boards.clear()
     memory.heard(game.pk, message["version"], message["row"])
     known = memory.recall(game.pk)
     fresh = Game.objects.get(pk=game.pk)
     assert {n: getattr(known, n) for n in memory.READ} == {
         n: getattr(fresh, n) for n in memory.READ
     }
-    # The push's bitboards gave this process the board, for White's next move (rules `keep`).
-    assert list(chess_variant._AFTER_PLAY) == [fresh.fen]
+    # The push's bitboards gave this process the board, for White's next move (`board_of`).
+    assert memory.boards_held() == [fresh.fen]
     before = written()
     move(game.pk, 2, "g1f3", T0 + 3_000)
     assert written() == before + 1
-    assert fresh.fen not in chess_variant._AFTER_PLAY  # taken by that move
+    assert fresh.fen not in memory.boards_held()  # taken by that move
 
 
 def test_news_the_memory_cannot_follow_makes_it_forget():
@@ -409,15 +409,16 @@ def test_a_connection_killed_under_the_move_is_an_outage_and_nothing_is_half_wri
     assert written() == before + 1 and Game.objects.get(pk=game.pk).moves[-1] == "b8c6"
 
 
-def test_a_move_from_memory_goes_straight_through_libpq(monkeypatch):
-    """Every parameter of the statement has a text form (Django hands integers over as psycopg's
-    Int4 / Int8): the move takes `_execute_alone`'s libpq path, not psycopg's cursor."""
-    from games.services import store
-
+def test_a_move_from_memory_is_one_statement_prepared_on_its_connection():
+    """The move's UPDATE goes through psycopg's public cursor, prepared once per connection
+    (`store._execute`): after the first move from memory PostgreSQL holds it prepared, and the
+    next move from memory is written with it."""
     game = remembered_at_ply_2()
-    monkeypatch.setattr(
-        store, "_execute_locking", lambda *a, **k: pytest.fail("went through psycopg's cursor")
-    )
     before = written()
     move(game.pk, 2, "g1f3", T0 + 3_000)
-    assert written() == before + 1
+    move(game.pk, 3, "b8c6", T0 + 4_000)
+    assert written() == before + 2
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [text for (text,) in cursor.fetchall()]
+    assert any(text.startswith("UPDATE") and "row_stamp" in text for text in prepared), prepared

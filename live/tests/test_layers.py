@@ -307,23 +307,35 @@ async def test_a_first_socket_while_redis_is_away(tmp_path):
         server.stop()
 
 
-def test_a_loop_closed_closes_its_connections(private_redis):
+def test_a_loop_flushes_before_it_ends_and_a_closed_loop_is_forgotten(private_redis):
+    """`flush()` closes this loop's connections; a loop closed without it is forgotten when
+    another loop first uses the layer (no patch of the loop's `close`, issue 26)."""
     layer = layer_on(private_redis.url)
     seen: dict = {}
 
     def body():
-        loop = asyncio.new_event_loop()
-
         async def use():
             await layer.group_add("g", await layer.new_channel())
             return layer._layer()._subscriber
 
-        seen["connection"] = loop.run_until_complete(use())
-        loop.close()
-        seen["forgotten"] = loop not in layer._layers
+        flushed = asyncio.new_event_loop()
+        seen["connection"] = flushed.run_until_complete(use())
+        flushed.run_until_complete(layer.flush())
+        seen["closing"] = seen["connection"].transport is None or (
+            seen["connection"].transport.is_closing()
+        )
+        flushed.close()
+        ended = asyncio.new_event_loop()
+        ended.run_until_complete(use())
+        ended.close()  # without a flush
+        later = asyncio.new_event_loop()
+        later.run_until_complete(use())
+        seen["forgotten"] = flushed not in layer._layers and ended not in layer._layers
+        later.run_until_complete(layer.flush())
+        later.close()
 
     in_thread(body)
-    assert seen["connection"].transport.is_closing() and seen["forgotten"]
+    assert seen["closing"] and seen["forgotten"]
 
 
 def test_redis_urls_are_read():

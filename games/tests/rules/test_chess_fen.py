@@ -157,15 +157,15 @@ def test_play_writes_what_python_chess_writes_over_random_games():
 
 
 def test_the_board_a_move_leaves_is_the_board_its_fen_reads_into():
-    """`Chess.play` keeps the board a move reached for the next move on that position
-    (`_AFTER_PLAY`), and another process builds it from the bitboards the push carries
-    (`Chess.keep`): either must be exactly the board the FEN reads into — en passant square as
+    """`Chess.play` hands back the board a move reached for the next move on that position
+    (`Played.board`), and another process builds it from the bitboards the push carries
+    (`Chess.board_of`): either must be exactly the board the FEN reads into — en passant square as
     written (python-chess keeps it after any double step), castling rights as written, nothing
     promoted, no move stack — and the next move played from it must give what the FEN would.
     Whole random games, each move chosen among the replies `play` returned; an illegal move on
     a kept position is still refused, and leaves the position readable."""
     rules = chess_variant.Chess()
-    kept = chess_variant._AFTER_PLAY
+    kept = {}  # what a caller holds (games.services.memory): the rules keep nothing
     rng = random.Random(17)
     taken = refused = sent = 0
     seen = set()
@@ -175,9 +175,8 @@ def test_the_board_a_move_leaves_is_the_board_its_fen_reads_into():
         played = None
         for _ply in range(rng.randint(30, 200)):
             if played is not None and rng.random() < 0.5:
-                # The next move comes to another process, which heard the push (`keep`).
-                kept.pop(fen, None)
-                rules.keep(fen, list(played.position))  # msgpack gives a list back
+                # The next move comes to another process, which heard the push (`board_of`).
+                kept[fen] = rules.board_of(fen, list(played.position))  # msgpack: a list
                 assert kept[fen][2] is None  # the replies were not generated there
                 sent += 1
             if fen in kept:
@@ -188,19 +187,22 @@ def test_the_board_a_move_leaves_is_the_board_its_fen_reads_into():
                 assert kept[fen][1] == fen.split(" ")[0].split("/")
                 if rng.random() < 0.1:  # a move not among the replies: refused as before
                     with pytest.raises(chess_variant.IllegalMove):
-                        rules.play(fen, rng.choice(["a1a1", "a1h2", "h1h9", "zz"]))
+                        rules.play(
+                            fen, rng.choice(["a1a1", "a1h2", "h1h9", "zz"]), board=kept.pop(fen)
+                        )
                     refused += 1
             moves = list(board.legal_moves)
             pawn = [m for m in moves if board.piece_type_at(m.from_square) == chess.PAWN]
             move = rng.choice(pawn if pawn and rng.random() < 0.4 else moves)
             seen |= special_kinds(board, move)
-            played = rules.play(fen, move.uci())
+            played = rules.play(fen, move.uci(), board=kept.pop(fen, None))
             expected = tuple(chess_variant.algebraic(board, move, lang) for lang in ("it", "en"))
             board.push(move)
             assert (played.fen, played.notation) == (board.fen(), expected)
             if played.outcome is not None:
-                assert played.fen not in kept
+                assert played.board is None
                 break
+            kept[played.fen] = played.board
             assert played.legal_moves == sorted(m.uci() for m in board.legal_moves)
             fen = played.fen
     assert taken > 1000 and refused > 50 and sent > 500
@@ -210,7 +212,5 @@ def test_the_board_a_move_leaves_is_the_board_its_fen_reads_into():
 @pytest.mark.parametrize(
     "position", [None, (), [1] * 7, ["1"] * 8, [1 << 64] * 8, [-1] * 8, [1.0] * 8]
 )
-def test_a_position_that_is_not_eight_bitboards_is_not_kept(position):
-    chess_variant._AFTER_PLAY.clear()
-    chess_variant.Chess().keep(chess.STARTING_FEN, position)
-    assert chess.STARTING_FEN not in chess_variant._AFTER_PLAY
+def test_a_position_that_is_not_eight_bitboards_makes_no_board(position):
+    assert chess_variant.Chess().board_of(chess.STARTING_FEN, position) is None
