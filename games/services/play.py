@@ -40,7 +40,7 @@ from live.pushes import Push
 
 MAX_MOVE_LENGTH = 200
 # What a move writes besides the lists it grows (`store.write_game(appended=...)`).
-MOVE_FIELDS = tuple(f for f in PLAY_FIELDS if f not in ("moves", "positions", "notation"))
+MOVE_FIELDS = tuple(f for f in PLAY_FIELDS if f not in ("moves", "positions", "notation", "clocks"))
 
 
 def _new_game(
@@ -222,7 +222,13 @@ def _play(game: Game, color: Color, move: str, at_ms: int) -> tuple[Played, dict
     except (IllegalMove, RulesError) as error:
         raise IllegalMoveError(f"illegal move {move!r}") from error
     game.set_clock(clocks.after_move(game.clock, at_ms))
-    appended = {"moves": [move], "notation": [list(played.notation)], "positions": [game.fen]}
+    left = game.white_ms if color is Color.WHITE else game.black_ms  # the PGN's [%clk]
+    appended = {
+        "moves": [move],
+        "notation": [list(played.notation)],
+        "clocks": [left],
+        "positions": [game.fen],
+    }
     game.fen = played.fen
     game.ply += 1
     if game.draw_offer and game.draw_offer != color.value:
