@@ -86,12 +86,11 @@ def opening_of(positions: Sequence[str]) -> ChessOpening | None:
     the last of the first `max_plies() + 1` positions found in the table (a position not in
     the table keeps the name found before it), or None if none is."""
     table = _table()
-    found = None
-    for fen in positions[: table.max_plies + 1]:
+    for fen in reversed(positions[: table.max_plies + 1]):  # the last found is the name
         opening = table.by_epd.get(position_key(fen))
         if opening is not None:
-            found = opening
-    return found
+            return opening
+    return None
 
 
 def named_at_ply(fen: str, ply: int) -> ChessOpening | None:
