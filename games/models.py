@@ -126,6 +126,10 @@ class Game(models.Model):
     moves = models.JSONField(_("mosse"), default=list)  # machine form (UCI / square paths)
     positions = models.JSONField(default=list)  # canonical FENs before the current one
     notation = models.JSONField(default=list)  # [Italian, English] notation of each move
+    # The mover's time left after each move, increment included (ms): the PGN's `[%clk]`
+    # (issue 24). Appended in SQL with the moves, never read by a move (`store.GROWING`).
+    # Empty for the games played before it was kept.
+    clocks = models.JSONField(default=list, blank=True)
     ply = NonNegativeInteger(_("semimosse"), default=0)
     # STYLE 4: bumped under the row lock with every change pushed (moves, presence, draw offers,
     # flags, the end); clients drop any state not newer than the one they hold.

@@ -5,12 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db.models import Count, Q, QuerySet
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from games import commitments, player_ratings
-from games.models import Challenge, ChallengeStatus, Game, PoolEntry, Status
-from games.rules import openings, variant
+from games.models import Challenge, ChallengeStatus, Game, GameResult, PoolEntry, Status
+from games.rules import Result, chess_openings, openings, variant
+from games.rules.chess_openings import ChessOpening
+from games.rules.export import GameRecord, game_headers
 from games.rules.timecontrol import Cadence, TimeControl
 
 
@@ -105,24 +108,119 @@ def board_geometry(variant_code: str) -> dict:
     return {"size": board.size, "squares": [list(rc) for rc in board.coords]}
 
 
-def game_export(game: Game, *, event: str = "Circolo") -> str:
-    """The game's PGN (chess) or PDN (draughts); `event` names its event in the headers (every
-    header value is escaped by the rules' export)."""
-    rules = variant(game.variant)
-    headers = {
-        "Event": event,
-        "White": game.white.username,
-        "Black": game.black.username,
-        "Date": game.created_at.strftime("%Y.%m.%d"),
-        "TimeControl": f"{game.base_seconds}+{game.increment_seconds}",
-    }
-    result = None
-    if game.result and game.result != "0-0":
-        from games.rules import Result
+def chess_opening(game: Game) -> ChessOpening | None:
+    """The chess game's opening (ECO and name, issue 24): the last of its positions found in
+    the table (`chess_openings.opening_of`), from its start (after the moves an event imposed,
+    if any). None for draughts, and while no position has a name. Reads only the columns a
+    live move keeps (`positions`, `fen`), so a game remembered by a socket process
+    (`services.memory`) loads nothing more for it."""
+    if game.variant != "chess":
+        return None
+    return chess_openings.opening_of([*game.positions, game.fen])
 
-        result = Result(game.result)
-    start = game.start_fen if game.start_fen != rules.start_fen() else None
-    return rules.export(game.moves, start_fen=start, headers=headers, result=result)
+
+def chess_opening_json(game: Game) -> dict[str, str] | None:
+    opening = chess_opening(game)
+    return None if opening is None else {"eco": opening.eco, "name": opening.name}
+
+
+def _ratings_at_start(games: list[Game]) -> dict[int, dict[int, tuple[int, int | None]]]:
+    """game id -> player id -> (rating at the start, what the game changed): the rating a
+    settled rated game changed (the change None when rated with its event as one period); a
+    live game's players' current ratings, which are those it started at (RULES 1: one live game
+    at a time). A finished game without a change (casual, or not settled yet) has none: its
+    players' ratings then are not kept. Two queries at most, whatever the number of games."""
+    live = [g for g in games if g.is_live]
+    keys = {
+        (g.pk, pid): player_ratings.key(pid, g.variant, g.base_seconds, g.increment_seconds)
+        for g in live
+        for pid in (g.white_id, g.black_id)
+    }
+    now = player_ratings.current(set(keys.values())) if keys else {}
+    rated = [g.pk for g in games if not g.is_live and g.rated]
+    changes = player_ratings.game_changes(rated) if rated else {}
+    shown: dict[int, dict[int, tuple[int, int | None]]] = {}
+    for (game_id, pid), k in keys.items():
+        if k in now:
+            shown.setdefault(game_id, {})[pid] = (now[k], None)
+    for game_id, by_player in changes.items():
+        for pid, (before, after) in by_player.items():
+            shown.setdefault(game_id, {})[pid] = (
+                before,
+                None if after is None else after - before,
+            )
+    return shown
+
+
+def _event_name(game: Game) -> str:
+    event = game.event  # a tournament or an arena (generic: games imports neither)
+    if event is not None:
+        return str(event)
+    return _("Partita valutata") if game.rated else _("Partita amichevole")
+
+
+def games_export(
+    games: list[Game], *, site: str, event: str | None = None, rounds: dict[int, str] | None = None
+) -> str:
+    """The games' PGN (chess) or PDN (draughts), one after the other (issue 24). `site` is the
+    site's absolute root (the game's URL is its Site tag); `event` names every game's event
+    (else each game's own); `rounds` gives a tournament game's round ("3", "3.2" for the
+    second game of a pairing), else the game's event says it, else "-". Every header value is
+    escaped by the rules' export. Ratings in two queries whatever the number of games."""
+    ratings = _ratings_at_start(games)
+    texts = []
+    for game in games:
+        rules = variant(game.variant)
+        game_ratings = ratings.get(game.pk, {})
+        white, black = game_ratings.get(game.white_id), game_ratings.get(game.black_id)
+        result = None
+        if game.result and game.result != GameResult.NOBODY_SCORES:
+            result = Result(game.result)  # RULES 3: 0-0 has no PGN spelling: "*"
+        if rounds is not None:
+            round_ = rounds.get(game.pk, "-")
+        else:
+            game_round = getattr(game.event, "game_round", None)
+            round_ = game_round(game) if game_round is not None else "-"
+        fid = ""
+        if game.opening_number and game.variant in openings.TABLE_VARIANTS:
+            drawn = openings.by_number(game.opening_number)
+            fid = f"F.I.D. {game.opening_number} ({drawn.class_label(game.variant)})"
+        record = GameRecord(
+            variant=game.variant,
+            event=event if event is not None else _event_name(game),
+            site=site.rstrip("/") + reverse("games:game", args=[game.pk]),
+            started_at=game.created_at,
+            white=game.white.username,
+            black=game.black.username,
+            result=result,
+            reason=game.reason,
+            over=not game.is_live,
+            base_seconds=game.base_seconds,
+            increment_seconds=game.increment_seconds,
+            round=round_,
+            white_rating=white[0] if white else None,
+            black_rating=black[0] if black else None,
+            white_rating_diff=white[1] if white else None,
+            black_rating_diff=black[1] if black else None,
+            chess_opening=chess_opening(game),
+            fid_opening=fid,
+        )
+        start = game.start_fen if game.start_fen != rules.start_fen() else None
+        texts.append(
+            rules.export(
+                game.moves,
+                start_fen=start,
+                headers=game_headers(record),
+                result=result,
+                clocks=game.clocks,
+            )
+        )
+    return "\n".join(texts)
+
+
+def game_export(game: Game, *, site: str) -> str:
+    """One game's PGN (chess) or PDN (draughts): `games_export`."""
+    return games_export([game], site=site)
 
 
 def pool_counts() -> dict[tuple[str, int, int], int]:

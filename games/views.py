@@ -267,6 +267,7 @@ def game(request: HttpRequest, pk: int) -> HttpResponse:
         "event_label": event._meta.verbose_name if event is not None else "",
         "event_caption": caption,
         "opening": opening,
+        "chess_opening": selectors.chess_opening(game),  # issue 24: ECO code and name
         "my_color": color.value if color else "",
         "geometry": selectors.board_geometry(game.variant),
         "initial_state": services.game_state(game),
@@ -324,6 +325,9 @@ def rematch(request: HttpRequest, pk: int) -> HttpResponse:
 def game_export(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game(pk)
     ext = "pgn" if game.variant == "chess" else "pdn"
-    response = HttpResponse(selectors.game_export(game), content_type="text/plain; charset=utf-8")
+    # Issue 24: the game's own URL is its Site tag, on the host the request came to (Django
+    # checks it against ALLOWED_HOSTS), so a file downloaded links back to where it was played.
+    text = selectors.game_export(game, site=request.build_absolute_uri("/"))
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="circolo-{game.pk}.{ext}"'
     return response

@@ -102,6 +102,24 @@ class Tournament(Event):
             caption += " · " + (gettext("ritorno") if second == game.pk else gettext("andata"))
         return caption
 
+    def game_rounds(self) -> dict[int, str]:
+        """Each game's PGN/PDN Round tag (issue 24): the round's number, and with double games
+        (RULES 4.5) which of the pairing's two it is, "3.1" and "3.2". One query."""
+        rows = Pairing.objects.filter(round__tournament=self).values_list(
+            "round__number", "game1_id", "game2_id"
+        )
+        rounds: dict[int, str] = {}
+        for number, first, second in rows:
+            if first is not None:
+                rounds[first] = f"{number}.1" if self.legs == 2 else str(number)
+            if second is not None:
+                rounds[second] = f"{number}.2"
+        return rounds
+
+    def game_round(self, game) -> str:
+        """One game's Round tag ("-" if it is no game of this tournament)."""
+        return self.game_rounds().get(game.pk, "-")
+
 
 class Registration(models.Model):
     """A player registered and not withdrawn (RULES 4.2: withdrawing deletes the row)."""

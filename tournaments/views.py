@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST
 from events.forms import remember_zone, use_zone
 from events.kinds import open_live_event
 from games.models import Game
-from games.selectors import game_export
+from games.selectors import games_export
 from ratings.models import CadenceChoice, Variant
 from tournaments import selectors, services
 from tournaments.describe import describe, outcome_line
@@ -303,8 +303,14 @@ def tournament_games(request: HttpRequest, pk: int) -> HttpResponse:
     """PGN (chess) or PDN (draughts) of every game of the tournament."""
     tournament = get_object_or_404(Tournament, pk=pk, status__in=RUN_STATUSES)
     ids = selectors.tournament_game_ids(tournament)
-    games = Game.objects.filter(pk__in=ids).select_related("white", "black").order_by("pk")
-    text = "\n\n".join(game_export(game, event=tournament.name) for game in games)
+    games = list(Game.objects.filter(pk__in=ids).select_related("white", "black").order_by("pk"))
+    # Issue 24: each game's URL as its Site, on the host the request came to.
+    text = games_export(
+        games,
+        site=request.build_absolute_uri("/"),
+        event=tournament.name,
+        rounds=tournament.game_rounds(),
+    )
     ext = "pgn" if tournament.variant == "chess" else "pdn"
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="torneo-{pk}.{ext}"'

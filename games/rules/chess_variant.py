@@ -548,13 +548,17 @@ class Chess(Variant):
         start_fen: str | None = None,
         headers: Mapping[str, str] | None = None,
         result: Result | None = None,
+        clocks: Sequence[int] | None = None,
     ) -> str:
         board = _board(start_fen) if start_fen else chess.Board()
         game = chess.pgn.Game.from_board(board)
         node: chess.pgn.GameNode = game
-        for move in moves:
+        with_clocks = clocks is not None and len(clocks) == len(moves)
+        for index, move in enumerate(moves):
             node = node.add_variation(self._move(board, move))
             board.push(node.move)
+            if with_clocks:
+                node.set_clock(max(0, clocks[index]) // 1000)  # whole seconds, as lichess
         for key, value in (headers or {}).items():
             # python-chess writes header values as given: escape them here (PGN 7).
             tag_pair(key, value)  # validates the name

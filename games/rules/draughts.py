@@ -65,6 +65,7 @@ from .base import (
     Variant,
     tag_pair,
 )
+from .export import clock_text
 
 # Directions: up-left, up-right, down-left, down-right (up = towards row 0 = White's way).
 UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT = range(4)
@@ -597,15 +598,17 @@ class DraughtsVariant(Variant):
         start_fen: str | None = None,
         headers: Mapping[str, str] | None = None,
         result: Result | None = None,
+        clocks: Sequence[int] | None = None,
     ) -> str:
         """PDN 3.0: tag pairs (GameType per the PDN standard: 20 International, 21 English,
         22 Italian; FEN when the game does not start from the standard position), then the move
         text numbered per move pair of the side that moves first."""
         fen = self.normalize_fen(start_fen) if start_fen else self._start
-        tags: dict[str, str] = {"Event": "?", "Site": "?", "Date": "????.??.??"}
-        tags.update({"White": "?", "Black": "?"})
+        # The Seven Tag Roster first, in its order (PGN 8.1.1), as PDN 3.0 takes it over.
+        tags: dict[str, str] = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?"}
+        tags.update({"White": "?", "Black": "?", "Result": "*"})
         tags.update(headers or {})
-        tags["Result"] = _pdn_result(result)
+        tags["Result"] = _pdn_result(result, self.code)
         tags["GameType"] = _PDN_GAME_TYPE[self.code]
         if fen != self._start:
             tags["SetUp"] = "1"
@@ -622,6 +625,8 @@ class DraughtsVariant(Variant):
             elif index == 0:
                 tokens.append(f"{number}...")
             tokens.append(move_text(move))
+            if clocks is not None and len(clocks) == len(moves):
+                tokens.append(f"{{[%clk {clock_text(clocks[index])}]}}")
             if not first:
                 number += 1
             first = not first
@@ -662,10 +667,16 @@ class DraughtsVariant(Variant):
         return pos
 
 
-def _pdn_result(result: Result | None) -> str:
-    # PDN writes draughts results as 2-0 / 1-1 / 0-2 in many programs, but PDN 3.0 accepts the
-    # PGN spelling; keep the PGN one so both exports read alike.
-    return str(result) if result else "*"
+# International draughts scores 2 points a win, 1 a draw (FMJD), and its PDN files write the
+# result that way (lidraughts, the FMJD's own files); pydraughts' reader knows both spellings.
+# English and Italian draughts write the PGN spelling.
+_TWO_POINTS = {Result.WHITE_WINS: "2-0", Result.DRAW: "1-1", Result.BLACK_WINS: "0-2"}
+
+
+def _pdn_result(result: Result | None, code: str) -> str:
+    if result is None:
+        return "*"
+    return _TWO_POINTS[result] if code == "international" else str(result)
 
 
 def _start(board: Board, white_rows: range, black_rows: range) -> str:

@@ -32,7 +32,7 @@ from live import locks
 
 MAX_MOVE_LENGTH = 200
 # What a move writes besides the lists it grows (`store.write_game(appended=...)`).
-MOVE_FIELDS = tuple(f for f in PLAY_FIELDS if f not in ("moves", "positions", "notation"))
+MOVE_FIELDS = tuple(f for f in PLAY_FIELDS if f not in ("moves", "positions", "notation", "clocks"))
 
 
 def _new_game(
@@ -217,7 +217,13 @@ def _play(game: Game, color: Color, move: str, at_ms: int) -> tuple[Played, dict
         raise IllegalMoveError(f"illegal move {move!r}") from error
     memory.board_kept(played.fen, played.board)  # for the next move, here (memory.py)
     game.set_clock(clocks.after_move(game.clock, at_ms))
-    appended = {"moves": [move], "notation": [list(played.notation)], "positions": [game.fen]}
+    left = game.white_ms if color is Color.WHITE else game.black_ms  # the PGN's [%clk]
+    appended = {
+        "moves": [move],
+        "notation": [list(played.notation)],
+        "clocks": [left],
+        "positions": [game.fen],
+    }
     game.fen = played.fen
     game.ply += 1
     if game.draw_offer and game.draw_offer != color.value:

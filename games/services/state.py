@@ -11,8 +11,9 @@ from typing import Any
 from django.db import transaction
 
 from games.models import Game
-from games.rules import Color, Played, variant
+from games.rules import Color, Played, chess_openings, variant
 from games.rules import clock as clocks
+from games.selectors import chess_opening_json
 from games.services import memory
 from live import pushes
 
@@ -85,6 +86,9 @@ def game_state(
         "result": game.result,
         "reason": game.reason,
         "draw_offer": game.draw_offer or None,
+        # Issue 24: the chess opening's ECO code and name ({"eco", "name"}; None until a
+        # position is named); absent for draughts.
+        **({"chess_opening": chess_opening_json(game)} if game.variant == "chess" else {}),
         "white": {
             "id": game.white_id,
             "name": game.white.username,
@@ -128,7 +132,7 @@ def _draw_claimable(game: Game) -> bool:
 def move_delta(game: Game, *, at_ms: int, played: Played, move: str, notation: list) -> dict:
     """What one move changed (docs/protocol.md, "played"): applied on top of the state of the
     version before; the move list is not sent again."""
-    return {
+    delta = {
         "type": "played",
         "game": game.pk,
         "version": game.version,
@@ -145,6 +149,14 @@ def move_delta(game: Game, *, at_ms: int, played: Played, move: str, notation: l
         "draw_offer": game.draw_offer or None,
         "draw_claimable": _draw_claimable(game),
     }
+    if game.variant == "chess":
+        # Issue 24: the opening's name changes only when the move reaches a named position:
+        # only then is it sent (a client keeps the one it has). One dictionary lookup, none
+        # past the table's depth.
+        named = chess_openings.named_at_ply(game.fen, game.ply)
+        if named is not None:
+            delta["chess_opening"] = {"eco": named.eco, "name": named.name}
+    return delta
 
 
 def move_push(

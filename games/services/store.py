@@ -42,6 +42,7 @@ PLAY_FIELDS = (
     "moves",
     "positions",
     "notation",
+    "clocks",
     "ply",
     "version",
     "draw_offer",
@@ -54,9 +55,10 @@ PLAY_FIELDS = (
 ALL_FIELDS = tuple(f.name for f in Game._meta.concrete_fields if not f.primary_key)
 
 
-# The move list and its notation only ever grow: a move appends to them in SQL and never reads
-# them (at ply 80 they were most of the row read, encoded and written on every move).
-GROWING = ("moves", "notation")
+# The move list, its notation and the clock after each move only ever grow: a move appends to
+# them in SQL and never reads them (at ply 80 they were most of the row read, encoded and
+# written on every move).
+GROWING = ("moves", "notation", "clocks")
 # What only the end of a game changes.
 END_FIELDS = ("status", "result", "reason", "finished_at")
 # What a move that does not end the game sets (the lists it grows aside): what a move from
@@ -295,12 +297,15 @@ _quote = json.encoder.encode_basestring_ascii  # json.dumps's own quoting of a s
 
 def _json_list(items: list) -> str:
     """`json.dumps(items)` for what a move appends: strings (its move, the position before
-    it) or lists of strings (its notation), quoted by json's own C function; anything else
-    through `json.dumps`. Three `json.dumps` calls were half of building a move's statement."""
+    it), lists of strings (its notation), quoted by json's own C function, or integers (the
+    clock after it); anything else through `json.dumps`. Three `json.dumps` calls were half of
+    building a move's statement."""
     parts = []
     for item in items:
         if type(item) is str:
             parts.append(_quote(item))
+        elif type(item) is int:
+            parts.append(str(item))
         elif type(item) is list and all(type(part) is str for part in item):
             parts.append("[" + ", ".join(map(_quote, item)) + "]")
         else:

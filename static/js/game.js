@@ -671,6 +671,18 @@ function apply(next) {
   if (board && !live()) board.cancelPremove();
   renderSide();
   drawClocks();
+  renderChessOpening();
+}
+// Issue 24: the chess opening's ECO code and name. The server sends it in the full state and,
+// in a move, only when the move reaches a named position (docs/protocol.md): the last one
+// received stands.
+function renderChessOpening() {
+  const line = document.getElementById("chess-opening");
+  const opening = state.chess_opening;
+  if (!line || !opening) return;
+  line.querySelector("[data-eco]").textContent = opening.eco;
+  line.querySelector("[data-opening-name]").textContent = opening.name;
+  line.hidden = false;
 }
 function refreshRatings() {
   fetch(`/games/${gameId}/ratings/`).then((r) => r.json()).then((data) => {

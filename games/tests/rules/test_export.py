@@ -75,11 +75,12 @@ def test_pdn_headers_stay_one_per_tag(code: str, value: str) -> None:
     tags = [TAG.match(line) for line in head.splitlines()]
     assert all(tags), head
     names = [tag.group(1) for tag in tags]
-    assert names == ["Event", "Site", "Date", "White", "Black", "Result", "GameType"]
+    assert names == ["Event", "Site", "Date", "Round", "White", "Black", "Result", "GameType"]
     values = {tag.group(1): unescaped(tag.group(2)) for tag in tags}
     for key, sent in headers_for(value).items():
         assert values[key] == expected(sent)
-    assert "[" not in body and body.split() == ["1.", move, "1-0"]
+    won = "2-0" if code == "international" else "1-0"  # FMJD scores a win 2 points
+    assert "[" not in body and body.split() == ["1.", move, won]
 
 
 @settings(max_examples=200, deadline=None)
@@ -88,7 +89,7 @@ def test_any_text_as_a_header(value: str) -> None:
     check_chess(value)
     text = variant("italian").export([], headers={"Event": value})
     head = text.split("\n\n")[0].splitlines()
-    assert len(head) == 7 and all(TAG.match(line) for line in head)
+    assert len(head) == 8 and all(TAG.match(line) for line in head)
     assert unescaped(TAG.match(head[0]).group(2)) == expected(value)
 
 
