@@ -16,7 +16,8 @@ register = template.Library()
 @register.inclusion_tag("ratings/player_ratings.html")
 def player_ratings(player: Any) -> dict[str, Any]:
     """`{% player_ratings player %}`: ratings by variant and cadence, with charts."""
-    return {"player": player, "rows": player_rating_rows(player_id=player.pk)}
+    rows = player_rating_rows(player_id=player.pk, since=getattr(player, "date_joined", None))
+    return {"player": player, "rows": rows}
 
 
 @register.filter
@@ -25,6 +26,18 @@ def rating_category(value: int | None) -> str:
     if value is None or value == "":
         return ""
     return str(CATEGORY_LABELS[category(int(value))])
+
+
+@register.filter
+def signed(change: int | None) -> str:
+    """`{{ delta|signed }}`: a rating change as people write it, "+12", "−8" (a true minus
+    sign, as wide as the plus), "0"; empty for None (no change known)."""
+    if change is None or change == "":
+        return ""
+    change = int(change)
+    if change > 0:
+        return f"+{change}"
+    return f"\u2212{-change}" if change < 0 else "0"
 
 
 @register.simple_tag
