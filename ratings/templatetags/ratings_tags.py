@@ -6,6 +6,7 @@ from typing import Any
 
 from django import template
 
+from games.templatetags.games_tags import signed
 from ratings.elo_italia import category
 from ratings.models import CATEGORY_LABELS, Variant
 from ratings.selectors import player_rating_rows
@@ -28,16 +29,8 @@ def rating_category(value: int | None) -> str:
     return str(CATEGORY_LABELS[category(int(value))])
 
 
-@register.filter
-def signed(change: int | None) -> str:
-    """`{{ delta|signed }}`: a rating change as people write it, "+12", "−8" (a true minus
-    sign, as wide as the plus), "0"; empty for None (no change known)."""
-    if change is None or change == "":
-        return ""
-    change = int(change)
-    if change > 0:
-        return f"+{change}"
-    return f"\u2212{-change}" if change < 0 else "0"
+# `{{ delta|signed }}`: "+12", "−8", "0" (games' filter, the one way a change is written).
+register.filter("signed", signed)
 
 
 @register.simple_tag
