@@ -190,5 +190,6 @@ def test_the_admin_says_the_arena_was_changed_in_the_feminine(site, context_it):
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "admin-arena-changed-desk.png"))
     page.set_viewport_size(PHONE)
-    page.reload()
-    page.screenshot(path=str(SHOTS / "admin-arena-form-phone.png"))
+    page.locator("input[name=_continue]").click()  # saved again, read on a phone
+    expect(message).to_contain_text("è stata modificata")
+    page.screenshot(path=str(SHOTS / "admin-arena-changed-phone.png"))
