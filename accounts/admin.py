@@ -1,13 +1,16 @@
 from django.contrib import admin, messages
-from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.admin import GroupAdmin, UserAdmin
+from django.contrib.auth.models import Group
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from accounts.admin_messages import MASCULINE, NamedModelAdmin, Noun
 from accounts.models import User
 
 
 @admin.register(User)
-class PlayerAdmin(UserAdmin):
+class PlayerAdmin(NamedModelAdmin, UserAdmin):
+    noun = Noun(MASCULINE, _("il giocatore"), _("un altro giocatore"))
     list_display = ("username", "email", "is_bot", "is_active", "is_staff", "date_joined")
     list_filter = ("is_bot", "is_active", "is_staff", "is_superuser", "date_joined")
     search_fields = ("username", "email")
@@ -39,3 +42,12 @@ class PlayerAdmin(UserAdmin):
             ngettext("%d account disattivato.", "%d account disattivati.", count) % count,
             messages.SUCCESS,
         )
+
+
+# Django's own group admin, with its noun for the saved messages (accounts/admin_messages.py).
+admin.site.unregister(Group)
+
+
+@admin.register(Group)
+class StaffGroupAdmin(NamedModelAdmin, GroupAdmin):
+    noun = Noun(MASCULINE, _("il gruppo"), _("un altro gruppo"))

@@ -53,8 +53,12 @@ class SignupForm(forms.Form):
         p1, p2 = cleaned.get("password1"), cleaned.get("password2")
         if p1 and p2 and p1 != p2:
             self.add_error("password2", _("Le due password non coincidono."))
-        elif p1 and "username" in cleaned:
-            probe = User(username=cleaned["username"], email=cleaned.get("email", ""))
+        elif p1:
+            # Every error at once: the password is judged even when the username was refused,
+            # against the name as typed (the similarity validator needs one), so a bad name
+            # and a common password are both reported on the first submit.
+            name = cleaned.get("username") or str(self.data.get("username", ""))[:USERNAME_MAX]
+            probe = User(username=name, email=cleaned.get("email", ""))
             try:
                 password_validation.validate_password(p1, probe)
             except forms.ValidationError as error:

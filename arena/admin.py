@@ -7,6 +7,7 @@ from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from accounts.admin_messages import FEMININE, MASCULINE, NamedModelAdmin, Noun
 from arena import services
 from arena.models import Arena, ArenaGame, Entry
 
@@ -31,7 +32,8 @@ class EntryInline(admin.TabularInline):
 
 
 @admin.register(Arena)
-class ArenaAdmin(admin.ModelAdmin):
+class ArenaAdmin(NamedModelAdmin, admin.ModelAdmin):
+    noun = Noun(FEMININE, _("l'arena"), _("un'altra arena"))
     list_display = [
         "name",
         "variant",
@@ -79,7 +81,8 @@ class ArenaAdmin(admin.ModelAdmin):
 
 
 @admin.register(Entry)
-class EntryAdmin(admin.ModelAdmin):
+class EntryAdmin(NamedModelAdmin, admin.ModelAdmin):
+    noun = Noun(MASCULINE, _("il partecipante"), _("un altro partecipante"))
     list_display = ["arena", "player", "state", "points", "wins", "games", "rank"]
     list_filter = ["state", "arena__status", "arena__variant"]
     search_fields = ["arena__name", "player__username"]
@@ -93,7 +96,8 @@ class EntryAdmin(admin.ModelAdmin):
 
 
 @admin.register(ArenaGame)
-class ArenaGameAdmin(admin.ModelAdmin):
+class ArenaGameAdmin(NamedModelAdmin, admin.ModelAdmin):
+    noun = Noun(FEMININE, _("la partita dell'arena"), _("un'altra partita dell'arena"))
     list_display = ["arena", "game", "white", "black", "started_at", "ended_at"]
     list_filter = ["arena__status", "arena__variant"]
     search_fields = ["arena__name", "white__player__username", "black__player__username"]

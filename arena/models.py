@@ -31,7 +31,7 @@ class Arena(Event):
         _("motivo della chiusura"), max_length=20, choices=EndReason.choices, blank=True
     )
     # A pairing pass was asked for and will run at this instant (passes are coalesced, RULES 8).
-    pairing_due_at = models.DateTimeField(null=True, blank=True)
+    pairing_due_at = models.DateTimeField(_("prossimo abbinamento"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("arena")
@@ -78,7 +78,9 @@ class PauseReason(models.TextChoices):
 class Entry(models.Model):
     """A player in an arena: whether they want to be paired now, and their score (a cache)."""
 
-    arena = models.ForeignKey(Arena, on_delete=models.CASCADE, related_name="entries")
+    arena = models.ForeignKey(
+        Arena, on_delete=models.CASCADE, related_name="entries", verbose_name=_("arena")
+    )
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
@@ -94,7 +96,7 @@ class Entry(models.Model):
     entered_at = models.DateTimeField(_("entrato il"), auto_now_add=True)
     # Since when the player waits for an opponent (entered, came back, their game ended):
     # with an odd number the one who waited least waits (RULES 8).
-    waiting_since = models.DateTimeField(null=True, blank=True)
+    waiting_since = models.DateTimeField(_("in attesa dal"), null=True, blank=True)
     points = models.PositiveIntegerField(_("punti"), default=0)
     wins = models.PositiveIntegerField(_("vittorie"), default=0)
     games = models.PositiveIntegerField(_("partite"), default=0)
@@ -115,14 +117,27 @@ class Entry(models.Model):
 class ArenaGame(models.Model):
     """One game of an arena: who had which colour, its opening, and whether it is scored."""
 
-    arena = models.ForeignKey(Arena, on_delete=models.CASCADE, related_name="arena_games")
-    game = models.OneToOneField("games.Game", on_delete=models.PROTECT, related_name="arena_game")
-    white = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
-    black = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
-    opening_number = models.PositiveSmallIntegerField(null=True, blank=True)  # F.I.D. table
-    opening_moves = models.JSONField(default=list)
-    started_at = models.DateTimeField()
-    ended_at = models.DateTimeField(null=True, blank=True)  # set when scored
+    arena = models.ForeignKey(
+        Arena, on_delete=models.CASCADE, related_name="arena_games", verbose_name=_("arena")
+    )
+    game = models.OneToOneField(
+        "games.Game",
+        on_delete=models.PROTECT,
+        related_name="arena_game",
+        verbose_name=_("partita"),
+    )
+    white = models.ForeignKey(
+        Entry, on_delete=models.CASCADE, related_name="+", verbose_name=_("bianco")
+    )
+    black = models.ForeignKey(
+        Entry, on_delete=models.CASCADE, related_name="+", verbose_name=_("nero")
+    )
+    opening_number = models.PositiveSmallIntegerField(  # F.I.D. table
+        _("apertura F.I.D."), null=True, blank=True
+    )
+    opening_moves = models.JSONField(_("mosse dell'apertura"), default=list)
+    started_at = models.DateTimeField(_("iniziata il"))
+    ended_at = models.DateTimeField(_("finita il"), null=True, blank=True)  # set when scored
 
     class Meta:
         verbose_name = _("partita dell'arena")

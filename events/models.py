@@ -102,9 +102,9 @@ class Event(models.Model):
     )
     created_at = models.DateTimeField(_("creato il"), auto_now_add=True)
     cancelled_at = models.DateTimeField(_("annullato il"), null=True, blank=True)
-    seed = models.BigIntegerField(default=0)  # the opening draws (RULES 6)
+    seed = models.BigIntegerField(_("seme del sorteggio"), default=0)  # the opening draws (RULES 6)
     finished_at = models.DateTimeField(_("concluso il"), null=True, blank=True)
-    next_due_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    next_due_at = models.DateTimeField(_("prossima scadenza"), null=True, blank=True, db_index=True)
 
     objects = EventQuerySet.as_manager()
 

@@ -3,11 +3,13 @@ from __future__ import annotations
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
+from accounts.admin_messages import FEMININE, NamedModelAdmin, Noun
 from games.models import Challenge, Game
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin):
+class GameAdmin(NamedModelAdmin, admin.ModelAdmin):
+    noun = Noun(FEMININE, _("la partita"), _("un'altra partita"))
     list_display = ["id", "white", "black", "variant", "status", "result", "reason", "created_at"]
     list_filter = ["variant", "status", "result", "rated"]
     search_fields = ["white__username", "black__username"]
@@ -25,7 +27,8 @@ class GameAdmin(admin.ModelAdmin):
 
 
 @admin.register(Challenge)
-class ChallengeAdmin(admin.ModelAdmin):
+class ChallengeAdmin(NamedModelAdmin, admin.ModelAdmin):
+    noun = Noun(FEMININE, _("la sfida"), _("un'altra sfida"))
     list_display = ["id", "challenger", "opponent", "variant", "status", "created_at"]
     list_filter = ["variant", "status", "rated"]
     search_fields = ["challenger__username", "opponent__username"]

@@ -124,25 +124,29 @@ class Game(models.Model):
     opening_moves = models.JSONField(_("mosse dell'apertura"), default=list, blank=True)
     fen = models.TextField(_("posizione attuale"))
     moves = models.JSONField(_("mosse"), default=list)  # machine form (UCI / square paths)
-    positions = models.JSONField(default=list)  # canonical FENs before the current one
-    notation = models.JSONField(default=list)  # [Italian, English] notation of each move
+    positions = models.JSONField(  # canonical FENs before the current one
+        _("posizioni precedenti"), default=list
+    )
+    notation = models.JSONField(  # [Italian, English] notation of each move
+        _("notazione"), default=list
+    )
     # The mover's time left after each move, increment included (ms): the PGN's `[%clk]`
     # (issue 24). Appended in SQL with the moves, never read by a move (`store.GROWING`).
     # Empty for the games played before it was kept.
-    clocks = models.JSONField(default=list, blank=True)
+    clocks = models.JSONField(_("tempi dopo ogni mossa (ms)"), default=list, blank=True)
     ply = NonNegativeInteger(_("semimosse"), default=0)
     # STYLE 4: bumped under the row lock with every change pushed (moves, presence, draw offers,
     # flags, the end); clients drop any state not newer than the one they hold.
-    version = NonNegativeInteger(default=0)
+    version = NonNegativeInteger(_("versione"), default=0)
 
     # Clock snapshot (games.rules.clock.Clock): time left at clock_since_ms, running side.
-    white_ms = models.BigIntegerField()
-    black_ms = models.BigIntegerField()
-    white_increment_ms = models.BigIntegerField()
-    black_increment_ms = models.BigIntegerField()
-    clock_running = models.CharField(max_length=5, blank=True, default="")
-    clock_since_ms = models.BigIntegerField()
-    flag_at_ms = models.BigIntegerField(null=True, blank=True)
+    white_ms = models.BigIntegerField(_("tempo del bianco (ms)"))
+    black_ms = models.BigIntegerField(_("tempo del nero (ms)"))
+    white_increment_ms = models.BigIntegerField(_("incremento del bianco (ms)"))
+    black_increment_ms = models.BigIntegerField(_("incremento del nero (ms)"))
+    clock_running = models.CharField(_("orologio in moto"), max_length=5, blank=True, default="")
+    clock_since_ms = models.BigIntegerField(_("istante della lettura (ms)"))
+    flag_at_ms = models.BigIntegerField(_("caduta della bandierina (ms)"), null=True, blank=True)
 
     # Not indexed on its own: the indexes on (status, white/black_away_since_ms) serve
     # `status = …` as well, and every index of this table is one more entry to write whenever
@@ -156,7 +160,9 @@ class Game(models.Model):
     reason = models.CharField(
         _("motivo"), max_length=40, choices=EndReason.choices, blank=True, default=""
     )
-    draw_offer = models.CharField(max_length=5, blank=True, default="")  # colour offering
+    draw_offer = models.CharField(  # the colour offering
+        _("patta offerta da"), max_length=5, blank=True, default=""
+    )
     # Boost (RULES 8): offered when the event says so (an arena), taken by a player before
     # their own first move; the clock cut is in the clock snapshot itself.
     boostable = models.BooleanField(_("boost ammesso"), default=False)
@@ -167,10 +173,12 @@ class Game(models.Model):
     # away_since = when the last connection of that colour closed (abandonment after 30 s).
     white_sat = models.BooleanField(_("il bianco si è seduto"), default=False)
     black_sat = models.BooleanField(_("il nero si è seduto"), default=False)
-    white_connections = NonNegativeInteger(default=0)
-    black_connections = NonNegativeInteger(default=0)
-    white_away_since_ms = models.BigIntegerField(null=True, blank=True)
-    black_away_since_ms = models.BigIntegerField(null=True, blank=True)
+    white_connections = NonNegativeInteger(_("connessioni del bianco"), default=0)
+    black_connections = NonNegativeInteger(_("connessioni del nero"), default=0)
+    white_away_since_ms = models.BigIntegerField(
+        _("bianco assente dal (ms)"), null=True, blank=True
+    )
+    black_away_since_ms = models.BigIntegerField(_("nero assente dal (ms)"), null=True, blank=True)
 
     # The event the game belongs to (a tournament pairing, an arena), filled by those apps.
     event_type = models.ForeignKey(  # indexed with event_id (Meta.indexes), not alone
@@ -180,20 +188,21 @@ class Game(models.Model):
         blank=True,
         related_name="+",
         db_index=False,
+        verbose_name=_("tipo di evento"),
     )
-    event_id = NonNegativeBigInteger(null=True, blank=True)
+    event_id = NonNegativeBigInteger(_("id dell'evento"), null=True, blank=True)
     event = GenericForeignKey("event_type", "event_id")
 
     created_at = models.DateTimeField(_("creata il"), auto_now_add=True)
     finished_at = models.DateTimeField(_("finita il"), null=True, blank=True)
     # Every `game_finished` receiver (events, ratings) has run for this finished game
     # (games.services.due.game_settle); the tick settles those whose settle task was lost.
-    settled = models.BooleanField(default=False)
+    settled = models.BooleanField(_("conclusione elaborata"), default=False)
     # Which write of the row this is: PostgreSQL gives every INSERT and UPDATE of a game a new
     # value from a sequence, whoever writes it (a trigger, games 0009), never one seen before.
     # A process that remembers a game as it was at stamp S may write a move from that memory
     # with one `UPDATE … WHERE row_stamp = S` (`games.services.memory`). Not on SQLite.
-    row_stamp = models.BigIntegerField(default=0, editable=False)
+    row_stamp = models.BigIntegerField(_("timbro della riga"), default=0, editable=False)
 
     class Meta:
         verbose_name = _("partita")
@@ -315,7 +324,12 @@ class Challenge(models.Model):
         db_index=True,
     )
     game = models.OneToOneField(
-        Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="challenge"
+        Game,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="challenge",
+        verbose_name=_("partita"),
     )
     # A rematch ("rivincita"): offered on the page of the finished game it follows, colours
     # swapped; the opponent accepts or declines it there (issue 16).

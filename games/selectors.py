@@ -94,6 +94,78 @@ def recent_games_of(player_id: int, limit: int = 20) -> QuerySet[Game]:
     )[:limit]
 
 
+class Outcome:
+    """A game's result for one of its players, as the player page's list says it."""
+
+    WIN, LOSS, DRAW, NIL, LIVE = "win", "loss", "draw", "nil", "live"
+
+
+_OUTCOME_OF = {  # (result, the player's colour) -> outcome
+    ("1-0", "white"): Outcome.WIN,
+    ("1-0", "black"): Outcome.LOSS,
+    ("0-1", "white"): Outcome.LOSS,
+    ("0-1", "black"): Outcome.WIN,
+    ("1/2-1/2", "white"): Outcome.DRAW,
+    ("1/2-1/2", "black"): Outcome.DRAW,
+    ("0-0", "white"): Outcome.NIL,  # RULES 3: neither player sat, nobody scores
+    ("0-0", "black"): Outcome.NIL,
+}
+
+
+@dataclass(frozen=True)
+class PlayerGameRow:
+    """One game of a player's recent games, from that player's side (issue 24)."""
+
+    game: Game
+    colour: str  # "white" / "black": the colour the player had
+    outcome: str  # an Outcome
+    opponent: object  # the opponent (a User)
+    opponent_rating: int  # before the game when it was rated, else their current rating
+    change: int | None  # what this game did to the player's rating; None: unrated, or not known
+    rated_with_event: bool  # rated with its tournament as one period: no change of its own
+    event: object | None  # the tournament or arena, if any
+    event_label: str  # "torneo", "arena"; "" without an event
+    from_challenge: bool  # without an event: a challenge ("Sfida"), else quick pairing
+
+
+def player_game_rows(player_id: int, limit: int = 20) -> list[PlayerGameRow]:
+    """The player's recent games, newest first, as their page lists them: outcome, opponent
+    and their rating, the rating change of the game, the event. A fixed number of queries
+    whatever the number of games: the games (with players and challenge), one per kind of
+    event, and the ratings' (two, four with tournament games)."""
+    games = list(
+        recent_games_of(player_id, limit).select_related("challenge").prefetch_related("event")
+    )
+    shown = player_ratings.for_games(games)
+    rows = []
+    for g in games:
+        colour = "white" if g.white_id == player_id else "black"
+        opponent_id = g.black_id if colour == "white" else g.white_id
+        event = g.event if g.event_type_id else None
+        rows.append(
+            PlayerGameRow(
+                game=g,
+                colour=colour,
+                outcome=Outcome.LIVE if g.is_live else _OUTCOME_OF.get((g.result, colour), ""),
+                opponent=g.black if colour == "white" else g.white,
+                opponent_rating=shown[g.pk][opponent_id].rating,
+                change=shown[g.pk][player_id].delta if g.rated and not g.is_live else None,
+                rated_with_event=g.rated and g.rated_with_event,
+                event=event,
+                event_label=str(event._meta.verbose_name) if event is not None else "",
+                from_challenge=_has_challenge(g),
+            )
+        )
+    return rows
+
+
+def _has_challenge(game: Game) -> bool:
+    try:
+        return game.challenge is not None
+    except Challenge.DoesNotExist:
+        return False
+
+
 def game_get(game_id: int) -> Game:
     return Game.objects.select_related("white", "black").get(pk=game_id)
 

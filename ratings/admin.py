@@ -9,6 +9,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from accounts.admin_messages import FEMININE, MASCULINE, NamedModelAdmin, Noun
 from ratings.models import Rating, RatingChange, RatingPeriod
 from ratings.services import player_ratings_recompute
 
@@ -58,7 +59,8 @@ class HistoryOfPeriodInline(RatingChangeInline):
 
 
 @admin.register(Rating)
-class RatingAdmin(admin.ModelAdmin):
+class RatingAdmin(NamedModelAdmin, admin.ModelAdmin):
+    noun = Noun(MASCULINE, _("il punteggio Elo"), _("un altro punteggio Elo"))
     list_display = (
         "player",
         "variant",
@@ -115,7 +117,8 @@ class RatingAdmin(admin.ModelAdmin):
 
 
 @admin.register(RatingPeriod)
-class RatingPeriodAdmin(ReadOnlyMixin, admin.ModelAdmin):
+class RatingPeriodAdmin(NamedModelAdmin, ReadOnlyMixin, admin.ModelAdmin):
+    noun = Noun(MASCULINE, _("il periodo di valutazione"), _("un altro periodo di valutazione"))
     list_display = ("__str__", "kind", "source_id", "variant", "cadence", "rated_at")
     list_filter = ("kind", "variant", "cadence")
     search_fields = ("source_id",)
@@ -124,7 +127,8 @@ class RatingPeriodAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 
 @admin.register(RatingChange)
-class RatingChangeAdmin(ReadOnlyMixin, admin.ModelAdmin):
+class RatingChangeAdmin(NamedModelAdmin, ReadOnlyMixin, admin.ModelAdmin):
+    noun = Noun(FEMININE, _("la variazione di punteggio"), _("un'altra variazione di punteggio"))
     list_display = ("rating", "period", "before", "after", "delta", "games", "created_at")
     list_filter = ("rating__variant", "rating__cadence", "period__kind", "first_protected")
     search_fields = ("rating__player__username",)

@@ -8,6 +8,7 @@ from datetime import datetime
 
 from django.db.models import F, Prefetch, QuerySet, Window
 from django.db.models.functions import RowNumber
+from django.utils import timezone
 
 from ratings.chart import Chart, rating_chart
 from ratings.models import (
@@ -77,10 +78,13 @@ class PlayerRatingRow:
     history: list[RatingChange]
 
 
-def player_rating_rows(*, player_id: int) -> list[PlayerRatingRow]:
+def player_rating_rows(*, player_id: int, since: datetime | None = None) -> list[PlayerRatingRow]:
     """The player page's table: every pool the player has rated games in, with its chart.
 
-    Two queries whatever the number of pools (ratings, then their history).
+    The chart's first point is the rating held before the first change, dated `since` (when
+    the player joined) or else at that change; then one point per change, at its date, in the
+    current time zone so the chart's days are the reader's. Two queries whatever the number of
+    pools (ratings, then their history).
     """
     ratings = (
         Rating.objects.filter(player_id=player_id, games__gt=0)
@@ -94,8 +98,15 @@ def player_rating_rows(*, player_id: int) -> list[PlayerRatingRow]:
     rows = []
     for rating in ratings:
         history = list(rating.history.all())
-        values = [history[0].before] + [c.after for c in history] if history else [rating.value]
-        rows.append(PlayerRatingRow(rating=rating, chart=rating_chart(values), history=history))
+        if history:
+            first = history[0].created_at
+            start = min(since, first) if since is not None else first
+            values = [history[0].before] + [c.after for c in history]
+            dates = [start] + [c.created_at for c in history]
+        else:  # rated games but no ledger (ratings set by hand): the current value alone
+            values, dates = [rating.value], [rating.updated_at]
+        chart = rating_chart(values, [timezone.localtime(d) for d in dates])
+        rows.append(PlayerRatingRow(rating=rating, chart=chart, history=history))
     rows.sort(key=lambda r: (variant_order[r.rating.variant], cadence_order[r.rating.cadence]))
     return rows
 

@@ -89,10 +89,14 @@ def test_an_imposed_opening_is_shown_and_the_moves_numbered_from_it(site, two_pl
 
     # Navigation: back a move with the arrow key, to the start, and back to the game.
     anna.keyboard.press("ArrowLeft")
-    expect(anna.get_by_test_id("viewing")).to_contain_text("mossa 1")
+    # Issue 24: named by the move as the list numbers it (Black's 9-13 in move 2), not "mossa 1".
+    expect(anna.get_by_test_id("viewing")).to_have_text(
+        re.compile(r"^Stai guardando la mossa 2… 9-13:\s*torna alla partita$")
+    )
     expect(anna.locator('#board g[data-square="22"] .piece')).to_have_count(1)
     expect(anna.locator('#board g[data-square="18"] .piece')).to_have_count(0)
     anna.get_by_role("button", name="Inizio").click()
+    expect(anna.get_by_test_id("viewing")).to_contain_text("dopo l’apertura imposta")
     expect(anna.locator('#board g[data-square="9"] .piece')).to_have_count(1)
     expect(anna.locator('#board g[data-square="13"] .piece')).to_have_count(0)
     anna.get_by_test_id("moves").locator('.mv[data-ply="1"]').click()  # a move in the list
@@ -107,7 +111,7 @@ def test_an_imposed_opening_is_shown_and_the_moves_numbered_from_it(site, two_pl
     expect(bruno.get_by_test_id("result")).to_contain_text("resa")
     bruno.reload()
     bruno.get_by_role("button", name="Indietro").click()
-    expect(bruno.get_by_test_id("viewing")).to_contain_text("mossa 1")
+    expect(bruno.get_by_test_id("viewing")).to_contain_text("mossa 2… 9-13")
 
 
 def test_ratings_beside_the_names_and_the_change_at_the_end(site, two_players):

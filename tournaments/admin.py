@@ -4,6 +4,7 @@ from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from accounts.admin_messages import FEMININE, MASCULINE, NamedModelAdmin, Noun
 from tournaments import services
 from tournaments.models import Pairing, Participant, Registration, Round, Tournament
 
@@ -60,9 +61,10 @@ class PairingInline(admin.TabularInline):
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(NamedModelAdmin, admin.ModelAdmin):
     """Read only (RULES 4.8: nothing is ever started or changed by hand)."""
 
+    noun = Noun(MASCULINE, _("il turno"), _("un altro turno"))
     list_display = ["tournament", "number", "opening_number", "started_at", "ended_at"]
     list_filter = ["tournament__status"]
     search_fields = ["tournament__name"]
@@ -77,7 +79,8 @@ class RoundAdmin(admin.ModelAdmin):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(NamedModelAdmin, admin.ModelAdmin):
+    noun = Noun(MASCULINE, _("il torneo"), _("un altro torneo"))
     list_display = [
         "name",
         "variant",
@@ -131,7 +134,8 @@ class TournamentAdmin(admin.ModelAdmin):
 
 
 @admin.register(Registration)
-class RegistrationAdmin(admin.ModelAdmin):
+class RegistrationAdmin(NamedModelAdmin, admin.ModelAdmin):
+    noun = Noun(FEMININE, _("l'iscrizione"), _("un'altra iscrizione"))
     list_display = ["tournament", "player", "joined_at"]
     list_filter = ["tournament__status", "tournament__variant"]
     search_fields = ["tournament__name", "player__username"]

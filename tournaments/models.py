@@ -41,7 +41,9 @@ class Tournament(Event):
     format = models.CharField(_("formato"), max_length=20, choices=Format.choices, blank=True)
     total_rounds = models.PositiveSmallIntegerField(_("turni"), null=True, blank=True)
     legs = models.PositiveSmallIntegerField(_("partite per accoppiamento"), default=1)  # 4.5
-    first_colour = models.CharField(max_length=1, default="W")  # Lim 10.5: the lot for #1
+    first_colour = models.CharField(  # Lim 10.5: the lot for #1
+        _("colore sorteggiato del n. 1"), max_length=1, default="W"
+    )
     started_at = models.DateTimeField(_("iniziato il"), null=True, blank=True)
     announced_end = models.DateTimeField(_("fine annunciata"), null=True, blank=True)
     current_round = models.PositiveSmallIntegerField(_("turno in corso"), default=0)
@@ -125,7 +127,7 @@ class Registration(models.Model):
     """A player registered and not withdrawn (RULES 4.2: withdrawing deletes the row)."""
 
     tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="registrations"
+        Tournament, on_delete=models.CASCADE, related_name="registrations", verbose_name=_("torneo")
     )
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -158,7 +160,7 @@ class Participant(models.Model):
     """
 
     tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="participants"
+        Tournament, on_delete=models.CASCADE, related_name="participants", verbose_name=_("torneo")
     )
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -170,9 +172,9 @@ class Participant(models.Model):
     start_rating = models.PositiveSmallIntegerField(_("punteggio all'inizio"))  # RULES 7.1
     rank = models.PositiveSmallIntegerField(_("posizione finale"), null=True, blank=True)
     points = models.PositiveSmallIntegerField(_("punti"), null=True, blank=True)
-    buchholz_cut1 = models.PositiveSmallIntegerField(null=True, blank=True)
-    sonneborn_berger = models.FloatField(null=True, blank=True)
-    wins = models.PositiveSmallIntegerField(null=True, blank=True)
+    buchholz_cut1 = models.PositiveSmallIntegerField(_("Buchholz -1"), null=True, blank=True)
+    sonneborn_berger = models.FloatField(_("Sonneborn-Berger"), null=True, blank=True)
+    wins = models.PositiveSmallIntegerField(_("vittorie"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("partecipante")
@@ -194,13 +196,18 @@ class Participant(models.Model):
 class Round(models.Model):
     """One round (RULES 4.8): its opening (RULES 6), when it started and ended."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="rounds", verbose_name=_("torneo")
+    )
     number = models.PositiveSmallIntegerField(_("turno"))
-    opening_number = models.PositiveSmallIntegerField(null=True, blank=True)  # F.I.D. table
-    opening_moves = models.JSONField(default=list)  # machine form, from the start position
-    start_fen = models.TextField(blank=True)  # "" = the normal start position
-    started_at = models.DateTimeField()
-    ended_at = models.DateTimeField(null=True, blank=True)
+    opening_number = models.PositiveSmallIntegerField(  # F.I.D. table
+        _("apertura F.I.D."), null=True, blank=True
+    )
+    # Machine form, from the start position.
+    opening_moves = models.JSONField(_("mosse dell'apertura"), default=list)
+    start_fen = models.TextField(_("posizione iniziale"), blank=True)  # "": the normal start
+    started_at = models.DateTimeField(_("iniziato il"))
+    ended_at = models.DateTimeField(_("finito il"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("turno")
@@ -223,27 +230,55 @@ class Pairing(models.Model):
     double absence (never a "game won", RULES 4.10).
     """
 
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="pairings")
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="pairings", verbose_name=_("turno")
+    )
     board = models.PositiveSmallIntegerField(_("scacchiera"))
-    white = models.ForeignKey(Participant, on_delete=models.CASCADE, related_name="+")
+    white = models.ForeignKey(
+        Participant, on_delete=models.CASCADE, related_name="+", verbose_name=_("bianco")
+    )
     black = models.ForeignKey(
-        Participant, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+        Participant,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("nero"),
     )  # null: the bye ("riposo", RULES 4.6)
-    white_forfeit = models.BooleanField(default=False)  # RULES 4.7: busy, loses by forfeit
-    black_forfeit = models.BooleanField(default=False)
+    # RULES 4.7: busy, loses by forfeit.
+    white_forfeit = models.BooleanField(_("forfait del bianco"), default=False)
+    black_forfeit = models.BooleanField(_("forfait del nero"), default=False)
     game1 = models.OneToOneField(
-        "games.Game", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        "games.Game",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("partita 1"),
     )
     game2 = models.OneToOneField(
-        "games.Game", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        "games.Game",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("partita 2"),
     )
-    white_points1 = models.PositiveSmallIntegerField(null=True, blank=True)
-    black_points1 = models.PositiveSmallIntegerField(null=True, blank=True)
-    played1 = models.BooleanField(default=False)
-    white_points2 = models.PositiveSmallIntegerField(null=True, blank=True)
-    black_points2 = models.PositiveSmallIntegerField(null=True, blank=True)
-    played2 = models.BooleanField(default=False)
-    done = models.BooleanField(default=False, db_index=True)
+    white_points1 = models.PositiveSmallIntegerField(
+        _("punti del bianco, partita 1"), null=True, blank=True
+    )
+    black_points1 = models.PositiveSmallIntegerField(
+        _("punti del nero, partita 1"), null=True, blank=True
+    )
+    played1 = models.BooleanField(_("partita 1 giocata"), default=False)
+    white_points2 = models.PositiveSmallIntegerField(
+        _("punti del bianco, partita 2"), null=True, blank=True
+    )
+    black_points2 = models.PositiveSmallIntegerField(
+        _("punti del nero, partita 2"), null=True, blank=True
+    )
+    played2 = models.BooleanField(_("partita 2 giocata"), default=False)
+    done = models.BooleanField(_("concluso"), default=False, db_index=True)
 
     class Meta:
         verbose_name = _("accoppiamento")

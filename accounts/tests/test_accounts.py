@@ -75,6 +75,35 @@ def test_signup_bad_input_rerenders_with_a_message_and_creates_nothing(
     assert "_auth_user_id" not in client.session
 
 
+def test_signup_reports_a_bad_username_and_a_common_password_at_once(client):
+    # Issue 24: the password was judged only once the username was valid, so a player fixed
+    # the name and was then told about the password on a second submit.
+    bad = {**GOOD, "username": "mario rossi", "password1": "12345678", "password2": "12345678"}
+    response = client.post(SIGNUP, bad)
+    assert response.status_code == 200
+    errors = response.context["form"].errors
+    assert "Usa solo lettere" in " ".join(errors["username"])
+    assert "troppo comune" in " ".join(errors["password1"])
+    assert not User.objects.exists()
+
+
+def test_signup_judges_the_password_against_a_taken_username_too(client):
+    UserFactory(username="Mario_Rossi")
+    response = client.post(
+        SIGNUP,
+        {
+            **GOOD,
+            "username": "mario_rossi",
+            "password1": "mario_rossi1",
+            "password2": "mario_rossi1",
+        },
+    )
+    errors = response.context["form"].errors
+    assert "già preso" in " ".join(errors["username"])
+    assert "troppo simile" in " ".join(errors["password1"]), errors
+    assert User.objects.count() == 1
+
+
 def test_signup_refuses_a_username_taken_in_another_case(client):
     UserFactory(username="Mario_Rossi")
     response = client.post(SIGNUP, {**GOOD, "username": "mario_ROSSI"})

@@ -7,9 +7,22 @@ from games import selectors
 register = template.Library()
 
 
+@register.filter
+def signed(change: int | None) -> str:
+    """`{{ delta|signed }}`: a rating change as people write it, "+12", "−8" (a true minus
+    sign, as wide as the plus), "0"; empty for None (no change known)."""
+    if change is None or change == "":
+        return ""
+    change = int(change)
+    if change > 0:
+        return f"+{change}"
+    return f"\u2212{-change}" if change < 0 else "0"
+
+
 @register.inclusion_tag("games/_recent_games.html")
 def recent_games(player):
-    return {"games": selectors.recent_games_of(player.pk)}
+    """`{% recent_games player %}`: the player page's recent games, from the player's side."""
+    return {"player": player, "rows": selectors.player_game_rows(player.pk)}
 
 
 @register.inclusion_tag("games/_home_games.html", takes_context=True)

@@ -6,6 +6,7 @@ from typing import Any
 
 from django import template
 
+from games.templatetags.games_tags import signed
 from ratings.elo_italia import category
 from ratings.models import CATEGORY_LABELS, Variant
 from ratings.selectors import player_rating_rows
@@ -16,7 +17,8 @@ register = template.Library()
 @register.inclusion_tag("ratings/player_ratings.html")
 def player_ratings(player: Any) -> dict[str, Any]:
     """`{% player_ratings player %}`: ratings by variant and cadence, with charts."""
-    return {"player": player, "rows": player_rating_rows(player_id=player.pk)}
+    rows = player_rating_rows(player_id=player.pk, since=getattr(player, "date_joined", None))
+    return {"player": player, "rows": rows}
 
 
 @register.filter
@@ -25,6 +27,10 @@ def rating_category(value: int | None) -> str:
     if value is None or value == "":
         return ""
     return str(CATEGORY_LABELS[category(int(value))])
+
+
+# `{{ delta|signed }}`: "+12", "−8", "0" (games' filter, the one way a change is written).
+register.filter("signed", signed)
 
 
 @register.simple_tag

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ from django.template import Context, Template
 from django.urls import reverse
 from django.utils import translation
 
-from ratings.models import Rating
+from ratings.models import Rating, RatingChange
 from ratings.services import GameResult, game_rate
 from ratings.tests.factories import FinishedGameFactory, PlayerFactory, RatingFactory
 from ratings.views import PAGE_SIZE
@@ -41,7 +42,7 @@ def test_player_page_shows_ratings_and_a_chart_after_rated_games(client) -> None
     assert 'data-testid="chart-chess-blitz"' in html
     assert "<polyline" in html
     # The Italian locale must not turn SVG coordinates into "514,0".
-    assert re.search(r'<circle cx="\d+\.\d" cy="\d+\.\d"', html)
+    assert re.search(r'<circle class="chart-dot" cx="\d+\.\d" cy="\d+\.\d"', html)
     assert "/static/ratings/ratings.css" in html  # our own static file, no CDN
     assert "cdn" not in html.lower()
 
@@ -64,8 +65,8 @@ def test_player_ratings_tag_columns_and_chart_points() -> None:
     assert "Maestro" in html and "Candidato" not in html
     assert ">12<" in html and ">2250<" in html
     assert "Rapido" in html
-    assert rating.history.count() == 0  # no history yet: a flat line at the current value
-    assert html.count("<polyline") == 1
+    assert rating.history.count() == 0  # no history yet: one point at the current value
+    assert html.count('data-testid="chart-point"') == 1 and "<polyline" not in html
 
 
 def test_player_ratings_tag_queries_do_not_grow_with_pools(django_assert_num_queries) -> None:
@@ -76,6 +77,63 @@ def test_player_ratings_tag_queries_do_not_grow_with_pools(django_assert_num_que
     with django_assert_num_queries(2):
         html = template.render(Context({"player": player}))
     assert html.count("<polyline") == 4
+
+
+def chart_of(html: str, variant: str, cadence: str) -> str:
+    start = html.index(f'data-testid="chart-{variant}-{cadence}"')
+    return html[start : html.index("</figure>", start)]
+
+
+def test_the_chart_has_dates_round_rating_lines_and_a_label_per_point() -> None:
+    """Issue 24: a chart you can read: Italian dates under it, round ratings beside it, every
+    point focusable with its value, change and date, and the same as a table."""
+    player, rival = (
+        PlayerFactory(date_joined=datetime(2026, 11, 2, 9, 0, tzinfo=UTC)),
+        PlayerFactory(),
+    )
+    moments = [datetime(2026, 11, 3, 20, 0, tzinfo=UTC), datetime(2026, 12, 1, 20, 0, tzinfo=UTC)]
+    for when, result in zip(moments, [GameResult.WHITE_WINS, GameResult.BLACK_WINS], strict=True):
+        play(player, rival, result=result)
+        RatingChange.objects.filter(created_at__gte=when).update(created_at=when)
+
+    with translation.override("it"):
+        html = Template("{% load ratings_tags %}{% player_ratings player %}").render(
+            Context({"player": player})
+        )
+    chart = chart_of(html, "chess", "blitz")
+    # 1500 at joining, +15 on 3 November, then a loss on 1 December (rounded as REI C says).
+    dates = re.findall(r'data-testid="chart-date">([^<]+)<', chart)
+    assert dates[0] == "2 nov 2026" and dates[-1] == "1 dic 2026", dates
+    labels = re.findall(r'class="chart-label"[^>]*text-anchor="end">(\d+)<', chart)
+    assert labels and all(int(v) % 5 == 0 for v in labels), labels
+    points = re.findall(r'role="img" data-testid="chart-point"\s+aria-label="([^"]+)"', chart)
+    assert points[0] == "1500, 2 nov 2026"
+    assert points[1] == "1515 (+15), 3 nov 2026"
+    assert re.fullmatch(r"15\d\d \(−\d+\), 1 dic 2026", points[2]), points[2]
+    assert chart.count('tabindex="0"') == 3  # chart.js turns these into one tab stop
+    assert chart.count('data-testid="chart-tip"') == 3
+    assert "I valori in tabella" in chart and "iniziale" in chart
+    assert "/static/ratings/chart.js" in html
+
+
+def test_the_chart_dates_are_in_english_for_english_readers() -> None:
+    player, rival = (
+        PlayerFactory(date_joined=datetime(2026, 11, 2, 9, 0, tzinfo=UTC)),
+        PlayerFactory(),
+    )
+    play(player, rival)
+    with translation.override("en"):
+        html = Template("{% load ratings_tags %}{% player_ratings player %}").render(
+            Context({"player": player})
+        )
+    assert "Nov 2, 2026" in chart_of(html, "chess", "blitz")
+    assert "Show the values as a table" in html
+
+
+@pytest.mark.parametrize(("change", "text"), [(12, "+12"), (-8, "−8"), (0, "0"), (None, "")])
+def test_signed_filter(change, text) -> None:
+    html = Template("{% load ratings_tags %}{{ c|signed }}").render(Context({"c": change}))
+    assert html == text
 
 
 @pytest.mark.parametrize(

@@ -527,7 +527,7 @@ function renderMoves() {
   const viewing = document.getElementById("viewing");
   viewing.hidden = following();
   if (!following()) {
-    viewing.replaceChildren(document.createTextNode(t("tViewing").replace("%s", String(viewPly)) + " "));
+    viewing.replaceChildren(document.createTextNode(viewingText(viewPly) + " "));
     const back = document.createElement("button");
     back.type = "button"; back.className = "linklike"; back.dataset.nav = "last";
     back.textContent = t("tBackLive");
@@ -537,6 +537,17 @@ function renderMoves() {
     const ply = shownPly();
     b.disabled = (b.dataset.nav === "first" || b.dataset.nav === "prev") ? ply === 0 : ply === state.ply;
   }
+}
+// Issue 24: the position shown is named as a player reads it, by the move that led to it
+// ("2… 9-13", numbered as the list numbers it), not by the count of half-moves ("mossa 1").
+function viewingText(ply) {
+  const opening = page.opening;
+  if (ply === 0) return opening.notation.length ? t("tViewingOpening") : t("tViewingStart");
+  const index = opening.notation.length + ply - 1 + opening.offset;
+  const number = opening.first_number + Math.floor(index / 2);
+  const pair = state.notation[ply - 1];
+  const move = `${number}${index % 2 === 0 ? "." : "…"} ${lang === "en" ? pair[1] : pair[0]}`;
+  return t("tViewing").replace("%s", move);
 }
 function go(ply) {
   const target = Math.max(0, Math.min(ply, state.ply));
