@@ -13,7 +13,9 @@ order (USER rank), then the games (GAME rank).
 
 Passes are coalesced (RULES 8): asking for one sets `Arena.pairing_due_at` to a couple of
 seconds ahead (ARENA_PAIRING_COALESCE_SECONDS) unless one is pending already, and sends the
-`arena.pair` task for that instant; the tick runs any pass whose task was lost.
+`arena.pair` task for that instant; the tick runs any pass whose task was lost. A pass that
+leaves players waiting only because of the rematch cooldown sets `pairing_due_at` to the
+instant the first cooldown among them lifts, and the tick runs it then (issue 25.0).
 
 Broadcast after commit (STYLE 4): `changed_on_commit` (throttled: at most about one refresh per
 second per arena) and the players' site sockets (`mygame`, `myarena`).
@@ -24,7 +26,7 @@ from __future__ import annotations
 import logging
 import random
 import time
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
@@ -71,7 +73,8 @@ def _locked(arena_id: int) -> Arena:
 
 def _next_due(arena: Arena, now: datetime) -> datetime | None:
     """When the tick must look at the arena next (`Event.next_due_at`): its start; a pending
-    pass; its end (nobody new is paired from then); the end of the grace."""
+    pass (asked for, or the instant the first cooldown among the players left waiting lifts);
+    its end (nobody new is paired from then); the end of the grace."""
     if arena.status == Arena.Status.SCHEDULED:
         return arena.starts_at
     if arena.status != Arena.Status.RUNNING:
@@ -196,6 +199,11 @@ def _pairing_pass(arena: Arena, now: datetime) -> list[ArenaGame]:
         result = pairing.pair_waiting(inputs.waiting, inputs.history, at_ms, arena.seed + count)
         if result.pairs:
             opened = _open(arena, inputs, result.pairs, count, now)
+        # Those left wait for a cooldown among them to lift: nothing else may happen (everybody
+        # has met), so the pass is due then (issue 25.0; the tick finds it by `next_due_at`).
+        lifts = pairing.next_meeting_ms(result.waiting, inputs.history, at_ms)
+        if lifts is not None:
+            arena.pairing_due_at = datetime.fromtimestamp(lifts / 1000, tz=UTC)
     _reschedule(arena, now)
     if opened:
         changed_on_commit(arena.pk)

@@ -80,6 +80,22 @@ def may_meet(a: int, b: int, history: Mapping[tuple[int, int], Together], now_ms
     return together is None or now_ms >= free_from_ms(together)
 
 
+def next_meeting_ms(
+    players: Sequence[int], history: Mapping[tuple[int, int], Together], now_ms: int
+) -> int | None:
+    """The first instant after now at which two of these players may meet again (RULES 8
+    cooldown), or None if no pair of them is in cooldown. For the players a pass left waiting:
+    they are all in cooldown with one another, so this is when the next pass can pair some of
+    them (issue 25.0)."""
+    here = set(players)
+    lifts = [
+        free_from_ms(together)
+        for (a, b), together in history.items()
+        if a in here and b in here and free_from_ms(together) > now_ms
+    ]
+    return min(lifts, default=None)
+
+
 def pair_waiting(
     waiting: Sequence[Waiting],
     history: Mapping[tuple[int, int], Together],

@@ -103,14 +103,13 @@ def test_rematches_wait_five_minutes_per_game_together():
         tick(now)
         tick(now + PASS)
         assert live(arena) == []  # the only possible opponent is in cooldown
-        now = now + timedelta(minutes=5 * game_number) - timedelta(seconds=1)
+        lift = now + timedelta(minutes=5 * game_number)
         arena.refresh_from_db()
-        running.request_pairing(arena, now)
-        tick(now + PASS - timedelta(seconds=1))
-        assert live(arena) == [] or game_number == 0
-        now += timedelta(seconds=1)
-        running.request_pairing(arena, now)
-        tick(now + PASS)
+        running.request_pairing(arena, lift - timedelta(seconds=1))  # a page opened: no effect
+        tick(lift - timedelta(seconds=1))
+        assert live(arena) == []
+        now = lift
+        tick(now)  # the pass is due as the cooldown lifts (issue 25.0)
         assert len(live(arena)) == 1, game_number
     assert ArenaGame.objects.filter(arena=arena).count() == 4
 
@@ -293,3 +292,33 @@ def test_staff_cancel_draws_live_games_and_rates_nothing():
     with pytest.raises(services.ArenaError):
         services.arena_cancel(arena_id=arena.pk, by=staff, staff=True)
     assert tick(T0 + timedelta(hours=2)) == []
+
+
+def test_when_everybody_has_met_the_pass_runs_as_the_first_cooldown_lifts():
+    # Issue 25.0: four players, every pair has met, all four wait; nothing else happens (no
+    # game ends, nobody opens a page): the tick pairs them when the first cooldown lifts.
+    arena, players = arena_with(4)
+    tick(T0)
+    now = T0
+    met = set()
+    for _round in range(3):
+        met |= {frozenset((g.white_id, g.black_id)) for g in live(arena)}
+        now += timedelta(minutes=1)
+        finish_all(arena, now)
+        tick(now)
+        tick(now + PASS)
+    assert len(met) == 6  # the three rounds of four players: every pair once
+    assert live(arena) == []
+    arena.refresh_from_db()
+    first_lift = T0 + timedelta(minutes=1) + pairing_cooldown(1)
+    assert arena.pairing_due_at == first_lift and arena.next_due_at == first_lift
+    assert tick(first_lift - timedelta(seconds=1)) == []
+    assert live(arena) == []
+    tick(first_lift)  # only the clock moved
+    assert len(live(arena)) == 2
+
+
+def pairing_cooldown(games: int) -> timedelta:
+    from arena.engine.pairing import COOLDOWN_MS_PER_GAME
+
+    return timedelta(milliseconds=games * COOLDOWN_MS_PER_GAME)

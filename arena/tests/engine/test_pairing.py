@@ -295,3 +295,18 @@ def test_a_thousand_waiting_with_one_blocked_against_everyone():
     assert len(result.pairs) == 499 and 0 in result.waiting
     # The other one left is the one who became waiting last among those who can play (1).
     assert set(result.waiting) == {0, 1}
+
+
+def test_next_meeting_is_the_first_cooldown_to_lift_among_those_left():
+    from arena.engine.pairing import next_meeting_ms
+
+    history = {
+        pair_key(1, 2): Together(games=1, last_end_ms=NOW - 2 * MIN),  # free at NOW + 3 min
+        pair_key(1, 3): Together(games=2, last_end_ms=NOW - 9 * MIN),  # free at NOW + 1 min
+        pair_key(2, 4): Together(games=1, last_end_ms=NOW - 10 * MIN),  # free already
+        pair_key(3, 9): Together(games=1, last_end_ms=NOW),  # 9 is not left waiting
+    }
+    assert next_meeting_ms([1, 2, 3], history, NOW) == NOW + MIN
+    assert next_meeting_ms([1, 2], history, NOW) == NOW + 3 * MIN
+    assert next_meeting_ms([2, 4], history, NOW) is None
+    assert next_meeting_ms([3], history, NOW) is None
