@@ -160,6 +160,9 @@ def _start(arena: Arena, now: datetime) -> None:
     arena.started_at = now
     arena.seed = random.SystemRandom().randrange(2**62)
     arena.save(update_fields=["status", "started_at", "seed"])
+    # RULES 8: whoever entered in advance and is active in another running arena now is paused
+    # here (one running arena at a time); the page tells them why.
+    _pause_elsewhere(arena, list(arena.entries.filter(state=EntryState.ACTIVE)))
     arena.pairing_due_at = now
     _pairing_pass(arena, now)
     changed_on_commit(arena.pk)
@@ -191,7 +194,9 @@ def _pairing_pass(arena: Arena, now: datetime) -> list[ArenaGame]:
         _reschedule(arena, now)
         return []
     at_ms = ending.ms(now)
-    entries = selectors.waiting_entries(arena, at_ms)
+    # Never pair a player active in two running arenas (a race of entering and a start): the
+    # later arena pauses them (RULES 8, `selectors.active_in_earlier_arena`).
+    entries = _pause_elsewhere(arena, selectors.waiting_entries(arena, at_ms))
     opened: list[ArenaGame] = []
     if len(entries) >= 2:
         inputs = selectors.pass_inputs(arena, entries, at_ms)
@@ -216,6 +221,20 @@ def _pairing_pass(arena: Arena, now: datetime) -> list[ArenaGame]:
         (time.perf_counter() - began) * 1000,
     )
     return opened
+
+
+def _pause_elsewhere(arena: Arena, entries: list[Entry]) -> list[Entry]:
+    """Pause here the entries whose player is active in an arena that started earlier (RULES 8,
+    one running arena at a time); return the others."""
+    elsewhere = selectors.active_in_earlier_arena(arena, [e.player_id for e in entries])
+    if not elsewhere:
+        return entries
+    Entry.objects.filter(arena=arena, player_id__in=elsewhere, state=EntryState.ACTIVE).update(
+        state=EntryState.PAUSED, pause_reason=PauseReason.OTHER_ARENA
+    )
+    changed_on_commit(arena.pk)
+    players_told_on_commit(elsewhere)
+    return [e for e in entries if e.player_id not in elsewhere]
 
 
 def _open(arena: Arena, inputs, pairs, count: int, now: datetime) -> list[ArenaGame]:

@@ -305,6 +305,28 @@ def arena_game_of(game_id: int) -> ArenaGame | None:
     return ArenaGame.objects.select_related("arena").filter(game_id=game_id).first()
 
 
+def active_in_earlier_arena(arena: Arena, player_ids) -> set[int]:
+    """Which of these players are active in another running arena that started before this one
+    (then the start time's tie broken by id). RULES 8: a player is in at most one running arena;
+    when one they entered in advance starts while they are active in another, they are paused
+    in the one that starts. The same order settles a race (both made active at once)."""
+    if not player_ids or arena.started_at is None:
+        return set()
+    earlier = Q(arena__started_at__lt=arena.started_at) | Q(
+        arena__started_at=arena.started_at, arena__pk__lt=arena.pk
+    )
+    return set(
+        Entry.objects.filter(
+            earlier,
+            player_id__in=player_ids,
+            state=EntryState.ACTIVE,
+            arena__status=Arena.Status.RUNNING,
+        )
+        .exclude(arena=arena)
+        .values_list("player_id", flat=True)
+    )
+
+
 def running_entries_of(user_id: int, *, except_arena: int) -> QuerySet[Entry]:
     """The player's active entries in other running arenas (one running arena at a time)."""
     return Entry.objects.filter(

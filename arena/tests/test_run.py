@@ -322,3 +322,50 @@ def pairing_cooldown(games: int) -> timedelta:
     from arena.engine.pairing import COOLDOWN_MS_PER_GAME
 
     return timedelta(milliseconds=games * COOLDOWN_MS_PER_GAME)
+
+
+def test_an_arena_entered_in_advance_pauses_at_its_start_who_is_active_in_another():
+    # Issue 25.1, RULES 8: P is active in running arena B and entered A in advance; when A
+    # starts P is paused in A (B started first) and not paired there.
+    running_b = ArenaFactory(starts_at=T0 - timedelta(minutes=10))
+    p = EntryFactory(arena=running_b).player
+    on_page(running_b, p, T0 - timedelta(minutes=10))
+    tick(T0 - timedelta(minutes=10))
+    running_b.refresh_from_db()
+    assert running_b.status == Arena.Status.RUNNING
+    arena_a, others = arena_with(2)
+    services.entry_enter(arena_id=arena_a.pk, player=p, now=T0 - timedelta(minutes=5))
+    on_page(arena_a, p, T0)
+    tick(T0)
+    arena_a.refresh_from_db()
+    assert arena_a.status == Arena.Status.RUNNING
+    mine = Entry.objects.get(arena=arena_a, player=p)
+    assert (mine.state, mine.pause_reason) == (EntryState.PAUSED, PauseReason.OTHER_ARENA)
+    assert Entry.objects.get(arena=running_b, player=p).state == EntryState.ACTIVE
+    (game,) = live(arena_a)
+    assert {game.white_id, game.black_id} == {o.pk for o in others}
+
+
+def test_the_pass_never_pairs_a_player_active_in_two_running_arenas():
+    # A race (entering B while A starts) can leave P active in both: the later arena's pass
+    # pauses P there and pairs the others; the earlier one still pairs P.
+    earlier, (p, q) = arena_with(2, starts_at=T0 - timedelta(minutes=1))
+    later, (r, s, t) = arena_with(3)
+    tick(T0 - timedelta(minutes=1))
+    assert len(live(earlier)) == 1
+    finish_all(earlier, T0 - timedelta(seconds=30))
+    tick(T0 - timedelta(seconds=30))
+    tick(T0)
+    (first,) = live(later)
+    finish_all(later, T0 + timedelta(seconds=10))
+    tick(T0 + timedelta(seconds=10))
+    # P made active in the later arena too, as a race would (with both pages open); the two
+    # players of the finished game are in cooldown, so P is the only possible opponent.
+    Entry.objects.create(arena=later, player=p, waiting_since=T0 + timedelta(seconds=10))
+    on_page(later, p, T0 + timedelta(seconds=10))
+    tick(T0 + timedelta(seconds=10) + PASS)
+    paired = {u for g in live(later) for u in (g.white_id, g.black_id)}
+    assert p.pk not in paired and len(paired) == 2, paired
+    entry = Entry.objects.get(arena=later, player=p)
+    assert (entry.state, entry.pause_reason) == (EntryState.PAUSED, PauseReason.OTHER_ARENA)
+    assert Entry.objects.get(arena=earlier, player=p).state == EntryState.ACTIVE
