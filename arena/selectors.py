@@ -144,6 +144,25 @@ def waiting_entries(arena: Arena, at_ms: int) -> list[Entry]:
     return list(Entry.objects.filter(pk__in=waiting).select_related("player").order_by("pk"))
 
 
+def was_here(arena: Arena, entry: Entry, *, except_key: str, at_ms: int) -> bool:
+    """Whether the player already had the arena open (its page, or the page of their
+    just-finished game of this arena, RULES 8) through a socket other than `except_key`: then
+    opening the page again is not coming back after being away."""
+    fresh = Connection.objects.filter(
+        user_id=entry.player_id, seen_ms__gte=at_ms - presence.STALE_MS
+    ).exclude(key=except_key)
+    if fresh.filter(topic=topic(arena.pk)).exists():
+        return True
+    last = last_game_ids([entry.pk]).get(entry.pk)
+    return last is not None and fresh.filter(topic=f"game:{last}").exists()
+
+
+def in_live_game(user_id: int) -> bool:
+    return Game.objects.filter(
+        Q(white_id=user_id) | Q(black_id=user_id), status=Status.LIVE
+    ).exists()
+
+
 def pass_inputs(arena: Arena, entries: list[Entry], at_ms: int) -> PassInputs:
     """What the pure pairing needs of these waiting entries (a fixed number of queries)."""
     entry_ids = [e.pk for e in entries]
