@@ -384,6 +384,20 @@ def _finish(arena: Arena, reason: str, now: datetime) -> None:
     players_told_on_commit(arena.entries.values_list("player_id", flat=True))
 
 
+@transaction.atomic
+def arena_staff_saved(*, arena_id: int, now: datetime | None = None) -> None:
+    """Staff saved the arena in the admin (its start, its duration hence its end): put it into
+    the tick's schedule at once (an end moved into the past closes it and ends its games at
+    the grace's end, not later) and tell the open pages and the players, like the opener's
+    edits (issue 25.8)."""
+    now = now or timezone.now()
+    arena = _locked(arena_id)
+    if arena.is_live:
+        _reschedule(arena, now)
+    changed_on_commit(arena.pk)
+    players_told_on_commit(arena.entries.values_list("player_id", flat=True))
+
+
 def cancel_running(arena: Arena, now: datetime) -> None:
     """Staff cancel a running arena (the admin action; the caller holds the row lock): every
     game still live is drawn at once and not rated, nothing is paired after this."""

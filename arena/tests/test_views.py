@@ -4,7 +4,7 @@ player page; refusals shown on the page; query counts that do not grow."""
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from django.db import connection
@@ -186,3 +186,68 @@ def test_the_organiser_controls_are_in_the_live_fragment_until_the_start(client)
     assert 'data-testid="organizer"' not in fragment and "Modifica" not in fragment
     # The time to the end is written by the server, never an empty countdown.
     assert re.search(r'data-testid="time-to-end">\d+ min \d\d s<', fragment)
+
+
+def _admin_post_data(response) -> dict:
+    """What the admin's change form would post back unchanged (its fields as shown, the inline
+    entries' management form), to be edited by a test."""
+    from django.forms import MultiWidget
+
+    data: dict = {}
+
+    def add(form) -> None:
+        for bound in form:
+            if isinstance(bound.field.widget, MultiWidget):
+                shown = bound.field.widget.get_context(bound.html_name, bound.value(), {})
+                for sub in shown["widget"]["subwidgets"]:
+                    data[sub["name"]] = sub["value"] or ""
+                continue
+            value = bound.value()
+            if value is None or value is False:
+                continue
+            if value is True:
+                data[bound.html_name] = "on"
+            elif isinstance(value, datetime):
+                data[bound.html_name] = timezone.localtime(value).strftime("%Y-%m-%d %H:%M:%S")
+            else:
+                data[bound.html_name] = bound.field.widget.format_value(value) or value
+
+    add(response.context["adminform"].form)
+    for inline in response.context["inline_admin_formsets"]:
+        add(inline.formset.management_form)
+        for form in inline.formset.forms:
+            add(form)
+    return data
+
+
+def test_staff_moving_the_end_in_the_admin_reschedules_and_tells_the_pages(
+    admin_client, django_capture_on_commit_callbacks
+):
+    # Issue 25.8: a running arena's end moved into the past through the admin is in the tick's
+    # schedule at once (its games end at the grace's end, not later), and open pages are told.
+    from arena import running
+    from arena.tests.test_run import live
+    from live import pushes
+
+    now = timezone.now()
+    arena = ArenaFactory(starts_at=now - timedelta(minutes=30), duration_minutes=60)
+    for _ in range(2):
+        on_page(arena, EntryFactory(arena=arena).player, now)
+    running.arena_advance(arena_id=arena.pk, now=now)
+    (game,) = live(arena)
+    url = reverse("admin:arena_arena_change", args=[arena.pk])
+    data = _admin_post_data(admin_client.get(url))
+    assert data["duration_minutes"] == "60"
+    data["duration_minutes"] = "15"  # the end 15 minutes ago: the grace is over
+    with pushes.collected() as outbox, django_capture_on_commit_callbacks(execute=True):
+        response = admin_client.post(url, data)
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    arena.refresh_from_db()
+    assert arena.next_due_at == arena.ends_at + running.GRACE <= timezone.now()
+    assert (running.group_name(arena.pk), {"type": "arena.changed"}) in [
+        (group, message) for group, message in outbox
+    ]
+    running.arenas_due_process()  # the next tick
+    arena.refresh_from_db()
+    game.refresh_from_db()
+    assert game.status == "finished" and arena.status == Arena.Status.FINISHED
