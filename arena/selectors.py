@@ -7,7 +7,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery
 
 from arena.engine import pairing
 from arena.engine.sheet import Mark, Outcome, Result, ranks, sheet
@@ -15,7 +15,8 @@ from arena.models import Arena, ArenaGame, Entry, EntryState
 from games.models import Game, GameResult, Status
 from live import presence
 from live.models import Connection
-from ratings.selectors import ratings_snapshot
+from ratings.models import RatingChange, RatingPeriod
+from ratings.selectors import ratings_at, ratings_snapshot
 
 PAGE_SIZE = 50
 
@@ -234,9 +235,7 @@ def leaderboard(arena: Arena, page: int = 1) -> tuple[list[Row], int]:
     )
     ids = [e.pk for e in entries]
     results = results_of(ids)
-    ratings = ratings_snapshot(
-        player_ids=[e.player_id for e in entries], variant=arena.variant, cadence=arena.cadence
-    )
+    ratings = shown_ratings(arena, [e.player_id for e in entries])
     playing = {}
     for game_id, white_id, black_id in ArenaGame.objects.filter(
         arena=arena, game__status=Status.LIVE
@@ -253,6 +252,25 @@ def leaderboard(arena: Arena, page: int = 1) -> tuple[list[Row], int]:
         for e in entries
     ]
     return rows, pages
+
+
+def shown_ratings(arena: Arena, player_ids: list[int]) -> dict[int, int]:
+    """The ratings beside the names: today's while the arena is live; once it is over, those
+    the players held at its end, its own games' changes included (issue 25.9)."""
+    end = arena.finished_at or arena.cancelled_at
+    if arena.is_live or end is None:
+        return ratings_snapshot(player_ids=player_ids, variant=arena.variant, cadence=arena.cadence)
+    # Its last games are rated when they are settled, which may be a moment after the close.
+    last_rated = RatingChange.objects.filter(
+        period__kind=RatingPeriod.Kind.GAME,
+        period__source_id__in=ArenaGame.objects.filter(arena=arena).values("game_id"),
+    ).aggregate(last=Max("created_at"))["last"]
+    return ratings_at(
+        player_ids=player_ids,
+        variant=arena.variant,
+        cadence=arena.cadence,
+        at=max(end, last_rated) if last_rated else end,
+    )
 
 
 def podium(arena: Arena) -> list[Entry]:

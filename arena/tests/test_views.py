@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from accounts.tests.factories import UserFactory
 from arena.models import Arena, Entry
-from arena.tests.factories import T0, ArenaFactory, EntryFactory, on_page, tick
+from arena.tests.factories import T0, ArenaFactory, EntryFactory, ms, on_page, tick
 
 pytestmark = pytest.mark.django_db
 
@@ -251,3 +251,53 @@ def test_staff_moving_the_end_in_the_admin_reschedules_and_tells_the_pages(
     arena.refresh_from_db()
     game.refresh_from_db()
     assert game.status == "finished" and arena.status == Arena.Status.FINISHED
+
+
+def test_after_the_end_no_streak_badge_and_the_ratings_at_its_end(client):
+    # Issue 25.9: a finished arena shows no "in serie" badge and the ratings its players held
+    # at its end (its own games rated), not today's.
+    from arena import running
+    from arena.tests.test_run import live, sit
+    from games import services as games
+    from games.services import game_settle
+    from ratings.models import Rating
+
+    now = timezone.now()
+    arena = ArenaFactory(starts_at=now - timedelta(minutes=11), duration_minutes=10)
+    a, b = (EntryFactory(arena=arena).player for _ in range(2))
+    began = now - timedelta(seconds=90)  # started late by the tick: ends a minute ago
+    for player in (a, b):
+        on_page(arena, player, began)
+    running.arena_advance(arena_id=arena.pk, now=began)
+    (game,) = live(arena)
+    sit(game, began)
+    games.game_resign(game_id=game.pk, user_id=game.black_id, at_ms=ms(now))
+    game_settle(game_id=game.pk)  # rated, scored; the arena closes
+    arena.refresh_from_db()
+    assert arena.status == Arena.Status.FINISHED
+    Entry.objects.filter(arena=arena).update(on_streak=True)  # as if a streak had been left
+    at_end = dict(
+        Rating.objects.filter(player__in=(a, b), variant="chess", cadence="blitz").values_list(
+            "player_id", "value"
+        )
+    )
+    # Later, outside the arena, the winner loses a rated game: today's rating changes.
+    winner = game.white_id
+    later = games.game_open(
+        white_id=winner,
+        black_id=UserFactory().pk,
+        variant_code="chess",
+        base_seconds=180,
+        increment_seconds=2,
+        rated=True,
+        at_ms=ms(timezone.now()),
+    )
+    sit(later, timezone.now())
+    games.game_resign(game_id=later.pk, user_id=winner, at_ms=ms(timezone.now()))
+    game_settle(game_id=later.pk)
+    today = Rating.objects.get(player_id=winner, variant="chess", cadence="blitz").value
+    assert today != at_end[winner]
+    page = client.get(reverse("arena:detail", args=[arena.pk])).content.decode()
+    row = re.search(rf'data-player="{game.white.username}">.*?</tr>', page, re.S).group(0)
+    assert f'<span class="muted">{at_end[winner]}</span>' in row
+    assert "streak" not in row.split('class="sheet-col"')[0]  # no "in serie" badge
