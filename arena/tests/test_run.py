@@ -369,3 +369,17 @@ def test_the_pass_never_pairs_a_player_active_in_two_running_arenas():
     entry = Entry.objects.get(arena=later, player=p)
     assert (entry.state, entry.pause_reason) == (EntryState.PAUSED, PauseReason.OTHER_ARENA)
     assert Entry.objects.get(arena=earlier, player=p).state == EntryState.ACTIVE
+
+
+def test_resigning_before_ones_first_move_is_presence_not_absence():
+    # RULES 8 Decision: resigning at once is a choice made at the board: not paused.
+    arena, (a, b) = arena_with(2)
+    tick(T0)
+    (game,) = live(arena)
+    sit(game, T0)
+    games.game_resign(game_id=game.pk, user_id=game.white_id, at_ms=ms(T0))  # nobody moved
+    tick(T0 + timedelta(seconds=5))
+    for player_id in (game.white_id, game.black_id):
+        entry = Entry.objects.get(arena=arena, player_id=player_id)
+        assert (entry.state, entry.pause_reason) == (EntryState.ACTIVE, "")
+    assert Entry.objects.get(arena=arena, player_id=game.black_id).points == 2
