@@ -198,6 +198,7 @@ def _pairing_pass(arena: Arena, now: datetime) -> list[ArenaGame]:
     # later arena pauses them (RULES 8, `selectors.active_in_earlier_arena`).
     entries = _pause_elsewhere(arena, selectors.waiting_entries(arena, at_ms))
     opened: list[ArenaGame] = []
+    lifts = None
     if len(entries) >= 2:
         inputs = selectors.pass_inputs(arena, entries, at_ms)
         count = ArenaGame.objects.filter(arena=arena).count()
@@ -210,7 +211,7 @@ def _pairing_pass(arena: Arena, now: datetime) -> list[ArenaGame]:
         if lifts is not None:
             arena.pairing_due_at = datetime.fromtimestamp(lifts / 1000, tz=UTC)
     _reschedule(arena, now)
-    if opened:
+    if opened or lifts is not None:  # games to show, or a new "next opponent in" (issue 25.7)
         changed_on_commit(arena.pk)
     # One line per pass: what operators (and bench/arena.py) read of the pairing's cost.
     log.info(

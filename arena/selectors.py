@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 
 from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery
 
@@ -207,6 +207,42 @@ def pass_inputs(arena: Arena, entries: list[Entry], at_ms: int) -> PassInputs:
         for e in entries
     ]
     return PassInputs(waiting, history, {e.player_id: e for e in entries})
+
+
+def next_opponent_at(
+    arena: Arena, entry: Entry | None, waiting: list[Entry], at_ms: int
+) -> datetime | None:
+    """Why the viewer still waits (issue 25.7): when they are in, somebody else waits, and
+    every one of those is in cooldown with them (RULES 8), the instant the first of those
+    cooldowns lifts — the pass is due then (`running`). None otherwise (nobody else waits, or
+    a pass is about to pair them). One query."""
+    # The viewer's own socket may not be recorded yet (this very page load): being in and
+    # not paused is enough, the page shows this only to a player not in a game.
+    if entry is None or entry.state != EntryState.ACTIVE:
+        return None
+    others = {e.pk for e in waiting if e.pk != entry.pk}
+    if not others:
+        return None
+    together: dict[int, pairing.Together] = {}
+    rows = (
+        ArenaGame.objects.filter(arena=arena)
+        .filter(Q(white=entry, black_id__in=others) | Q(black=entry, white_id__in=others))
+        .values_list("white_id", "black_id", "ended_at")
+    )
+    for white_id, black_id, ended_at in rows:
+        other = black_id if white_id == entry.pk else white_id
+        before = together.get(other)
+        end = ms(ended_at) if ended_at else at_ms
+        together[other] = pairing.Together(
+            games=(before.games if before else 0) + 1,
+            last_end_ms=max(end, before.last_end_ms if before else 0),
+        )
+    if len(together) < len(others):
+        return None  # somebody waiting may play them now
+    first = min(pairing.free_from_ms(t) for t in together.values())
+    if first <= at_ms:
+        return None
+    return datetime.fromtimestamp(first / 1000, tz=UTC)
 
 
 # --- pages -------------------------------------------------------------------------------------
