@@ -64,6 +64,13 @@ def shapes() -> dict[str, tuple[list[Waiting], dict]]:
             blocks((a, j) for a in (0, 1) for j in range(n) if j not in (a, 2)),
         ),
         "60 who all met": (players(n), blocks((a, b) for a in range(60) for b in range(60))),
+        # Extreme shapes (each needs some 130,000 pairs in cooldown, hundreds of games per
+        # player within minutes): most of their time is reading that history.
+        "520 who all met": (players(n), blocks((a, b) for a in range(520) for b in range(520))),
+        "odd, 501 who all met": (
+            players(n + 1),
+            blocks((a, b) for a in range(501) for b in range(501)),
+        ),
         "odd, 31 who all met": (
             players(n + 1),
             blocks((a, b) for a in range(31) for b in range(31)),

@@ -112,10 +112,14 @@ def pair_waiting(
     # RULES 8 is about pairs that played recently; only those are looked up, by index.
     index = {w.player: i for i, w in enumerate(players)}
     blocked_of: list[set[int]] = [set() for _ in range(n)]
+    per_game = COOLDOWN_MS_PER_GAME
     for (a, b), together in history.items():
-        if a in index and b in index and now_ms < free_from_ms(together):
-            blocked_of[index[a]].add(index[b])
-            blocked_of[index[b]].add(index[a])
+        # free_from_ms, inlined: this loop reads the whole history (its one cost that grows).
+        if now_ms < together.last_end_ms + together.games * per_game:
+            i, j = index.get(a), index.get(b)
+            if i is not None and j is not None:
+                blocked_of[i].add(j)
+                blocked_of[j].add(i)
 
     def allowed(i: int, j: int) -> bool:
         return j not in blocked_of[i]
@@ -133,7 +137,7 @@ def pair_waiting(
     mate = _closest_first(players, allowed, out=out)
     free = [i for i in others if mate[i] == UNMATCHED and i != sitter]
     if free:
-        _swap_in(free, mate, allowed, players)
+        _swap_in(free, mate, blocked_of)
         free = [i for i in others if mate[i] == UNMATCHED and i != sitter]
     alive = [i for i in others if i != sitter]
     if len(free) >= 2:  # the short swaps could not place them: exact, without the sitter
@@ -278,26 +282,30 @@ def _closest_first(players: list[Waiting], allowed, *, out: set[int]) -> list[in
     return mate
 
 
-def _swap_in(free: list[int], mate: list[int], allowed, players: list[Waiting]) -> None:
+def _swap_in(free: list[int], mate: list[int], blocked_of: list[set[int]]) -> None:
     """Augmenting paths of length one (two free players allowed to meet) and three (free u and
     v take the two players of a pair, u–a and v–b): enough whenever few pairs are blocked,
-    which is the arena's usual case."""
+    which is the arena's usual case. Whether any waiting v may meet b is a set difference, not
+    a walk through the waiting (pairs whose b is blocked with all of them are passed at once)."""
     pending = list(free)
     while len(pending) >= 2:
         u = pending.pop(0)
-        partner = next((v for v in pending if allowed(u, v)), None)
+        blocked_u = blocked_of[u]
+        partner = next((v for v in pending if v not in blocked_u), None)
         if partner is not None:
             pending.remove(partner)
             mate[u], mate[partner] = partner, u
             continue
         placed = False
+        waiting = set(pending)
         # Pairs nearest to u in the ranking first, so the swap disturbs the closest games.
-        for a in sorted(range(len(mate)), key=lambda k: abs(k - u)):
+        for a in _nearest_first(u, len(mate)):
             b = mate[a]
-            if b == UNMATCHED or not allowed(u, a):
+            if b == UNMATCHED or a in blocked_u:
                 continue
-            v = next((v for v in pending if allowed(v, b)), None)
-            if v is not None:
+            open_to_b = waiting - blocked_of[b]
+            if open_to_b:
+                v = next(v for v in pending if v in open_to_b)  # the first waiting, as before
                 pending.remove(v)
                 mate[u], mate[a] = a, u
                 mate[v], mate[b] = b, v
@@ -305,6 +313,19 @@ def _swap_in(free: list[int], mate: list[int], allowed, players: list[Waiting]) 
                 break
         if not placed:
             return  # left for the exact search
+
+
+def _nearest_first(u: int, n: int):
+    """0..n-1 by distance from u, the lower first on a tie: what sorting by |k - u| gives,
+    without sorting the whole field for every player placed."""
+    yield u
+    for d in range(1, n):
+        if u - d < 0 and u + d >= n:
+            return
+        if u - d >= 0:
+            yield u - d
+        if u + d < n:
+            yield u + d
 
 
 def _colours(a: Waiting, b: Waiting, rng: random.Random) -> Pair:
