@@ -189,6 +189,8 @@ def arena_pair(*, arena_id: int, now: datetime | None = None) -> bool:
 def _pairing_pass(arena: Arena, now: datetime) -> list[ArenaGame]:
     """Pair whoever is waiting (the caller holds the arena's lock)."""
     began = time.perf_counter()
+    wall = time.time()  # the timestamps of issue 25.6 are wall-clock, like the game's end
+    due = arena.pairing_due_at
     arena.pairing_due_at = None
     if now >= arena.ends_at:  # RULES 8: at the end nobody new is paired
         _reschedule(arena, now)
@@ -213,14 +215,38 @@ def _pairing_pass(arena: Arena, now: datetime) -> list[ArenaGame]:
     _reschedule(arena, now)
     if opened or lifts is not None:  # games to show, or a new "next opponent in" (issue 25.7)
         changed_on_commit(arena.pk)
-    # One line per pass: what operators (and bench/arena.py) read of the pairing's cost.
+    # One line per pass: what operators (and bench/arena.py) read of the pairing's cost, then
+    # where the wait for the next game went (issue 25.6): how late the pass ran after it was
+    # due (queued behind other tasks or the arena's lock), and how long the players it paired
+    # had waited since they became waiting (for most, their game's end).
+    waited = sorted(
+        wall - e.waiting_since.timestamp()
+        for g in opened
+        for e in (g.white, g.black)
+        if e.waiting_since is not None
+    )
     log.info(
-        "arena %s: pairing pass, %d waiting, %d games opened in %.1f ms",
+        "arena %s: pairing pass, %d waiting, %d games opened in %.1f ms; ran %.0f ms after due;"
+        " paired players waited p50 %.0f ms, max %.0f ms",
         arena.pk,
         len(entries),
         len(opened),
         (time.perf_counter() - began) * 1000,
+        (wall - due.timestamp()) * 1000 if due else 0,
+        waited[len(waited) // 2] * 1000 if waited else 0,
+        waited[-1] * 1000 if waited else 0,
     )
+    if opened:
+        # After the games' `mygame` pushes (on_commit runs in order): when they left.
+        arena_id, count = arena.pk, len(opened)
+        transaction.on_commit(
+            lambda: log.info(
+                "arena %s: %d games pushed (mygame) %.0f ms after the pass began",
+                arena_id,
+                count,
+                (time.time() - wall) * 1000,
+            )
+        )
     return opened
 
 
@@ -306,7 +332,9 @@ def arena_game_finished(*, game_id: int, now: datetime | None = None) -> bool:
     found = selectors.arena_game_of(game_id)
     if found is None:
         return False
+    asked = time.time()  # issue 25.6: the settle's start, then the arena's lock
     arena = _locked(found.arena_id)
+    locked = time.time()
     arena_game = ArenaGame.objects.select_related("game", "white", "black").get(pk=found.pk)
     game = arena_game.game
     if arena_game.ended_at is not None or game.status != Status.FINISHED:
@@ -337,6 +365,18 @@ def arena_game_finished(*, game_id: int, now: datetime | None = None) -> bool:
             _end_if_done(arena, now)
     changed_on_commit(arena.pk)
     players_told_on_commit([arena_game.white.player_id, arena_game.black.player_id])
+    if game.finished_at is not None:
+        log.info(
+            "arena %s: game %s scored; settle began %.0f ms after its end, waited %.0f ms for"
+            " the arena's lock; pass due %.0f ms after its end",
+            arena.pk,
+            game_id,
+            (asked - game.finished_at.timestamp()) * 1000,
+            (locked - asked) * 1000,
+            (arena.pairing_due_at.timestamp() - game.finished_at.timestamp()) * 1000
+            if arena.pairing_due_at
+            else -1,
+        )
     return True
 
 

@@ -383,3 +383,24 @@ def test_resigning_before_ones_first_move_is_presence_not_absence():
         entry = Entry.objects.get(arena=arena, player_id=player_id)
         assert (entry.state, entry.pause_reason) == (EntryState.ACTIVE, "")
     assert Entry.objects.get(arena=arena, player_id=game.black_id).points == 2
+
+
+def test_the_pass_log_line_keeps_what_the_benchmark_reads_and_the_timestamps(caplog):
+    # Issue 25.6: the path from a game's end to the next game is logged stage by stage; the
+    # pass line still matches bench/arena.py's pattern.
+    import logging
+    import re
+
+    arena, players = arena_with(4)
+    tick(T0)
+    later = T0 + timedelta(minutes=1)
+    finish_all(arena, later)
+    with caplog.at_level(logging.INFO, logger="arena.running"):
+        tick(later)
+        tick(later + PASS)
+    text = caplog.text
+    assert re.search(
+        rf"arena {arena.pk}: pairing pass, (\d+) waiting, (\d+) games opened in ([\d.]+) ms", text
+    )
+    assert "ran" in text and "paired players waited p50" in text
+    assert re.search(rf"arena {arena.pk}: game \d+ scored; settle began", text)
