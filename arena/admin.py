@@ -7,7 +7,7 @@ from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from arena import running, services
+from arena import services
 from arena.models import Arena, ArenaGame, Entry
 
 
@@ -66,7 +66,7 @@ class ArenaAdmin(admin.ModelAdmin):
     def save_model(self, request, obj, form, change) -> None:
         super().save_model(request, obj, form, change)
         if change:  # a moved start or end: into the schedule, and the pages told (issue 25.8)
-            running.arena_staff_saved(arena_id=obj.pk)
+            services.arena_staff_saved(arena_id=obj.pk)
 
     @admin.action(description=_("Annulla le arene selezionate"))
     def cancel_arenas(self, request, queryset):

@@ -92,8 +92,8 @@ class Entry(models.Model):
         _("motivo della pausa"), max_length=20, choices=PauseReason.choices, blank=True
     )
     entered_at = models.DateTimeField(_("entrato il"), auto_now_add=True)
-    # Since when the player waits for an opponent (entered, resumed, their game ended, opened
-    # the page after being away): with an odd number the one who waited least waits (RULES 8).
+    # Since when the player waits for an opponent (entered, came back, their game ended):
+    # with an odd number the one who waited least waits (RULES 8).
     waiting_since = models.DateTimeField(null=True, blank=True)
     points = models.PositiveIntegerField(_("punti"), default=0)
     wins = models.PositiveIntegerField(_("vittorie"), default=0)

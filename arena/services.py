@@ -114,6 +114,12 @@ def arena_cancel(*, arena_id: int, by, staff: bool = False, now: datetime | None
     return arena
 
 
+def arena_staff_saved(*, arena_id: int, now: datetime | None = None) -> None:
+    """Staff saved the arena in the admin: into the schedule, and its pages told (issue 25.8,
+    `running.arena_staff_saved`)."""
+    running.arena_staff_saved(arena_id=arena_id, now=now)
+
+
 @transaction.atomic
 def invite_regenerate(*, arena_id: int, by) -> Arena:
     arena = _locked(arena_id)
