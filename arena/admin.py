@@ -65,6 +65,11 @@ class ArenaAdmin(NamedModelAdmin, admin.ModelAdmin):
     inlines = [EntryInline]
     actions = ["cancel_arenas"]
 
+    def save_model(self, request, obj, form, change) -> None:
+        super().save_model(request, obj, form, change)
+        if change:  # a moved start or end: into the schedule, and the pages told (issue 25.8)
+            services.arena_staff_saved(arena_id=obj.pk)
+
     @admin.action(description=_("Annulla le arene selezionate"))
     def cancel_arenas(self, request, queryset):
         done = 0

@@ -33,7 +33,7 @@ class ArenaConsumer(LiveConsumer):
             user_id=self.user_id,
             at_ms=presence.now_ms(),
         )
-        services.entry_seen(arena_id=self.arena_id, user_id=self.user_id)
+        services.entry_seen(arena_id=self.arena_id, user_id=self.user_id, key=self.channel_name)
 
     async def closed(self) -> None:
         if self.user_id is not None:

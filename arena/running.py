@@ -13,7 +13,9 @@ order (USER rank), then the games (GAME rank).
 
 Passes are coalesced (RULES 8): asking for one sets `Arena.pairing_due_at` to a couple of
 seconds ahead (ARENA_PAIRING_COALESCE_SECONDS) unless one is pending already, and sends the
-`arena.pair` task for that instant; the tick runs any pass whose task was lost.
+`arena.pair` task for that instant; the tick runs any pass whose task was lost. A pass that
+leaves players waiting only because of the rematch cooldown sets `pairing_due_at` to the
+instant the first cooldown among them lifts, and the tick runs it then (issue 25.0).
 
 Broadcast after commit (STYLE 4): `changed_on_commit` (throttled: at most about one refresh per
 second per arena) and the players' site sockets (`mygame`, `myarena`).
@@ -24,7 +26,7 @@ from __future__ import annotations
 import logging
 import random
 import time
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
@@ -71,7 +73,8 @@ def _locked(arena_id: int) -> Arena:
 
 def _next_due(arena: Arena, now: datetime) -> datetime | None:
     """When the tick must look at the arena next (`Event.next_due_at`): its start; a pending
-    pass; its end (nobody new is paired from then); the end of the grace."""
+    pass (asked for, or the instant the first cooldown among the players left waiting lifts);
+    its end (nobody new is paired from then); the end of the grace."""
     if arena.status == Arena.Status.SCHEDULED:
         return arena.starts_at
     if arena.status != Arena.Status.RUNNING:
@@ -157,6 +160,9 @@ def _start(arena: Arena, now: datetime) -> None:
     arena.started_at = now
     arena.seed = random.SystemRandom().randrange(2**62)
     arena.save(update_fields=["status", "started_at", "seed"])
+    # RULES 8: whoever entered in advance and is active in another running arena now is paused
+    # here (one running arena at a time); the page tells them why.
+    _pause_elsewhere(arena, list(arena.entries.filter(state=EntryState.ACTIVE)))
     arena.pairing_due_at = now
     _pairing_pass(arena, now)
     changed_on_commit(arena.pk)
@@ -183,31 +189,79 @@ def arena_pair(*, arena_id: int, now: datetime | None = None) -> bool:
 def _pairing_pass(arena: Arena, now: datetime) -> list[ArenaGame]:
     """Pair whoever is waiting (the caller holds the arena's lock)."""
     began = time.perf_counter()
+    wall = time.time()  # the timestamps of issue 25.6 are wall-clock, like the game's end
+    due = arena.pairing_due_at
     arena.pairing_due_at = None
     if now >= arena.ends_at:  # RULES 8: at the end nobody new is paired
         _reschedule(arena, now)
         return []
     at_ms = ending.ms(now)
-    entries = selectors.waiting_entries(arena, at_ms)
+    # Never pair a player active in two running arenas (a race of entering and a start): the
+    # later arena pauses them (RULES 8, `selectors.active_in_earlier_arena`).
+    entries = _pause_elsewhere(arena, selectors.waiting_entries(arena, at_ms))
     opened: list[ArenaGame] = []
+    lifts = None
     if len(entries) >= 2:
         inputs = selectors.pass_inputs(arena, entries, at_ms)
         count = ArenaGame.objects.filter(arena=arena).count()
         result = pairing.pair_waiting(inputs.waiting, inputs.history, at_ms, arena.seed + count)
         if result.pairs:
             opened = _open(arena, inputs, result.pairs, count, now)
+        # Those left wait for a cooldown among them to lift: nothing else may happen (everybody
+        # has met), so the pass is due then (issue 25.0; the tick finds it by `next_due_at`).
+        lifts = pairing.next_meeting_ms(result.waiting, inputs.history, at_ms)
+        if lifts is not None:
+            arena.pairing_due_at = datetime.fromtimestamp(lifts / 1000, tz=UTC)
     _reschedule(arena, now)
-    if opened:
+    if opened or lifts is not None:  # games to show, or a new "next opponent in" (issue 25.7)
         changed_on_commit(arena.pk)
-    # One line per pass: what operators (and bench/arena.py) read of the pairing's cost.
+    # One line per pass: what operators (and bench/arena.py) read of the pairing's cost, then
+    # where the wait for the next game went (issue 25.6): how late the pass ran after it was
+    # due (queued behind other tasks or the arena's lock), and how long the players it paired
+    # had waited since they became waiting (for most, their game's end).
+    waited = sorted(
+        wall - e.waiting_since.timestamp()
+        for g in opened
+        for e in (g.white, g.black)
+        if e.waiting_since is not None
+    )
     log.info(
-        "arena %s: pairing pass, %d waiting, %d games opened in %.1f ms",
+        "arena %s: pairing pass, %d waiting, %d games opened in %.1f ms; ran %.0f ms after due;"
+        " paired players waited p50 %.0f ms, max %.0f ms",
         arena.pk,
         len(entries),
         len(opened),
         (time.perf_counter() - began) * 1000,
+        (wall - due.timestamp()) * 1000 if due else 0,
+        waited[len(waited) // 2] * 1000 if waited else 0,
+        waited[-1] * 1000 if waited else 0,
     )
+    if opened:
+        # After the games' `mygame` pushes (on_commit runs in order): when they left.
+        arena_id, count = arena.pk, len(opened)
+        transaction.on_commit(
+            lambda: log.info(
+                "arena %s: %d games pushed (mygame) %.0f ms after the pass began",
+                arena_id,
+                count,
+                (time.time() - wall) * 1000,
+            )
+        )
     return opened
+
+
+def _pause_elsewhere(arena: Arena, entries: list[Entry]) -> list[Entry]:
+    """Pause here the entries whose player is active in an arena that started earlier (RULES 8,
+    one running arena at a time); return the others."""
+    elsewhere = selectors.active_in_earlier_arena(arena, [e.player_id for e in entries])
+    if not elsewhere:
+        return entries
+    Entry.objects.filter(arena=arena, player_id__in=elsewhere, state=EntryState.ACTIVE).update(
+        state=EntryState.PAUSED, pause_reason=PauseReason.OTHER_ARENA
+    )
+    changed_on_commit(arena.pk)
+    players_told_on_commit(elsewhere)
+    return [e for e in entries if e.player_id not in elsewhere]
 
 
 def _open(arena: Arena, inputs, pairs, count: int, now: datetime) -> list[ArenaGame]:
@@ -278,7 +332,9 @@ def arena_game_finished(*, game_id: int, now: datetime | None = None) -> bool:
     found = selectors.arena_game_of(game_id)
     if found is None:
         return False
+    asked = time.time()  # issue 25.6: the settle's start, then the arena's lock
     arena = _locked(found.arena_id)
+    locked = time.time()
     arena_game = ArenaGame.objects.select_related("game", "white", "black").get(pk=found.pk)
     game = arena_game.game
     if arena_game.ended_at is not None or game.status != Status.FINISHED:
@@ -309,6 +365,18 @@ def arena_game_finished(*, game_id: int, now: datetime | None = None) -> bool:
             _end_if_done(arena, now)
     changed_on_commit(arena.pk)
     players_told_on_commit([arena_game.white.player_id, arena_game.black.player_id])
+    if game.finished_at is not None:
+        log.info(
+            "arena %s: game %s scored; settle began %.0f ms after its end, waited %.0f ms for"
+            " the arena's lock; pass due %.0f ms after its end",
+            arena.pk,
+            game_id,
+            (asked - game.finished_at.timestamp()) * 1000,
+            (locked - asked) * 1000,
+            (arena.pairing_due_at.timestamp() - game.finished_at.timestamp()) * 1000
+            if arena.pairing_due_at
+            else -1,
+        )
     return True
 
 
@@ -353,6 +421,20 @@ def _finish(arena: Arena, reason: str, now: datetime) -> None:
     )
     for entry_id, rank in selectors.entry_ranks(arena).items():
         Entry.objects.filter(pk=entry_id).update(rank=rank)
+    changed_on_commit(arena.pk)
+    players_told_on_commit(arena.entries.values_list("player_id", flat=True))
+
+
+@transaction.atomic
+def arena_staff_saved(*, arena_id: int, now: datetime | None = None) -> None:
+    """Staff saved the arena in the admin (its start, its duration hence its end): put it into
+    the tick's schedule at once (an end moved into the past closes it and ends its games at
+    the grace's end, not later) and tell the open pages and the players, like the opener's
+    edits (issue 25.8)."""
+    now = now or timezone.now()
+    arena = _locked(arena_id)
+    if arena.is_live:
+        _reschedule(arena, now)
     changed_on_commit(arena.pk)
     players_told_on_commit(arena.entries.values_list("player_id", flat=True))
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 
-from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery
 
 from arena.engine import pairing
 from arena.engine.sheet import Mark, Outcome, Result, ranks, sheet
@@ -15,7 +15,8 @@ from arena.models import Arena, ArenaGame, Entry, EntryState
 from games.models import Game, GameResult, Status
 from live import presence
 from live.models import Connection
-from ratings.selectors import ratings_snapshot
+from ratings.models import RatingChange, RatingPeriod
+from ratings.selectors import ratings_at, ratings_snapshot
 
 PAGE_SIZE = 50
 
@@ -144,6 +145,25 @@ def waiting_entries(arena: Arena, at_ms: int) -> list[Entry]:
     return list(Entry.objects.filter(pk__in=waiting).select_related("player").order_by("pk"))
 
 
+def was_here(arena: Arena, entry: Entry, *, except_key: str, at_ms: int) -> bool:
+    """Whether the player already had the arena open (its page, or the page of their
+    just-finished game of this arena, RULES 8) through a socket other than `except_key`: then
+    opening the page again is not coming back after being away."""
+    fresh = Connection.objects.filter(
+        user_id=entry.player_id, seen_ms__gte=at_ms - presence.STALE_MS
+    ).exclude(key=except_key)
+    if fresh.filter(topic=topic(arena.pk)).exists():
+        return True
+    last = last_game_ids([entry.pk]).get(entry.pk)
+    return last is not None and fresh.filter(topic=f"game:{last}").exists()
+
+
+def in_live_game(user_id: int) -> bool:
+    return Game.objects.filter(
+        Q(white_id=user_id) | Q(black_id=user_id), status=Status.LIVE
+    ).exists()
+
+
 def pass_inputs(arena: Arena, entries: list[Entry], at_ms: int) -> PassInputs:
     """What the pure pairing needs of these waiting entries (a fixed number of queries)."""
     entry_ids = [e.pk for e in entries]
@@ -189,6 +209,42 @@ def pass_inputs(arena: Arena, entries: list[Entry], at_ms: int) -> PassInputs:
     return PassInputs(waiting, history, {e.player_id: e for e in entries})
 
 
+def next_opponent_at(
+    arena: Arena, entry: Entry | None, waiting: list[Entry], at_ms: int
+) -> datetime | None:
+    """Why the viewer still waits (issue 25.7): when they are in, somebody else waits, and
+    every one of those is in cooldown with them (RULES 8), the instant the first of those
+    cooldowns lifts — the pass is due then (`running`). None otherwise (nobody else waits, or
+    a pass is about to pair them). One query."""
+    # The viewer's own socket may not be recorded yet (this very page load): being in and
+    # not paused is enough, the page shows this only to a player not in a game.
+    if entry is None or entry.state != EntryState.ACTIVE:
+        return None
+    others = {e.pk for e in waiting if e.pk != entry.pk}
+    if not others:
+        return None
+    together: dict[int, pairing.Together] = {}
+    rows = (
+        ArenaGame.objects.filter(arena=arena)
+        .filter(Q(white=entry, black_id__in=others) | Q(black=entry, white_id__in=others))
+        .values_list("white_id", "black_id", "ended_at")
+    )
+    for white_id, black_id, ended_at in rows:
+        other = black_id if white_id == entry.pk else white_id
+        before = together.get(other)
+        end = ms(ended_at) if ended_at else at_ms
+        together[other] = pairing.Together(
+            games=(before.games if before else 0) + 1,
+            last_end_ms=max(end, before.last_end_ms if before else 0),
+        )
+    if len(together) < len(others):
+        return None  # somebody waiting may play them now
+    first = min(pairing.free_from_ms(t) for t in together.values())
+    if first <= at_ms:
+        return None
+    return datetime.fromtimestamp(first / 1000, tz=UTC)
+
+
 # --- pages -------------------------------------------------------------------------------------
 
 
@@ -215,9 +271,7 @@ def leaderboard(arena: Arena, page: int = 1) -> tuple[list[Row], int]:
     )
     ids = [e.pk for e in entries]
     results = results_of(ids)
-    ratings = ratings_snapshot(
-        player_ids=[e.player_id for e in entries], variant=arena.variant, cadence=arena.cadence
-    )
+    ratings = shown_ratings(arena, [e.player_id for e in entries])
     playing = {}
     for game_id, white_id, black_id in ArenaGame.objects.filter(
         arena=arena, game__status=Status.LIVE
@@ -234,6 +288,25 @@ def leaderboard(arena: Arena, page: int = 1) -> tuple[list[Row], int]:
         for e in entries
     ]
     return rows, pages
+
+
+def shown_ratings(arena: Arena, player_ids: list[int]) -> dict[int, int]:
+    """The ratings beside the names: today's while the arena is live; once it is over, those
+    the players held at its end, its own games' changes included (issue 25.9)."""
+    end = arena.finished_at or arena.cancelled_at
+    if arena.is_live or end is None:
+        return ratings_snapshot(player_ids=player_ids, variant=arena.variant, cadence=arena.cadence)
+    # Its last games are rated when they are settled, which may be a moment after the close.
+    last_rated = RatingChange.objects.filter(
+        period__kind=RatingPeriod.Kind.GAME,
+        period__source_id__in=ArenaGame.objects.filter(arena=arena).values("game_id"),
+    ).aggregate(last=Max("created_at"))["last"]
+    return ratings_at(
+        player_ids=player_ids,
+        variant=arena.variant,
+        cadence=arena.cadence,
+        at=max(end, last_rated) if last_rated else end,
+    )
 
 
 def podium(arena: Arena) -> list[Entry]:
@@ -303,6 +376,28 @@ def player_games(arena: Arena, entry: Entry) -> list[tuple[ArenaGame, Mark | Non
 
 def arena_game_of(game_id: int) -> ArenaGame | None:
     return ArenaGame.objects.select_related("arena").filter(game_id=game_id).first()
+
+
+def active_in_earlier_arena(arena: Arena, player_ids) -> set[int]:
+    """Which of these players are active in another running arena that started before this one
+    (then the start time's tie broken by id). RULES 8: a player is in at most one running arena;
+    when one they entered in advance starts while they are active in another, they are paused
+    in the one that starts. The same order settles a race (both made active at once)."""
+    if not player_ids or arena.started_at is None:
+        return set()
+    earlier = Q(arena__started_at__lt=arena.started_at) | Q(
+        arena__started_at=arena.started_at, arena__pk__lt=arena.pk
+    )
+    return set(
+        Entry.objects.filter(
+            earlier,
+            player_id__in=player_ids,
+            state=EntryState.ACTIVE,
+            arena__status=Arena.Status.RUNNING,
+        )
+        .exclude(arena=arena)
+        .values_list("player_id", flat=True)
+    )
 
 
 def running_entries_of(user_id: int, *, except_arena: int) -> QuerySet[Entry]:

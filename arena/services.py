@@ -114,6 +114,12 @@ def arena_cancel(*, arena_id: int, by, staff: bool = False, now: datetime | None
     return arena
 
 
+def arena_staff_saved(*, arena_id: int, now: datetime | None = None) -> None:
+    """Staff saved the arena in the admin: into the schedule, and its pages told (issue 25.8,
+    `running.arena_staff_saved`)."""
+    running.arena_staff_saved(arena_id=arena_id, now=now)
+
+
 @transaction.atomic
 def invite_regenerate(*, arena_id: int, by) -> Arena:
     arena = _locked(arena_id)
@@ -196,12 +202,20 @@ def entry_leave(*, arena_id: int, player) -> Entry:
 
 
 @transaction.atomic
-def entry_seen(*, arena_id: int, user_id: int, now: datetime | None = None) -> bool:
-    """The player opened the arena's page (its socket): if they are in and not paused, a pass
-    runs soon (RULES 8: a player who comes back is paired)."""
+def entry_seen(*, arena_id: int, user_id: int, key: str = "", now: datetime | None = None) -> bool:
+    """The player opened the arena's page (its socket `key`): if they are in and not paused, a
+    pass runs soon (RULES 8: a player who comes back is paired). **Decision** (RULES 8): coming
+    back after being away (no other socket on the arena, not in a game) makes them waiting
+    from now, so the odd one out is the one who became waiting last."""
     now = now or timezone.now()
     arena = _locked(arena_id)
-    if not Entry.objects.filter(arena=arena, player_id=user_id, state=EntryState.ACTIVE).exists():
+    entry = Entry.objects.filter(arena=arena, player_id=user_id, state=EntryState.ACTIVE).first()
+    if entry is None:
         return False
+    at_ms = selectors.ms(now)
+    if not selectors.was_here(arena, entry, except_key=key, at_ms=at_ms):
+        if not selectors.in_live_game(user_id):
+            entry.waiting_since = now
+            entry.save(update_fields=["waiting_since"])
     running.request_pairing(arena, now)
     return True

@@ -120,10 +120,10 @@ def arena_detail(request: HttpRequest, pk: int) -> HttpResponse:
     entry = selectors.my_entry(arena, request.user)
     now = timezone.now()
     rows, pages = selectors.leaderboard(arena, _page_number(request))
-    waiting = (
-        len(selectors.waiting_entries(arena, selectors.ms(now)))
-        if arena.status == Arena.Status.RUNNING
-        else 0
+    waiting_now = (
+        selectors.waiting_entries(arena, selectors.ms(now))
+        if arena.status == Arena.Status.RUNNING and now < arena.ends_at
+        else []
     )
     invite = request.session.get(_invite_key(pk), "")
     is_opener = request.user.is_authenticated and arena.opened_by_id == request.user.pk
@@ -139,7 +139,11 @@ def arena_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "rows": rows,
         "page": _page_number(request),
         "pages": range(1, pages + 1) if pages > 1 else (),
-        "waiting": waiting,
+        "waiting": len(waiting_now),
+        # RULES 8: everybody waiting has just played them: say so, and until when (issue 25.7).
+        "next_opponent_at": selectors.next_opponent_at(
+            arena, entry, waiting_now, selectors.ms(now)
+        ),
         "live_games": selectors.live_games(arena),
         "stats": selectors.stats(arena),
         "podium": selectors.podium(arena) if arena.status == Arena.Status.FINISHED else [],

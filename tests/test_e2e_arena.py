@@ -14,7 +14,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from accounts.tests.factories import UserFactory
-from arena.models import Arena, ArenaGame
+from arena.models import Arena, ArenaGame, Entry
 from arena.tests.factories import ArenaFactory
 from tests.browser import log_in
 from tests.processes import wait_until
@@ -125,6 +125,74 @@ def test_four_players_in_an_arena_to_the_podium(site, browser):
         expect(watcher.get_by_test_id("podium")).to_contain_text(
             players[[p.pk for p in players].index(white)].username
         )
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def test_the_arena_page_says_when_the_next_opponent_is_possible(site, browser):
+    """Issue 25.7 (and 25.0): two players who have just played each other both wait; each page
+    says that everyone waiting has just played them and counts down to the end of the rematch
+    cooldown; when it lifts the tick pairs them with no other event, and the pages go to the
+    board. The cooldown is made to end a few seconds ahead by the past game's end."""
+    from arena.tests.factories import EntryFactory
+    from games import services as games
+    from games.models import Game
+
+    a, b = UserFactory(username="attesa1"), UserFactory(username="attesa2")
+    now = timezone.now()
+    arena = ArenaFactory(
+        name="Arena in attesa", starts_at=now - timedelta(minutes=6), duration_minutes=30
+    )
+    entries = [EntryFactory(arena=arena, player=p, waiting_since=now) for p in (a, b)]
+    ms = int(now.timestamp() * 1000)
+    past = games.game_open(
+        white_id=a.pk,
+        black_id=b.pk,
+        variant_code="chess",
+        base_seconds=180,
+        increment_seconds=2,
+        rated=False,
+        at_ms=ms - 60_000,
+    )
+    Game.objects.filter(pk=past.pk).update(status="finished", result="1-0", settled=True)
+    lifts = now + timedelta(seconds=20)  # one game together: 5 minutes after its end
+    ArenaGame.objects.create(
+        arena=arena,
+        game=past,
+        white=entries[0],
+        black=entries[1],
+        started_at=now - timedelta(minutes=6),
+        ended_at=lifts - timedelta(minutes=5),
+    )
+    Entry.objects.filter(pk=entries[0].pk).update(points=2, wins=1, games=1)  # its score
+    Entry.objects.filter(pk=entries[1].pk).update(games=1)
+    detail = f"{site}/arenas/{arena.pk}/"
+    contexts = [browser.new_context(locale="it-IT") for _ in range(2)]
+    try:
+        pages = []
+        for player, context in zip((a, b), contexts, strict=True):
+            page = context.new_page()
+            page.set_default_timeout(20_000)
+            log_in(page, site, player.username)
+            page.goto(detail)
+            pages.append(page)
+        for page in pages:
+            expect(page.get_by_test_id("cooldown-wait")).to_contain_text(
+                "prossimo avversario possibile tra"
+            )
+        countdown = pages[0].get_by_test_id("next-opponent")
+        first = countdown.inner_text()
+        assert re.fullmatch(r"\d+ s", first), first
+        expect(countdown).not_to_have_text(first)  # counting down
+        pages[0].set_viewport_size({"width": 1280, "height": 800})
+        pages[0].screenshot(path="docs/screenshots/issue-25/arena-next-opponent-1280.png")
+        pages[1].set_viewport_size({"width": 390, "height": 844})
+        pages[1].screenshot(path="docs/screenshots/issue-25/arena-next-opponent-390.png")
+        # The cooldown lifts: the tick's pass pairs them, both pages go to the board.
+        for page in pages:
+            expect(page).to_have_url(GAME_URL, timeout=30_000)
+        assert game_id(pages[0]) == game_id(pages[1]) != past.pk
     finally:
         for context in contexts:
             context.close()

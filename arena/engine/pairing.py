@@ -13,9 +13,12 @@ its inputs and the seed.
   order (rating, then id, breaking ties) and each is given the closest allowed opponent among
   the next few still free (a window, like lichess' pairing of big arenas by rank); the
   matching is then made maximum by short swaps and, if any are left that those cannot place,
-  by Edmonds' augmenting paths (`events.matching`).
-- With an odd number, the player who waited least waits (then the lower ranked, then the
-  higher id); if the others cannot all be paired, everybody is considered again.
+  by a Tutte-Berge certificate or Edmonds' augmenting paths (`events.matching`) on the part
+  that needs them (`_make_maximum`: bounded work for a thousand players, issue 25.4).
+- RULES 8 Decision: with an odd number (of those who may meet somebody now), the player who
+  became waiting last waits (then the lower ranked, then the higher id). The others are paired
+  as well as they can be first; only if a path from that player adds a pair does he play
+  (as many pairs as allowed comes first), and then only that path changes (issue 25.2).
 - Colours: whoever had White fewer times in this arena gets White; then whoever had Black in
   their last game; then by lot.
 """
@@ -77,6 +80,22 @@ def may_meet(a: int, b: int, history: Mapping[tuple[int, int], Together], now_ms
     return together is None or now_ms >= free_from_ms(together)
 
 
+def next_meeting_ms(
+    players: Sequence[int], history: Mapping[tuple[int, int], Together], now_ms: int
+) -> int | None:
+    """The first instant after now at which two of these players may meet again (RULES 8
+    cooldown), or None if no pair of them is in cooldown. For the players a pass left waiting:
+    they are all in cooldown with one another, so this is when the next pass can pair some of
+    them (issue 25.0)."""
+    here = set(players)
+    lifts = [
+        free_from_ms(together)
+        for (a, b), together in history.items()
+        if a in here and b in here and free_from_ms(together) > now_ms
+    ]
+    return min(lifts, default=None)
+
+
 def pair_waiting(
     waiting: Sequence[Waiting],
     history: Mapping[tuple[int, int], Together],
@@ -90,28 +109,44 @@ def pair_waiting(
     n = len(players)
     if n < 2:
         return Pairing((), tuple(w.player for w in players))
-    # RULES 8 is about pairs that played recently; only those are looked up.
-    blocked: set[tuple[int, int]] = {
-        key for key, together in history.items() if now_ms < free_from_ms(together)
-    }
+    # RULES 8 is about pairs that played recently; only those are looked up, by index.
+    index = {w.player: i for i, w in enumerate(players)}
+    blocked_of: list[set[int]] = [set() for _ in range(n)]
+    per_game = COOLDOWN_MS_PER_GAME
+    for (a, b), together in history.items():
+        # free_from_ms, inlined: this loop reads the whole history (its one cost that grows).
+        if now_ms < together.last_end_ms + together.games * per_game:
+            i, j = index.get(a), index.get(b)
+            if i is not None and j is not None:
+                blocked_of[i].add(j)
+                blocked_of[j].add(i)
 
     def allowed(i: int, j: int) -> bool:
-        return pair_key(players[i].player, players[j].player) not in blocked
+        return j not in blocked_of[i]
 
+    # Whoever may meet nobody waiting now waits whatever happens: they are not the odd one out.
+    isolated = {i for i in range(n) if len(blocked_of[i]) == n - 1}
+    others = [i for i in range(n) if i not in isolated]
     sitter: int | None = None
-    if n % 2:  # the player who waited least waits
+    if len(others) % 2:  # RULES 8 Decision: the one who became waiting last waits
         sitter = max(
-            range(n),
+            others,
             key=lambda i: (players[i].waiting_since_ms, players[i].rank, players[i].player),
         )
-    mate = _closest_first(players, allowed, skip=sitter)
-    free = [i for i in range(n) if mate[i] == UNMATCHED and i != sitter]
+    out = isolated | ({sitter} if sitter is not None else set())
+    mate = _closest_first(players, allowed, out=out)
+    free = [i for i in others if mate[i] == UNMATCHED and i != sitter]
     if free:
-        _swap_in(free, mate, allowed, players)
-        free = [i for i in range(n) if mate[i] == UNMATCHED and i != sitter]
-    if free:  # the short swaps could not place them: exact, with everybody
-        neighbours = [[j for j in range(n) if j != i and allowed(i, j)] for i in range(n)]
-        mate = MatchingState(neighbours, range(n), mate=mate).mate
+        _swap_in(free, mate, blocked_of)
+        free = [i for i in others if mate[i] == UNMATCHED and i != sitter]
+    alive = [i for i in others if i != sitter]
+    if len(free) >= 2:  # the short swaps could not place them: exact, without the sitter
+        _make_maximum(alive, free, mate, blocked_of)
+        free = [i for i in alive if mate[i] == UNMATCHED]
+    if sitter is not None and free:
+        # The others are paired as well as they can be, some are left: only a path from the
+        # sitter can add a pair, and then the sitter must play (as many pairs as allowed).
+        _make_maximum(others, [*free, sitter], mate, blocked_of)
     rng = random.Random(seed)
     pairs = []
     for i in range(n):
@@ -122,17 +157,116 @@ def pair_waiting(
     return Pairing(tuple(pairs), left)
 
 
-def _closest_first(players: list[Waiting], allowed, *, skip: int | None) -> list[int]:
+def _make_maximum(
+    alive: list[int], free: list[int], mate: list[int], blocked_of: list[set[int]]
+) -> None:
+    """Make the matching of the `alive` players maximum (issue 25.4: bounded work).
+
+    Edmonds' algorithm on everybody costs a search of the whole graph for every player it cannot
+    place: too slow for a thousand players (0.6 s with one blocked against everyone). So, in
+    this order, and stopping as soon as the matching is known to be maximum:
+    1. a Tutte-Berge certificate (`_is_maximum`): a set U of players such that the matching's
+       size is (n + |U| - odd components of the rest) / 2, which no matching can beat. Tried
+       with U empty (players nobody may meet, odd groups) and U the allowed opponents of the
+       players left (they all want the same few);
+    2. Edmonds' augmenting paths on the part that needs it: the players left, and the pairs
+       holding their allowed opponents (when they have few) or the players they are blocked
+       with (when they have many): any pair outside is allowed against every one of them;
+    3. the certificate again, and only then Edmonds on everybody."""
+    if _is_maximum(alive, free, mate, blocked_of):
+        return
+    alive_set = set(alive)
+    part: set[int] = set(free)
+    for u in free:
+        blocked = blocked_of[u] & alive_set
+        if 2 * len(blocked) >= len(alive):  # few allowed opponents: their pairs
+            near = [a for a in alive if a != u and a not in blocked]
+        else:  # few blocked: the pairs of those (every other pair is open to u)
+            near = list(blocked)
+        for a in near:
+            part.add(a)
+            if mate[a] != UNMATCHED:
+                part.add(mate[a])
+    if len(part) < len(alive):
+        _edmonds(sorted(part), mate, blocked_of)
+        left = [i for i in alive if mate[i] == UNMATCHED]
+        if len(left) < 2 or _is_maximum(alive, left, mate, blocked_of):
+            return
+    _edmonds(alive, mate, blocked_of)
+
+
+def _edmonds(vertices: list[int], mate: list[int], blocked_of: list[set[int]]) -> None:
+    """Augment the matching restricted to `vertices` (pairs inside them kept as a start) to a
+    maximum matching of the graph they induce, in place. A pair of the whole matching with one
+    player outside is left alone: the caller passes whole pairs."""
+    local = {v: k for k, v in enumerate(vertices)}
+    neighbours = [
+        [local[w] for w in vertices if w != v and w not in blocked_of[v]] for v in vertices
+    ]
+    start = [local.get(mate[v], UNMATCHED) if mate[v] != UNMATCHED else UNMATCHED for v in vertices]
+    state = MatchingState(neighbours, range(len(vertices)), mate=start)
+    for k, v in enumerate(vertices):
+        m = state.mate[k]
+        mate[v] = vertices[m] if m != UNMATCHED else UNMATCHED
+
+
+def _is_maximum(
+    alive: list[int], free: list[int], mate: list[int], blocked_of: list[set[int]]
+) -> bool:
+    """Whether a Tutte-Berge certificate shows the matching of `alive` is maximum: for any set
+    U, no matching is larger than (n + |U| - odd(G - U)) / 2, where odd(G - U) counts the
+    connected groups of odd size once U is taken away (Tutte-Berge formula)."""
+    if len(free) < 2:
+        return True  # an augmenting path needs two players left
+    alive_set = set(alive)
+    matched = (len(alive) - len(free)) // 2
+    candidates: list[set[int]] = [set()]
+    hub: set[int] = set()
+    for u in free:
+        blocked = blocked_of[u] & alive_set
+        if 2 * len(blocked) >= len(alive):
+            hub.update(a for a in alive if a != u and a not in blocked)
+    if hub:
+        candidates.append(hub)
+    for taken in candidates:
+        odd = _odd_groups([v for v in alive if v not in taken], blocked_of)
+        if 2 * matched == len(alive) + len(taken) - odd:
+            return True
+    return False
+
+
+def _odd_groups(vertices: list[int], blocked_of: list[set[int]]) -> int:
+    """How many connected groups of odd size the allowed pairs make among `vertices`. The graph
+    is almost complete, so it is walked through its complement: each step keeps only the
+    not-yet-reached players blocked with the current one (work: players + blocked pairs)."""
+    unreached = set(vertices)
+    odd = 0
+    while unreached:
+        queue = [unreached.pop()]
+        size = 1
+        while queue:
+            v = queue.pop()
+            blocked = blocked_of[v]
+            reached = [w for w in unreached if w not in blocked]
+            if reached:
+                unreached.difference_update(reached)
+                queue.extend(reached)
+                size += len(reached)
+        odd += size % 2
+    return odd
+
+
+def _closest_first(players: list[Waiting], allowed, *, out: set[int]) -> list[int]:
     """In rank order, each free player takes the closest allowed free player among the next
     WINDOW ones: closest in rank, then in rating."""
     n = len(players)
     mate = [UNMATCHED] * n
     for i in range(n):
-        if mate[i] != UNMATCHED or i == skip:
+        if mate[i] != UNMATCHED or i in out:
             continue
         best, best_score, looked = None, None, 0
         for j in range(i + 1, n):
-            if mate[j] != UNMATCHED or j == skip or not allowed(i, j):
+            if mate[j] != UNMATCHED or j in out or not allowed(i, j):
                 continue
             score = (
                 abs(players[i].rank - players[j].rank),
@@ -148,26 +282,30 @@ def _closest_first(players: list[Waiting], allowed, *, skip: int | None) -> list
     return mate
 
 
-def _swap_in(free: list[int], mate: list[int], allowed, players: list[Waiting]) -> None:
+def _swap_in(free: list[int], mate: list[int], blocked_of: list[set[int]]) -> None:
     """Augmenting paths of length one (two free players allowed to meet) and three (free u and
     v take the two players of a pair, u–a and v–b): enough whenever few pairs are blocked,
-    which is the arena's usual case."""
+    which is the arena's usual case. Whether any waiting v may meet b is a set difference, not
+    a walk through the waiting (pairs whose b is blocked with all of them are passed at once)."""
     pending = list(free)
     while len(pending) >= 2:
         u = pending.pop(0)
-        partner = next((v for v in pending if allowed(u, v)), None)
+        blocked_u = blocked_of[u]
+        partner = next((v for v in pending if v not in blocked_u), None)
         if partner is not None:
             pending.remove(partner)
             mate[u], mate[partner] = partner, u
             continue
         placed = False
+        waiting = set(pending)
         # Pairs nearest to u in the ranking first, so the swap disturbs the closest games.
-        for a in sorted(range(len(mate)), key=lambda k: abs(k - u)):
+        for a in _nearest_first(u, len(mate)):
             b = mate[a]
-            if b == UNMATCHED or not allowed(u, a):
+            if b == UNMATCHED or a in blocked_u:
                 continue
-            v = next((v for v in pending if allowed(v, b)), None)
-            if v is not None:
+            open_to_b = waiting - blocked_of[b]
+            if open_to_b:
+                v = next(v for v in pending if v in open_to_b)  # the first waiting, as before
                 pending.remove(v)
                 mate[u], mate[a] = a, u
                 mate[v], mate[b] = b, v
@@ -175,6 +313,19 @@ def _swap_in(free: list[int], mate: list[int], allowed, players: list[Waiting]) 
                 break
         if not placed:
             return  # left for the exact search
+
+
+def _nearest_first(u: int, n: int):
+    """0..n-1 by distance from u, the lower first on a tie: what sorting by |k - u| gives,
+    without sorting the whole field for every player placed."""
+    yield u
+    for d in range(1, n):
+        if u - d < 0 and u + d >= n:
+            return
+        if u - d >= 0:
+            yield u - d
+        if u + d < n:
+            yield u + d
 
 
 def _colours(a: Waiting, b: Waiting, rng: random.Random) -> Pair:

@@ -103,14 +103,13 @@ def test_rematches_wait_five_minutes_per_game_together():
         tick(now)
         tick(now + PASS)
         assert live(arena) == []  # the only possible opponent is in cooldown
-        now = now + timedelta(minutes=5 * game_number) - timedelta(seconds=1)
+        lift = now + timedelta(minutes=5 * game_number)
         arena.refresh_from_db()
-        running.request_pairing(arena, now)
-        tick(now + PASS - timedelta(seconds=1))
-        assert live(arena) == [] or game_number == 0
-        now += timedelta(seconds=1)
-        running.request_pairing(arena, now)
-        tick(now + PASS)
+        running.request_pairing(arena, lift - timedelta(seconds=1))  # a page opened: no effect
+        tick(lift - timedelta(seconds=1))
+        assert live(arena) == []
+        now = lift
+        tick(now)  # the pass is due as the cooldown lifts (issue 25.0)
         assert len(live(arena)) == 1, game_number
     assert ArenaGame.objects.filter(arena=arena).count() == 4
 
@@ -293,3 +292,115 @@ def test_staff_cancel_draws_live_games_and_rates_nothing():
     with pytest.raises(services.ArenaError):
         services.arena_cancel(arena_id=arena.pk, by=staff, staff=True)
     assert tick(T0 + timedelta(hours=2)) == []
+
+
+def test_when_everybody_has_met_the_pass_runs_as_the_first_cooldown_lifts():
+    # Issue 25.0: four players, every pair has met, all four wait; nothing else happens (no
+    # game ends, nobody opens a page): the tick pairs them when the first cooldown lifts.
+    arena, players = arena_with(4)
+    tick(T0)
+    now = T0
+    met = set()
+    for _round in range(3):
+        met |= {frozenset((g.white_id, g.black_id)) for g in live(arena)}
+        now += timedelta(minutes=1)
+        finish_all(arena, now)
+        tick(now)
+        tick(now + PASS)
+    assert len(met) == 6  # the three rounds of four players: every pair once
+    assert live(arena) == []
+    arena.refresh_from_db()
+    first_lift = T0 + timedelta(minutes=1) + pairing_cooldown(1)
+    assert arena.pairing_due_at == first_lift and arena.next_due_at == first_lift
+    assert tick(first_lift - timedelta(seconds=1)) == []
+    assert live(arena) == []
+    tick(first_lift)  # only the clock moved
+    assert len(live(arena)) == 2
+
+
+def pairing_cooldown(games: int) -> timedelta:
+    from arena.engine.pairing import COOLDOWN_MS_PER_GAME
+
+    return timedelta(milliseconds=games * COOLDOWN_MS_PER_GAME)
+
+
+def test_an_arena_entered_in_advance_pauses_at_its_start_who_is_active_in_another():
+    # Issue 25.1, RULES 8: P is active in running arena B and entered A in advance; when A
+    # starts P is paused in A (B started first) and not paired there.
+    running_b = ArenaFactory(starts_at=T0 - timedelta(minutes=10))
+    p = EntryFactory(arena=running_b).player
+    on_page(running_b, p, T0 - timedelta(minutes=10))
+    tick(T0 - timedelta(minutes=10))
+    running_b.refresh_from_db()
+    assert running_b.status == Arena.Status.RUNNING
+    arena_a, others = arena_with(2)
+    services.entry_enter(arena_id=arena_a.pk, player=p, now=T0 - timedelta(minutes=5))
+    on_page(arena_a, p, T0)
+    tick(T0)
+    arena_a.refresh_from_db()
+    assert arena_a.status == Arena.Status.RUNNING
+    mine = Entry.objects.get(arena=arena_a, player=p)
+    assert (mine.state, mine.pause_reason) == (EntryState.PAUSED, PauseReason.OTHER_ARENA)
+    assert Entry.objects.get(arena=running_b, player=p).state == EntryState.ACTIVE
+    (game,) = live(arena_a)
+    assert {game.white_id, game.black_id} == {o.pk for o in others}
+
+
+def test_the_pass_never_pairs_a_player_active_in_two_running_arenas():
+    # A race (entering B while A starts) can leave P active in both: the later arena's pass
+    # pauses P there and pairs the others; the earlier one still pairs P.
+    earlier, (p, q) = arena_with(2, starts_at=T0 - timedelta(minutes=1))
+    later, (r, s, t) = arena_with(3)
+    tick(T0 - timedelta(minutes=1))
+    assert len(live(earlier)) == 1
+    finish_all(earlier, T0 - timedelta(seconds=30))
+    tick(T0 - timedelta(seconds=30))
+    tick(T0)
+    (first,) = live(later)
+    finish_all(later, T0 + timedelta(seconds=10))
+    tick(T0 + timedelta(seconds=10))
+    # P made active in the later arena too, as a race would (with both pages open); the two
+    # players of the finished game are in cooldown, so P is the only possible opponent.
+    Entry.objects.create(arena=later, player=p, waiting_since=T0 + timedelta(seconds=10))
+    on_page(later, p, T0 + timedelta(seconds=10))
+    tick(T0 + timedelta(seconds=10) + PASS)
+    paired = {u for g in live(later) for u in (g.white_id, g.black_id)}
+    assert p.pk not in paired and len(paired) == 2, paired
+    entry = Entry.objects.get(arena=later, player=p)
+    assert (entry.state, entry.pause_reason) == (EntryState.PAUSED, PauseReason.OTHER_ARENA)
+    assert Entry.objects.get(arena=earlier, player=p).state == EntryState.ACTIVE
+
+
+def test_resigning_before_ones_first_move_is_presence_not_absence():
+    # RULES 8 Decision: resigning at once is a choice made at the board: not paused.
+    arena, (a, b) = arena_with(2)
+    tick(T0)
+    (game,) = live(arena)
+    sit(game, T0)
+    games.game_resign(game_id=game.pk, user_id=game.white_id, at_ms=ms(T0))  # nobody moved
+    tick(T0 + timedelta(seconds=5))
+    for player_id in (game.white_id, game.black_id):
+        entry = Entry.objects.get(arena=arena, player_id=player_id)
+        assert (entry.state, entry.pause_reason) == (EntryState.ACTIVE, "")
+    assert Entry.objects.get(arena=arena, player_id=game.black_id).points == 2
+
+
+def test_the_pass_log_line_keeps_what_the_benchmark_reads_and_the_timestamps(caplog):
+    # Issue 25.6: the path from a game's end to the next game is logged stage by stage; the
+    # pass line still matches bench/arena.py's pattern.
+    import logging
+    import re
+
+    arena, players = arena_with(4)
+    tick(T0)
+    later = T0 + timedelta(minutes=1)
+    finish_all(arena, later)
+    with caplog.at_level(logging.INFO, logger="arena.running"):
+        tick(later)
+        tick(later + PASS)
+    text = caplog.text
+    assert re.search(
+        rf"arena {arena.pk}: pairing pass, (\d+) waiting, (\d+) games opened in ([\d.]+) ms", text
+    )
+    assert "ran" in text and "paired players waited p50" in text
+    assert re.search(rf"arena {arena.pk}: game \d+ scored; settle began", text)

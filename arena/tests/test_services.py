@@ -285,3 +285,29 @@ def test_every_tick_step_twice_changes_nothing():
     assert running.arena_game_finished(game_id=game.pk, now=T0) is True
     assert running.arena_game_finished(game_id=game.pk, now=T0) is False
     assert Entry.objects.get(arena=arena, player_id=game.black_id).points == 2
+
+
+def test_opening_the_page_after_being_away_makes_one_waiting_from_then():
+    # Issue 25.3, RULES 8 Decision: waiting time counts from when one last became waiting, so
+    # whoever comes back last is the odd one out.
+    arena = ArenaFactory()
+    a, b, c = (EntryFactory(arena=arena).player for _ in range(3))  # waiting since T0 - 1 min
+    tick(T0)  # nobody has the page open: nobody is paired
+    arena.refresh_from_db()
+    assert arena.status == Arena.Status.RUNNING
+    for player, minutes in ((c, 3), (b, 4), (a, 5)):
+        at = T0 + timedelta(minutes=minutes)
+        on_page(arena, player, at, key=f"tab-{player.pk}")
+        assert services.entry_seen(
+            arena_id=arena.pk, user_id=player.pk, key=f"tab-{player.pk}", now=at
+        )
+    since = dict(Entry.objects.filter(arena=arena).values_list("player_id", "waiting_since"))
+    assert since[a.pk] == T0 + timedelta(minutes=5) and since[c.pk] == T0 + timedelta(minutes=3)
+    # A second tab while the first is open is not coming back.
+    later = T0 + timedelta(minutes=5, seconds=1)
+    on_page(arena, a, later, key="second-tab")
+    services.entry_seen(arena_id=arena.pk, user_id=a.pk, key="second-tab", now=later)
+    assert Entry.objects.get(arena=arena, player=a).waiting_since == T0 + timedelta(minutes=5)
+    tick(later + running.coalesce())
+    (game,) = Game.objects.filter(event_id=arena.pk, status=Status.LIVE)
+    assert {game.white_id, game.black_id} == {b.pk, c.pk}  # a came back last: a waits

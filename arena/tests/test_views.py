@@ -4,7 +4,7 @@ player page; refusals shown on the page; query counts that do not grow."""
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from django.db import connection
@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from accounts.tests.factories import UserFactory
 from arena.models import Arena, Entry
-from arena.tests.factories import T0, ArenaFactory, EntryFactory, on_page, tick
+from arena.tests.factories import T0, ArenaFactory, EntryFactory, ms, on_page, tick
 
 pytestmark = pytest.mark.django_db
 
@@ -186,3 +186,118 @@ def test_the_organiser_controls_are_in_the_live_fragment_until_the_start(client)
     assert 'data-testid="organizer"' not in fragment and "Modifica" not in fragment
     # The time to the end is written by the server, never an empty countdown.
     assert re.search(r'data-testid="time-to-end">\d+ min \d\d s<', fragment)
+
+
+def _admin_post_data(response) -> dict:
+    """What the admin's change form would post back unchanged (its fields as shown, the inline
+    entries' management form), to be edited by a test."""
+    from django.forms import MultiWidget
+
+    data: dict = {}
+
+    def add(form) -> None:
+        for bound in form:
+            if isinstance(bound.field.widget, MultiWidget):
+                shown = bound.field.widget.get_context(bound.html_name, bound.value(), {})
+                for sub in shown["widget"]["subwidgets"]:
+                    data[sub["name"]] = sub["value"] or ""
+                continue
+            value = bound.value()
+            if value is None or value is False:
+                continue
+            if value is True:
+                data[bound.html_name] = "on"
+            elif isinstance(value, datetime):
+                data[bound.html_name] = timezone.localtime(value).strftime("%Y-%m-%d %H:%M:%S")
+            else:
+                data[bound.html_name] = bound.field.widget.format_value(value) or value
+
+    add(response.context["adminform"].form)
+    for inline in response.context["inline_admin_formsets"]:
+        add(inline.formset.management_form)
+        for form in inline.formset.forms:
+            add(form)
+    return data
+
+
+def test_staff_moving_the_end_in_the_admin_reschedules_and_tells_the_pages(
+    admin_client, django_capture_on_commit_callbacks
+):
+    # Issue 25.8: a running arena's end moved into the past through the admin is in the tick's
+    # schedule at once (its games end at the grace's end, not later), and open pages are told.
+    from arena import running
+    from arena.tests.test_run import live
+    from live import pushes
+
+    now = timezone.now()
+    arena = ArenaFactory(starts_at=now - timedelta(minutes=30), duration_minutes=60)
+    for _ in range(2):
+        on_page(arena, EntryFactory(arena=arena).player, now)
+    running.arena_advance(arena_id=arena.pk, now=now)
+    (game,) = live(arena)
+    url = reverse("admin:arena_arena_change", args=[arena.pk])
+    data = _admin_post_data(admin_client.get(url))
+    assert data["duration_minutes"] == "60"
+    data["duration_minutes"] = "15"  # the end 15 minutes ago: the grace is over
+    with pushes.collected() as outbox, django_capture_on_commit_callbacks(execute=True):
+        response = admin_client.post(url, data)
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    arena.refresh_from_db()
+    assert arena.next_due_at == arena.ends_at + running.GRACE <= timezone.now()
+    assert (running.group_name(arena.pk), {"type": "arena.changed"}) in [
+        (group, message) for group, message in outbox
+    ]
+    running.arenas_due_process()  # the next tick
+    arena.refresh_from_db()
+    game.refresh_from_db()
+    assert game.status == "finished" and arena.status == Arena.Status.FINISHED
+
+
+def test_after_the_end_no_streak_badge_and_the_ratings_at_its_end(client):
+    # Issue 25.9: a finished arena shows no "in serie" badge and the ratings its players held
+    # at its end (its own games rated), not today's.
+    from arena import running
+    from arena.tests.test_run import live, sit
+    from games import services as games
+    from games.services import game_settle
+    from ratings.models import Rating
+
+    now = timezone.now()
+    arena = ArenaFactory(starts_at=now - timedelta(minutes=11), duration_minutes=10)
+    a, b = (EntryFactory(arena=arena).player for _ in range(2))
+    began = now - timedelta(seconds=90)  # started late by the tick: ends a minute ago
+    for player in (a, b):
+        on_page(arena, player, began)
+    running.arena_advance(arena_id=arena.pk, now=began)
+    (game,) = live(arena)
+    sit(game, began)
+    games.game_resign(game_id=game.pk, user_id=game.black_id, at_ms=ms(now))
+    game_settle(game_id=game.pk)  # rated, scored; the arena closes
+    arena.refresh_from_db()
+    assert arena.status == Arena.Status.FINISHED
+    Entry.objects.filter(arena=arena).update(on_streak=True)  # as if a streak had been left
+    at_end = dict(
+        Rating.objects.filter(player__in=(a, b), variant="chess", cadence="blitz").values_list(
+            "player_id", "value"
+        )
+    )
+    # Later, outside the arena, the winner loses a rated game: today's rating changes.
+    winner = game.white_id
+    later = games.game_open(
+        white_id=winner,
+        black_id=UserFactory().pk,
+        variant_code="chess",
+        base_seconds=180,
+        increment_seconds=2,
+        rated=True,
+        at_ms=ms(timezone.now()),
+    )
+    sit(later, timezone.now())
+    games.game_resign(game_id=later.pk, user_id=winner, at_ms=ms(timezone.now()))
+    game_settle(game_id=later.pk)
+    today = Rating.objects.get(player_id=winner, variant="chess", cadence="blitz").value
+    assert today != at_end[winner]
+    page = client.get(reverse("arena:detail", args=[arena.pk])).content.decode()
+    row = re.search(rf'data-player="{game.white.username}">.*?</tr>', page, re.S).group(0)
+    assert f'<span class="muted">{at_end[winner]}</span>' in row
+    assert "streak" not in row.split('class="sheet-col"')[0]  # no "in serie" badge

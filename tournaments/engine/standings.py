@@ -2,10 +2,12 @@
 
 - Points: win 2, draw 1, loss 0 per game; a forfeit win scores its points; a 0-0 double
   absence scores nothing; the bye is worth a win (4 with double games).
-- Buchholz cut 1: final points of every opponent met (forfeits included, the bye is not an
-  opponent), minus the lowest. An opponent met in a double-games round counts once.
-- Sonneborn-Berger: per game, the final points of an opponent beaten, half those of an opponent
-  drawn. A forfeit win counts as beating that opponent (RULES 4.10: they remain opponents).
+- Buchholz cut 1: final points of every opponent met (forfeits included, the bye and a 0-0
+  double absence are not opponents), minus the lowest. An opponent met in a double-games
+  round counts once.
+- Sonneborn-Berger: per game played, the final points of an opponent beaten, half those of an
+  opponent drawn. A forfeit win adds nothing to it (RULES 4.10 Decision: that opponent still
+  counts for Buchholz, but was not beaten over the board).
 - Wins: games won over the board; forfeit wins and byes are not games won.
 """
 
@@ -56,16 +58,19 @@ def _figures(tournament: Tournament) -> dict[int, _Figures]:
     sonneborn: dict[int, float] = defaultdict(float)
     wins: dict[int, int] = defaultdict(int)
     for g in tournament.games:
+        if not g.played and g.white_points == g.black_points == 0:
+            continue  # RULES 4.10 Decision: a 0-0 double absence is no game, no opponent
         for me, opponent, mine in (
             (g.white, g.black, g.white_points),
             (g.black, g.white, g.black_points),
         ):
             met[me].add((g.round, opponent))
+            if not g.played:
+                continue  # RULES 4.10 Decision: a forfeit win is no SB and no game won
             if mine == WIN_POINTS:
                 sonneborn[me] += points[opponent]
-                if g.played:
-                    wins[me] += 1
-            elif mine == DRAW_POINTS and g.played:
+                wins[me] += 1
+            elif mine == DRAW_POINTS:
                 sonneborn[me] += points[opponent] / 2
     figures = {}
     for e in tournament.entrants:

@@ -185,3 +185,28 @@ def test_pair_imports_only_what_it_needs():
         for name in ("berger", "checks", "rounds", "simulate", "standings")
     }
     assert unwanted.isdisjoint(modules)
+
+
+def test_standings_a_forfeit_win_adds_nothing_to_sonneborn_berger(tmp_path, capsys):
+    # Issue 25.5, RULES 4.10 Decision: #1 won round 1 by forfeit against #2 and drew #3, so
+    # #1's SB is half of #3's points (engine units: win 2, draw 1), #2 still an opponent.
+    path = tmp_path / "forfeit.trf"
+    path.write_text(
+        "012 Forfeit and draw\n"
+        "001    1      Test0001 Player0001               2720"
+        "                             1.5    1     2 w +     3 b =\n"
+        "001    2      Test0002 Player0002               2701"
+        "                             0.5    3     1 b -     4 w =\n"
+        "001    3      Test0003 Player0003               2697"
+        "                             1.5    2     4 w 1     1 w =\n"
+        "001    4      Test0004 Player0004               2689"
+        "                             0.5    4     3 b 0     2 b =\n"
+        "XXR 2\n"
+    )
+    code, out, err = run(capsys, "standings", str(path))
+    assert code == 0, err
+    table = {row["player"]: row for row in json.loads(out)}
+    assert table[3]["points"] == 3
+    assert table[1]["sonneborn_berger"] == table[3]["points"] / 2 == 1.5
+    assert table[1]["wins"] == 0
+    assert table[1]["buchholz_cut1"] == 3 + 1 - 1  # #2 (1 point) counts as an opponent

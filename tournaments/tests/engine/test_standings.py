@@ -43,9 +43,10 @@ def test_swiss_points_buchholz_cut1_sonneborn_berger_and_wins_by_hand():
     # 1: 2(4) + 5(4) + 4(4) - 4 = 8; 2: 1(5) + 3(1) - 1 = 5; 3: 4 + 4 + 4 - 4 = 8;
     # 4: 3(1) + 1(5) - 1 = 5; 5: 1(5) + 3(1) - 1 = 5.
     assert {n: s.buchholz_cut1 for n, s in table.items()} == {1: 8, 2: 5, 3: 8, 4: 5, 5: 5}
-    # SB: 1 beat 2 (4), beat 5 by forfeit (4), drew 4 (4/2): 10. 4 drew 3 (0.5) and 1 (2.5).
+    # SB: 1 beat 2 (4), beat 5 by forfeit (nothing, RULES 4.10), drew 4 (4/2): 6. 4 drew 3
+    # (0.5) and 1 (2.5).
     assert {n: s.sonneborn_berger for n, s in table.items()} == {
-        1: 10,
+        1: 6,
         2: 1,
         3: 2,
         4: 3,
@@ -101,12 +102,21 @@ def test_double_games_count_per_game_and_the_opponent_once():
     assert table[5].wins == 0 and table[5].buchholz_cut1 == 0
 
 
-def test_both_absent_scores_nothing_but_they_remain_opponents():
-    games = (GameResult(1, 1, 2, 0, 0, played=False), GameResult(1, 3, 4, 2, 0))
+def test_both_absent_scores_nothing_and_is_no_opponent_for_buchholz():
+    # RULES 4.10 Decision: a 0-0 double absence is no game; that opponent is not counted.
+    games = (
+        GameResult(1, 1, 2, 0, 0, played=False),
+        GameResult(1, 3, 4, 2, 0),
+        GameResult(2, 1, 3, 1, 1),
+        GameResult(2, 2, 4, 2, 0),
+    )
     table = {s.player: s for s in swiss_standings(Tournament(entrants(4), 3, games))}
-    assert table[1].points == table[2].points == 0
-    assert table[1].wins == 0 and table[1].sonneborn_berger == 0
-    assert table[3].points == 2 and table[3].wins == 1
+    assert table[1].points == 1 and table[2].points == 2
+    assert table[1].wins == 0 and table[1].sonneborn_berger == 1.5
+    assert table[3].points == 3 and table[3].wins == 1
+    # 1 met only 3: 3 - 3 = 0 (with 2 counted: 2 + 3 - 2 = 3). 2 met only 4: 0 (with 1
+    # counted: 1 + 0 - 0 = 1).
+    assert table[1].buchholz_cut1 == 0 and table[2].buchholz_cut1 == 0
 
 
 def test_round_robin_with_an_odd_field_counts_the_rest_as_a_win_but_not_in_tiebreaks():
