@@ -10,10 +10,12 @@
 - `due`: the tick's work (flags, abandonment, end by the event, settling);
 - `challenges`: posting, accepting, cancelling; rematches;
 - `pools`: quick pairing (waiting in a pool, the pairing passes);
+- `after`: after a game, "Nuovo avversario" (the same pool again, or the same open challenge);
 - `errors`: the refusals, with the codes clients receive.
 """
 
 from games.services.acting import ANY_PLY, acting
+from games.services.after import NewOpponent, new_opponent_seek
 from games.services.challenges import (
     MAX_OPEN_CHALLENGES,
     challenge_accept,
@@ -46,6 +48,7 @@ from games.services.errors import (
     NoBoost,
     NoDrawOffer,
     NoDrawToClaim,
+    NoNewOpponent,
     NotAPlayer,
     NotYourTurn,
     OpponentUnavailable,
@@ -66,6 +69,7 @@ from games.services.pools import (
     POOL_TOPIC,
     QUICK_TIME_CONTROLS,
     Pool,
+    on_the_grid,
     pool_join,
     pool_leave,
     pool_left_page,
@@ -95,7 +99,9 @@ __all__ = [
     "GameOver",
     "IllegalMoveError",
     "Malformed",
+    "NewOpponent",
     "NoBoost",
+    "NoNewOpponent",
     "NoDrawOffer",
     "NoDrawToClaim",
     "NotAPlayer",
@@ -129,7 +135,9 @@ __all__ = [
     "games_open",
     "games_settle_due",
     "group_name",
+    "new_opponent_seek",
     "now_ms",
+    "on_the_grid",
     "pool_join",
     "pool_leave",
     "pool_left_page",

@@ -72,12 +72,15 @@ def pool_of(entry: PoolEntry) -> Pool:
     return Pool(entry.variant, entry.base_seconds, entry.increment_seconds, entry.rated)
 
 
+def on_the_grid(base_seconds: int, increment_seconds: int) -> bool:
+    """Whether this time control is a cell of the lobby's grid (whole minutes + increment)."""
+    return not base_seconds % 60 and (base_seconds // 60, increment_seconds) in QUICK_TIME_CONTROLS
+
+
 def check_pool(pool: Pool) -> None:
     if pool.variant not in VARIANT_CODES:
         raise Malformed("unknown variant")
-    if pool.base_seconds % 60 or (
-        (pool.base_seconds // 60, pool.increment_seconds) not in QUICK_TIME_CONTROLS
-    ):
+    if not on_the_grid(pool.base_seconds, pool.increment_seconds):
         raise Malformed("not a quick-pairing time control")
 
 
