@@ -252,13 +252,10 @@ def test_the_challenge_notice_says_rated_or_casual_and_the_colour_given(client):
         )
     client.force_login(bruno)
     notices = client.get(reverse("games:notices")).content.decode()
-    first, second = notices.split('data-testid="challenge-notice"')[1:]
-    # Both newest first: the casual one at random, then the rated one where Anna has White.
-    assert "amichevole" in second or "amichevole" in first
-    rated_one = first if "valida per il punteggio" in first else second
-    casual_one = second if rated_one is first else first
-    assert "giochi col nero" in rated_one  # Anna plays White: Bruno gets Black
+    # Newest first: the casual one at random, then the rated one where Anna has White.
+    casual_one, rated_one = notices.split('data-testid="challenge-notice"')[1:]
     assert "amichevole" in casual_one and "colore a caso" in casual_one
+    assert "valida per il punteggio" in rated_one and "giochi col nero" in rated_one
     client.cookies["django_language"] = "en"  # the language switch
     english = client.get(reverse("games:notices")).content.decode()
     assert "you play Black" in english and "rated" in english and "casual" in english
