@@ -26,12 +26,7 @@ from games.services.errors import (
     PlayerBusy,
 )
 from games.services.pools import pool_entries_clear
-from games.services.state import (
-    lobby_games_changed_on_commit,
-    move_push,
-    now_ms,
-    push_move_on_commit,
-)
+from games.services.state import move_push, now_ms, push_move_on_commit
 from games.services.store import (
     MOVE_COLUMNS,
     PLAY_FIELDS,
@@ -155,7 +150,6 @@ def game_open(
             raise PlayerBusy("a player is already in a live game")
         game.save()
         pool_entries_clear([game])
-        lobby_games_changed_on_commit()  # issue 24: the lobby counts the games being played
     return Game.objects.select_related("white", "black").get(pk=game.pk)
 
 
@@ -209,8 +203,6 @@ def games_open(
         free = [g for g in games if g.white_id not in busy and g.black_id not in busy]
         Game.objects.bulk_create(free)
         pool_entries_clear(free)
-        if free:
-            lobby_games_changed_on_commit()  # issue 24: the lobby counts the games being played
     opened = {id(g) for g in free}
     return [g if id(g) in opened else None for g in games]
 
