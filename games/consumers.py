@@ -137,6 +137,10 @@ class GameConsumer(LiveConsumer):
         memory.heard(self.game_id, event.get("version"), event.get("row"))
         await self.send(text_data=event["text"])
 
+    async def game_draw_declined(self, event: dict[str, Any]) -> None:
+        # Encoded once by the service (`draws.game_draw_declined`): the same text for everyone.
+        await self.send(text_data=event["text"])
+
     async def game_settled(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "settled", "game": event["game"]})
 

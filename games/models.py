@@ -355,6 +355,14 @@ class Challenge(models.Model):
     def time_control(self) -> TimeControl:
         return TimeControl(self.base_seconds, self.increment_seconds)
 
+    @property
+    def acceptor_color(self) -> str:
+        """The colour whoever accepts plays (`color` is the challenger's): what the challenge
+        notice and the lobby tell the player it is offered to (issue 24)."""
+        return {ColorChoice.WHITE: ColorChoice.BLACK, ColorChoice.BLACK: ColorChoice.WHITE}.get(
+            self.color, ColorChoice.RANDOM
+        )
+
 
 class PoolEntry(models.Model):
     """A player waiting in a quick-pairing pool ("Partita veloce", issue 16): one pool per

@@ -295,13 +295,29 @@ def game_export(game: Game, *, site: str) -> str:
     return games_export([game], site=site)
 
 
-def pool_counts() -> dict[tuple[str, int, int], int]:
-    """How many wait in each quick-pairing pool (variant, base, increment; rated and casual
-    together): one query, for the lobby's grid."""
-    rows = PoolEntry.objects.values("variant", "base_seconds", "increment_seconds").annotate(
-        n=Count("id")
+def pool_counts(variant_code: str) -> dict[tuple[int, int], int]:
+    """How many wait now in each quick-pairing pool of one variant, by (base, increment),
+    rated and casual together: one query, for the lobby's grid. A player waits only while a
+    lobby page of theirs is open (`games.services.pools`), so this is who waits now."""
+    rows = (
+        PoolEntry.objects.filter(variant=variant_code)
+        .values("base_seconds", "increment_seconds")
+        .annotate(n=Count("id"))
     )
-    return {(r["variant"], r["base_seconds"], r["increment_seconds"]): r["n"] for r in rows}
+    return {(r["base_seconds"], r["increment_seconds"]): r["n"] for r in rows}
+
+
+def playing_counts(variant_code: str) -> dict[tuple[int, int], int]:
+    """How many games of one variant are being played now, by (base, increment): one query,
+    for the lobby's grid (issue 24). Every live game of that time control counts, whatever
+    opened it (a pool, a challenge, a tournament round, an arena): it is that game being
+    played, as a lichess player reads "in gioco" under a time control."""
+    rows = (
+        Game.objects.filter(status=Status.LIVE, variant=variant_code)
+        .values("base_seconds", "increment_seconds")
+        .annotate(n=Count("id"))
+    )
+    return {(r["base_seconds"], r["increment_seconds"]): r["n"] for r in rows}
 
 
 def pool_entry_of(user_id: int) -> PoolEntry | None:

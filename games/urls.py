@@ -17,5 +17,6 @@ urlpatterns = [
     path("games/<int:pk>/positions/", views.game_positions, name="positions"),
     path("games/<int:pk>/ratings/", views.game_ratings, name="ratings"),
     path("games/<int:pk>/rematch/", views.rematch, name="rematch"),
+    path("games/<int:pk>/new-opponent/", views.new_opponent, name="new_opponent"),
     path("games/<int:pk>/export/", views.game_export, name="export"),
 ]

@@ -45,7 +45,8 @@ def _quick_context(request: HttpRequest, variant: str | None = None) -> dict:
     chosen = variant or request.GET.get("pool_variant") or (entry.variant if entry else "")
     if chosen not in Variant.values:
         chosen = request.session.get("pool_variant", Variant.CHESS)
-    counts = selectors.pool_counts()
+    waiting = selectors.pool_counts(chosen)
+    playing = selectors.playing_counts(chosen)
     cells = []
     for minutes, increment in services.QUICK_TIME_CONTROLS:
         tc = clocks_label(minutes, increment)
@@ -53,7 +54,8 @@ def _quick_context(request: HttpRequest, variant: str | None = None) -> dict:
             {
                 "value": tc,
                 "cadence": selectors.cadence_label(minutes * 60, increment),
-                "waiting": counts.get((chosen, minutes * 60, increment), 0),
+                "waiting": waiting.get((minutes * 60, increment), 0),
+                "playing": playing.get((minutes * 60, increment), 0),
                 "mine": entry is not None
                 and (entry.variant, entry.base_seconds, entry.increment_seconds)
                 == (chosen, minutes * 60, increment),
@@ -319,7 +321,50 @@ def rematch(request: HttpRequest, pk: int) -> HttpResponse:
     state = selectors.rematch_state(game, user_id)
     if state.next_game_id and request.method == "GET" and request.GET.get("follow"):
         return _to(request, reverse("games:game", args=[state.next_game_id]))
-    return render(request, "games/_rematch.html", {"game": game, "state": state})
+    return _rematch_box(request, game, user_id)
+
+
+def _rematch_box(request: HttpRequest, game: Game, user_id: int, error: str = "") -> HttpResponse:
+    """The box after a finished game of no event: "Rivincita" and "Nuovo avversario"."""
+    context = {
+        "game": game,
+        "state": selectors.rematch_state(game, user_id),
+        "new_opponent_in_pool": services.on_the_grid(game.base_seconds, game.increment_seconds),
+        "error": error,
+    }
+    return render(request, "games/_rematch.html", context)
+
+
+@login_required
+@require_POST
+def new_opponent(request: HttpRequest, pk: int) -> HttpResponse:
+    """ "Nuovo avversario" after a finished game (issue 24, `services.new_opponent_seek`): to
+    the lobby, waiting in the same pool or behind the same open challenge, or straight to the
+    board when someone was already waiting."""
+    game = _game(pk)
+    try:
+        found = services.new_opponent_seek(game_id=game.pk, user_id=request.user.pk)
+    except services.PlayerBusy:
+        error = _("Hai già una partita in corso: finiscila prima di cercarne un'altra.")
+    except services.TooManyChallenges:
+        error = _("Hai già %(n)d sfide aperte: annullane una per lanciarne un'altra.") % {
+            "n": services.MAX_OPEN_CHALLENGES
+        }
+    except services.GameError:
+        error = _("Per questa partita non si cerca un nuovo avversario.")
+    else:
+        if found.game is not None:
+            return _to(request, reverse("games:game", args=[found.game.pk]))
+        if found.pool is not None:
+            # The lobby shows the wait (and keeps it: a player waits while a lobby page is
+            # open); its grid and "Amichevole" as the pool is.
+            request.session["pool_variant"] = found.pool.variant
+            request.session["pool_casual"] = not found.pool.rated
+        return _to(request, reverse("games:lobby"))
+    if request.htmx and game.player_color(request.user.pk) is not None and not game.is_live:
+        return _rematch_box(request, game, request.user.pk, error)
+    messages.error(request, error)
+    return _to(request, reverse("games:game", args=[game.pk]))
 
 
 def game_export(request: HttpRequest, pk: int) -> HttpResponse:

@@ -12,10 +12,12 @@
 - `due`: the tick's work (flags, abandonment, end by the event, settling);
 - `challenges`: posting, accepting, cancelling; rematches;
 - `pools`: quick pairing (waiting in a pool, the pairing passes);
+- `after`: after a game, "Nuovo avversario" (the same pool again, or the same open challenge);
 - `errors`: the refusals, with the codes clients receive.
 """
 
 from games.services.acting import ANY_PLY, acting
+from games.services.after import NewOpponent, new_opponent_seek
 from games.services.challenges import (
     MAX_OPEN_CHALLENGES,
     challenge_accept,
@@ -48,6 +50,7 @@ from games.services.errors import (
     NoBoost,
     NoDrawOffer,
     NoDrawToClaim,
+    NoNewOpponent,
     NotAPlayer,
     NotYourTurn,
     OpponentUnavailable,
@@ -67,6 +70,7 @@ from games.services.pools import (
     POOL_TOPIC,
     QUICK_TIME_CONTROLS,
     Pool,
+    on_the_grid,
     pool_join,
     pool_leave,
     pool_left_page,
@@ -96,7 +100,9 @@ __all__ = [
     "GameOver",
     "IllegalMoveError",
     "Malformed",
+    "NewOpponent",
     "NoBoost",
+    "NoNewOpponent",
     "NoDrawOffer",
     "NoDrawToClaim",
     "NotAPlayer",
@@ -129,7 +135,9 @@ __all__ = [
     "games_open",
     "games_settle_due",
     "group_name",
+    "new_opponent_seek",
     "now_ms",
+    "on_the_grid",
     "pool_join",
     "pool_leave",
     "pool_left_page",

@@ -39,6 +39,7 @@ from games.rules.clock import ClockError
 from games.services import memory
 from games.services.errors import GameOver, Malformed, NotAPlayer, StalePly
 from games.services.state import (
+    lobby_games_changed_on_commit,
     now_ms,
     push_move_on_commit,
     push_state_on_commit,
@@ -59,6 +60,8 @@ def end_game(game: Game, *, result: str, reason: str, at_ms: int) -> None:
     game.draw_offer = ""
     game.finished_at = datetime.fromtimestamp(at_ms / 1000, UTC)  # when it ended, by its clock
     settle_on_commit(game.pk)
+    # Issue 24: the lobby counts the games being played (each cell of its grid).
+    lobby_games_changed_on_commit()
 
 
 def win_for(color: Color) -> str:

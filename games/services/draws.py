@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from games.models import EndReason, Game, GameResult
 from games.rules import variant
 from games.services.acting import acting, end_game, optional_ply
 from games.services.errors import NoDrawOffer, NoDrawToClaim, NotYourTurn
+from games.services.state import group_name
+from live import pushes
 
 
 def game_draw_offer(
@@ -38,12 +41,29 @@ def game_draw_accept(
 def game_draw_decline(
     *, game_id: int, user_id: int | None, expected_ply: Any = None, at_ms: int | None = None
 ) -> Game:
-    """Decline the opponent's pending draw offer."""
+    """Decline the opponent's pending draw offer. The offerer is told (issue 24: a lichess
+    player sees "Draw offer declined"): after the state without the offer, a `draw_declined`
+    message carrying that state's version (docs/protocol.md). An offer that lapses because its
+    recipient moved is not announced: the move itself says it."""
     with acting(game_id, user_id, optional_ply(expected_ply), at_ms) as act:
-        if act.game.draw_offer != act.color.opponent.value:
+        offer = act.game.draw_offer
+        if offer != act.color.opponent.value:
             raise NoDrawOffer("your opponent has not offered a draw")
         act.game.draw_offer = ""
-    return act.game
+    game = act.game
+    # Registered after `acting` has saved and pushed (so after its state, with the version it
+    # wrote); sent once the transaction has committed (at once if it already has).
+    text = json.dumps(
+        {
+            "type": "draw_declined",
+            "game": game.pk,
+            "version": game.version,
+            "ply": game.ply,
+            "offer": offer,
+        }
+    )
+    pushes.group_send_on_commit(group_name(game.pk), {"type": "game.draw_declined", "text": text})
+    return game
 
 
 def game_draw_claim(

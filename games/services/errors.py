@@ -73,3 +73,10 @@ class OpponentUnavailable(GameError):
     """The challenged account is deactivated (or gone)."""
 
     code = "opponent_unavailable"
+
+
+class NoNewOpponent(GameError):
+    """ "Nuovo avversario" asked where there is none to give: a game still being played, or a
+    game of an event (a tournament or an arena pairs its players itself)."""
+
+    code = "no_new_opponent"

@@ -36,7 +36,7 @@ from games.models import Game, PoolEntry, Status
 from games.pool_pairing import Seeker, pair_seekers
 from games.rules import VARIANT_CODES
 from games.services.errors import Malformed, PlayerBusy
-from games.services.state import lobby_changed_on_commit, now_ms
+from games.services.state import lobby_changed_on_commit, lobby_games_changed_on_commit, now_ms
 from live import locks, presence, pushes
 
 logger = logging.getLogger(__name__)
@@ -72,12 +72,15 @@ def pool_of(entry: PoolEntry) -> Pool:
     return Pool(entry.variant, entry.base_seconds, entry.increment_seconds, entry.rated)
 
 
+def on_the_grid(base_seconds: int, increment_seconds: int) -> bool:
+    """Whether this time control is a cell of the lobby's grid (whole minutes + increment)."""
+    return not base_seconds % 60 and (base_seconds // 60, increment_seconds) in QUICK_TIME_CONTROLS
+
+
 def check_pool(pool: Pool) -> None:
     if pool.variant not in VARIANT_CODES:
         raise Malformed("unknown variant")
-    if pool.base_seconds % 60 or (
-        (pool.base_seconds // 60, pool.increment_seconds) not in QUICK_TIME_CONTROLS
-    ):
+    if not on_the_grid(pool.base_seconds, pool.increment_seconds):
         raise Malformed("not a quick-pairing time control")
 
 
@@ -144,10 +147,14 @@ def pool_left_page(*, player_id: int) -> bool:
 def pool_entries_clear(games: list[Game]) -> None:
     """The players of these games, just opened, leave any pool they waited in (RULES 1); each
     who waited is told where their game is (the site socket's `mygame`: the lobby page goes to
-    the board). Runs inside the opening's transaction, under the players' user-row locks."""
+    the board). Runs inside the opening's transaction, under the players' user-row locks.
+    Every opening of a game comes here (`play.game_open`, `play.games_open`), so the lobbies
+    are told here too that the games being played, which each cell of the grid counts, have
+    changed (issue 24; throttled, after commit)."""
     players = {p: g.pk for g in games for p in (g.white_id, g.black_id)}
     if not players:
         return
+    lobby_games_changed_on_commit()
     waiting = list(PoolEntry.objects.filter(player_id__in=players).values_list("player", flat=True))
     if not waiting:
         return

@@ -28,6 +28,19 @@ def lobby_changed_on_commit() -> None:
     pushes.group_send_on_commit(LOBBY_GROUP, {"type": "lobby.changed"})
 
 
+# Games open and end all the time on a busy site, and every lobby page re-fetches what it
+# shows on each "changed": those pushes go at most once a second (the last one never lost).
+LOBBY_GAMES_EVERY_MS = 1000
+
+
+def lobby_games_changed_on_commit() -> None:
+    """A game opened or ended: the lobbies' counts of games being played (each cell of the
+    quick-pairing grid, the list of games) changed. Throttled (`LOBBY_GAMES_EVERY_MS`)."""
+    pushes.group_send_throttled_on_commit(
+        LOBBY_GROUP, {"type": "lobby.changed"}, every_ms=LOBBY_GAMES_EVERY_MS
+    )
+
+
 def now_ms() -> int:
     return time.time_ns() // 1_000_000
 

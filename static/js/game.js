@@ -49,8 +49,14 @@ const myTurn = () => myColor && live() && state.turn === myColor;
 
 // --- a short notice: why a move was refused, a premove set or dropped ------------------------
 let noticeTimer = null;
-function notice(text) {
+// Whether the notice shown speaks of the position on the board (a capture is compulsory, this
+// piece cannot move, ...): it goes once a move has changed that position (issue 24: "La presa
+// è obbligatoria" stayed on screen after the capture was played). The server's refusals and
+// the premove notices keep their few seconds.
+let noticeOfPosition = false;
+function notice(text, ofPosition = false) {
   const el = document.getElementById("notice");
+  noticeOfPosition = !!text && ofPosition;
   if (!text) { el.hidden = true; return; }
   el.textContent = text;
   el.hidden = false;
@@ -276,7 +282,7 @@ function draughtsBoard(el) {
     } else if (mine && sq !== premoveFrom) {
       premove = null; premoveFrom = sq;
     } else if (!cancelPremove()) {
-      notice(t("tNotYourTurn"));
+      notice(t("tNotYourTurn"), true);
     } else premoveFrom = null;
     render();
   }
@@ -292,9 +298,9 @@ function draughtsBoard(el) {
     const mine = pieces[sq] && pieces[sq].color === myColor;
     if (selected && !mine) {
       // A square that is no destination of the piece picked: say why.
-      notice(captureCompulsory() ? t("tCaptureCompulsory") : t("tNotADestination"));
+      notice(captureCompulsory() ? t("tCaptureCompulsory") : t("tNotADestination"), true);
     } else if (mine && !movesFrom(sq).length) {
-      notice(captureCompulsory() ? t("tCaptureCompulsory") : t("tCannotMove"));
+      notice(captureCompulsory() ? t("tCaptureCompulsory") : t("tCannotMove"), true);
     }
     selected = movesFrom(sq).length ? sq : null;
     render();
@@ -319,7 +325,7 @@ function draughtsBoard(el) {
     drag = null;
     const to = squareAt(e);
     if (to !== null && to !== from && play(from, to)) return;
-    if (moved && to !== null && to !== from) notice(captureCompulsory() ? t("tCaptureCompulsory") : t("tNotADestination"));
+    if (moved && to !== null && to !== from) notice(captureCompulsory() ? t("tCaptureCompulsory") : t("tNotADestination"), true);
     if (moved) render(); // dropped off target: the piece goes back, still selected
   });
   svg.addEventListener("pointercancel", () => { drag = null; render(); });
@@ -467,11 +473,11 @@ async function chessBoard(el) {
         if (myTurn() && last && last[last.length - 1] === key) return;
         const piece = api.state.pieces.get(key);
         if (!myTurn()) {
-          if (!piece || piece.color !== myColor) notice(t("tNotYourTurn"));
+          if (!piece || piece.color !== myColor) notice(t("tNotYourTurn"), true);
           return;
         }
         if (piece && piece.color === myColor && !chessDests().has(key)) {
-          notice(checkAt(state.ply) === myColor ? t("tInCheck") : t("tCannotMove"));
+          notice(checkAt(state.ply) === myColor ? t("tInCheck") : t("tCannotMove"), true);
         }
       },
     },
@@ -587,6 +593,7 @@ function ratingText(color) {
   return text;
 }
 let eventReturn = null; // the way back to the event, after an arena game ends
+let drawDeclined = null; // the last `draw_declined` heard: {offer, version, ply}
 function renderSide() {
   for (const el of root.querySelectorAll(".pname")) {
     const color = sideColor(el.dataset.side);
@@ -644,7 +651,12 @@ function renderSide() {
   const claim = document.getElementById("draw-claim");
   if (claim) claim.hidden = !(myTurn() && state.draw_claimable);
   const line = document.getElementById("status-line");
-  line.textContent = incoming ? t("tDrawOffered") : live() && myColor && offer === myColor ? t("tYouOffered") : "";
+  // Issue 24: my offer declined (`draw_declined`, docs/protocol.md) is said until the next
+  // move or offer: the state it follows is the one without my offer, at the same ply.
+  const declinedMine = live() && myColor && drawDeclined && drawDeclined.offer === myColor
+    && !offer && state.ply === drawDeclined.ply && state.version >= drawDeclined.version;
+  line.textContent = incoming ? t("tDrawOffered") : live() && myColor && offer === myColor ? t("tYouOffered")
+    : declinedMine ? t("tDrawDeclined") : "";
 }
 function keepPositions(next) {
   // One more ply: its position is the state's; a gap (a state missed): ask for them all.
@@ -669,6 +681,7 @@ function apply(next) {
   keepPositions(next);
   receivedAt = performance.now() - ageOf(next);
   if (newMove) {
+    if (noticeOfPosition) notice(""); // it spoke of the position before this move
     const last = state.notation[state.notation.length - 1];
     sound.play(last && last[0].includes("x") ? "capture" : "move");
   }
@@ -721,6 +734,7 @@ function connect() {
       if (message.type === "state") apply(message);
       else if (message.type === "played") applyMove(message);
       else if (message.type === "settled") refreshRatings(); // rated: the change is known
+      else if (message.type === "draw_declined") { drawDeclined = message; renderSide(); }
       else if (message.type === "error") {
         if (message.code === "no_draw_to_claim") notice(t("tNoClaim"));
         else {
