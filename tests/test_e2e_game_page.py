@@ -157,7 +157,7 @@ def test_the_draw_claim_is_offered_only_when_a_claim_is_possible(site, two_playe
     play(game, "f6g8")  # the start position for the third time, White to move
     expect(claim).to_be_visible()
     claim.click()
-    expect(anna.get_by_test_id("result")).to_contain_text("1/2-1/2")
+    expect(anna.get_by_test_id("result")).to_contain_text("½-½")
     expect(anna.get_by_test_id("result")).to_contain_text("triplice ripetizione")
 
 

@@ -88,7 +88,7 @@ def test_english_draughts_to_agreed_draw_and_international_to_resignation(site, 
     expect(bruno.get_by_test_id("status-line")).to_contain_text("propone patta")
     bruno.get_by_test_id("draw-accept").click()
     for page in (anna, bruno):
-        expect(page.get_by_test_id("result")).to_contain_text("1/2-1/2")
+        expect(page.get_by_test_id("result")).to_contain_text("½-½")
         expect(page.get_by_test_id("result")).to_contain_text("patta d'accordo")
 
     # International draughts (10×10): Bruno is White; an exchange, then Anna resigns.

@@ -637,7 +637,9 @@ function renderSide() {
   const banner = document.getElementById("result");
   if (!live()) {
     const text = { "1-0": t("tWhiteWins"), "0-1": t("tBlackWins"), "1/2-1/2": t("tDraw"), "0-0": t("tNobody") }[state.result] || state.result;
-    banner.textContent = `${state.result} · ${text} · ${root.getAttribute("data-r-" + state.reason) || state.reason}`;
+    // The result as people write it (½-½), not PGN's 1/2-1/2 (issue 24).
+    const written = state.result === "1/2-1/2" ? "½-½" : state.result;
+    banner.textContent = `${written} · ${text} · ${root.getAttribute("data-r-" + state.reason) || state.reason}`;
     banner.hidden = false;
   } else banner.hidden = true;
   const offer = state.draw_offer;
