@@ -723,14 +723,10 @@ setInterval(() => {
   }
 }, 5000);
 
-// A rematch accepted by the opponent (or any new game of mine) takes a finished game's page
-// to the new board; arena pages have their own rule (arena.js).
-if (root.dataset.eventKind !== "arena") {
-  document.body.addEventListener("mygame-changed", (event) => {
-    const game = event.detail && event.detail.game;
-    if (!live() && game && /^\d+$/.test(String(game)) && String(game) !== gameId) location.href = "/games/" + game + "/";
-  });
-}
+// A new game of mine (a rematch accepted, a tournament's return leg, …) is the site socket's
+// one handler's (live/static/live/mygame.js, issue 24): it asks this page whether its game is
+// still being played, and then never takes the page away.
+window.circoloGamePage = { id: gameId, live };
 
 function confirmThen(message, action) { if (window.confirm(message)) action(); }
 root.querySelector("#flip").addEventListener("click", () => {
