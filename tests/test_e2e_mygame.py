@@ -109,7 +109,7 @@ def test_a_finished_games_page_counts_down_and_resta_qui_stays(two_players, site
     second = accepted_challenge(anna, bruno)
     countdown = anna_page.get_by_test_id("mygame-countdown")
     expect(countdown).to_be_visible()
-    expect(countdown).to_contain_text(re.compile(r"La tua partita si apre tra [123] s"))
+    expect(countdown).to_contain_text(re.compile(r"La tua partita si apre tra [123]\ss"))
     SHOTS.mkdir(parents=True, exist_ok=True)
     anna_page.screenshot(path=SHOTS / "countdown-finished-game-1280.png")
     assert anna_page.evaluate("document.documentElement.dataset.mygameSounds") == "1"

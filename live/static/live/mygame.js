@@ -122,8 +122,9 @@
     box.append(" ", stay);
     let left = COUNTDOWN_SECONDS;
     const tick = () => {
+      if (left <= 0) { clearInterval(timer); timer = null; go(game, false); return; }
       text.textContent = t("tOpensIn").replace(/%s\s?/, left + "\u00a0"); // "3 s" never split
-      if (left-- <= 0) { clearInterval(timer); timer = null; go(game, false); }
+      left -= 1;
     };
     tick();
     timer = setInterval(tick, 1000);
