@@ -123,7 +123,7 @@
     let left = COUNTDOWN_SECONDS;
     const tick = () => {
       if (left <= 0) { clearInterval(timer); timer = null; go(game, false); return; }
-      text.textContent = t("tOpensIn").replace(/%s\s?/, left + "\u00a0"); // "3 s" never split
+      text.textContent = t("tOpensIn").replace(/\{n\}\s?/, left + "\u00a0"); // "3 s" never split
       left -= 1;
     };
     tick();
