@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from django.db.models import Count, Q, QuerySet
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
@@ -40,6 +42,31 @@ def challenges_addressed_to(user_id: int) -> QuerySet[Challenge]:
 def live_game_id_of(user_id: int) -> int | None:
     return (
         Game.objects.filter(Q(white_id=user_id) | Q(black_id=user_id), status=Status.LIVE)
+        .order_by("-id")
+        .values_list("pk", flat=True)
+        .first()
+    )
+
+
+# Issue 24 Decision: a game is waiting for a player when it opened less than a minute ago, is
+# still live, and no page of theirs has sat at its board yet (their colour's `*_sat`, set by
+# their first game socket). The site socket tells each page it opens about such a game, so a
+# `mygame` push lost (socket down at that instant, a page opened just after it) does not cost
+# the game. Once they have sat, their other pages stay where they are (a second tab, the
+# standings looked at between moves); after a minute nothing is pushed unasked (the banner
+# still shows the game: RULES 3, the clock runs meanwhile).
+WAITING_FOR_SECONDS = 60
+
+
+def game_waiting_for(user_id: int, *, now: datetime | None = None) -> int | None:
+    """The id of the game just opened for this user that they have not sat at yet, or None."""
+    since = (now or timezone.now()) - timedelta(seconds=WAITING_FOR_SECONDS)
+    return (
+        Game.objects.filter(
+            Q(white_id=user_id, white_sat=False) | Q(black_id=user_id, black_sat=False),
+            status=Status.LIVE,
+            created_at__gte=since,
+        )
         .order_by("-id")
         .values_list("pk", flat=True)
         .first()

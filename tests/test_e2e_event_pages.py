@@ -78,8 +78,10 @@ def finish_round(t: Tournament, loser: str = "black") -> None:
 
 
 def test_organiser_controls_and_countdowns_follow_the_start_live(site, context):
+    # The opener does not play: a player's page goes to their board when the round opens
+    # (issue 24), and this test watches the tournament page.
     opener = UserFactory(username="org_anna")
-    players = [opener] + [UserFactory(username=f"org_{n}") for n in ("bruno", "carla", "dario")]
+    players = [UserFactory(username=f"org_{n}") for n in ("bruno", "carla", "dario", "elena")]
     t = tournament(
         "Lampo che parte", opener, players, starts_at=timezone.now() + timedelta(seconds=12)
     )
@@ -239,6 +241,10 @@ def test_a_tournament_game_shows_its_round_and_the_way_back(site, context):
     t = tournament("Torneo della via", players[0], players, start_now=True)
     assert running.tournament_start(tournament_id=t.pk)
     game = live_games(t)[0]
+    # White has sat at the board in another tab already: otherwise every page of theirs goes
+    # to it by itself (issue 24), and here the banner's link is what is looked at.
+    for connected in (True, False):
+        game_presence(game_id=game.pk, user_id=game.white_id, connected=connected, key="tab")
     page = context.new_page()
     log_in(page, site, game.white.username)
     page.goto(site + "/players/")

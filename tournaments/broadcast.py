@@ -26,3 +26,10 @@ def players_changed_on_commit(user_ids) -> None:
     """After commit, tell these players' pages that their tournament game changed (a banner a
     little late if a push is lost: the fragment also polls)."""
     pushes.user_changed_on_commit(user_ids, PLAYER_WHAT)
+
+
+def game_opened_on_commit(game) -> None:
+    """After commit, take both players' pages to the game that just opened for them (a round,
+    the return leg of a double pairing): the site socket's `mygame`, as for an arena pairing or
+    an accepted challenge (issue 24: a banner alone left half the games 0-0)."""
+    pushes.user_changed_on_commit([game.white_id, game.black_id], "mygame", game=game.pk)

@@ -11,7 +11,9 @@ never start a tournament twice, pair a round twice, open a game twice or score a
 Games are opened through `games.services.game_open`, which locks the players' user rows after
 ours (always tournament, then users, then games: no cycle).
 
-Broadcast after commit (STYLE 4): only `changed_on_commit(tournament, round)`.
+Broadcast after commit (STYLE 4): `changed_on_commit(tournament, round)` for the tournament's
+page, and to the players' site sockets `players_changed_on_commit` (the banner) and, for every
+game opened, `game_opened_on_commit` (their pages go to the board, issue 24).
 
 Time: each service takes `now` (an aware datetime) so tests drive a controlled clock; the
 default is the wall clock. Game clocks start at the same instant.
@@ -39,7 +41,11 @@ from games.models import Status as GameStatus
 from live import locks
 from ratings.selectors import ratings_snapshot
 from ratings.services import FinishedTournament, finished_game_of, tournament_rate
-from tournaments.broadcast import changed_on_commit, players_changed_on_commit
+from tournaments.broadcast import (
+    changed_on_commit,
+    game_opened_on_commit,
+    players_changed_on_commit,
+)
 from tournaments.engine import lim, model
 from tournaments.engine.berger import berger_schedule
 from tournaments.engine.rounds import ROUND_ROBIN, plan_tournament
@@ -337,6 +343,9 @@ def _open_leg(tournament: Tournament, rnd: Round, pairing: Pairing, leg: int, no
         else:
             setattr(pairing, f"game{leg}", game)
             pairing.save()
+            # Every game opened here (a round's first games, the return leg, a game after a
+            # bye) takes both players' open pages to the board (issue 24).
+            game_opened_on_commit(game)
             return
     _score_forfeits(tournament, pairing, leg)
     pairing.save()

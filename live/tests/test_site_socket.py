@@ -89,3 +89,104 @@ async def test_a_player_between_two_pages_stays_online_for_one_stale_window():
         == set()
     )
     assert await database_sync_to_async(presence.sweep)(at_ms=later + presence.STALE_MS) == 1
+
+
+# --- issue 24: a game just opened for the player is told as the socket opens -------------------
+
+
+def _open_game(white, black):
+    from games.services import game_open
+
+    return game_open(
+        white_id=white.pk,
+        black_id=black.pk,
+        variant_code="chess",
+        base_seconds=300,
+        increment_seconds=0,
+        rated=False,
+    )
+
+
+async def _site_socket(user) -> WebsocketCommunicator:
+    socket = WebsocketCommunicator(application, "/ws/me/")
+    socket.scope["user"] = user
+    assert (await socket.connect())[0]
+    return socket
+
+
+async def test_a_game_opened_while_the_page_had_no_socket_is_told_as_it_opens():
+    """The `mygame` push was sent while this page had no site socket (a page opened a second
+    later, a socket down at that instant): the socket says it as it opens, so the page still
+    goes to the board."""
+    anna, bruno, carla = [await database_sync_to_async(UserFactory)() for _ in range(3)]
+    game = await database_sync_to_async(_open_game)(anna, bruno)
+    for user in (anna, bruno):
+        socket = await _site_socket(user)
+        assert await socket.receive_json_from(timeout=5) == {
+            "type": "changed",
+            "what": "mygame",
+            "game": game.pk,
+        }
+        await socket.disconnect()
+    socket = await _site_socket(carla)  # not hers
+    assert await socket.receive_nothing(timeout=0.3)
+    await socket.disconnect()
+
+
+async def test_a_game_the_player_sat_at_is_not_told_again():
+    """Once a page of theirs is at the board, their other pages stay where they are; the
+    opponent who has not sat yet is still told."""
+    from games.services import game_presence
+
+    anna, bruno = [await database_sync_to_async(UserFactory)() for _ in range(2)]
+    game = await database_sync_to_async(_open_game)(anna, bruno)
+    await database_sync_to_async(game_presence)(
+        game_id=game.pk, user_id=anna.pk, connected=True, key="anna-board"
+    )
+    socket = await _site_socket(anna)
+    assert await socket.receive_nothing(timeout=0.3)
+    await socket.disconnect()
+    socket = await _site_socket(bruno)
+    assert (await socket.receive_json_from(timeout=5))["game"] == game.pk
+    await socket.disconnect()
+
+
+async def test_an_older_or_finished_game_is_not_told():
+    """After a minute nothing takes a page anywhere unasked; a finished game never."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Game
+    from games.services import game_resign
+
+    anna, bruno, carla, dario = [await database_sync_to_async(UserFactory)() for _ in range(4)]
+    older = await database_sync_to_async(_open_game)(anna, bruno)
+    await database_sync_to_async(Game.objects.filter(pk=older.pk).update)(
+        created_at=timezone.now() - timedelta(seconds=61)
+    )
+    finished = await database_sync_to_async(_open_game)(carla, dario)
+    await database_sync_to_async(game_resign)(game_id=finished.pk, user_id=carla.pk)
+    for user in (anna, dario):
+        socket = await _site_socket(user)
+        assert await socket.receive_nothing(timeout=0.3)
+        await socket.disconnect()
+
+
+async def test_the_socket_opens_even_when_the_news_fails():
+    """The news is a help: a function that fails leaves the socket open and its presence
+    recorded."""
+    from live import consumers
+
+    def broken(user_id: int) -> list[dict]:
+        raise RuntimeError("no news")
+
+    anna = await database_sync_to_async(UserFactory)()
+    consumers.news_on_connect(broken)
+    try:
+        socket = await _site_socket(anna)
+        assert await socket.receive_nothing(timeout=0.3)
+        await socket.send_json_to({"type": "ping"})
+        await socket.disconnect()
+    finally:
+        consumers._news_on_connect.remove(broken)

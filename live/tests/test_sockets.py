@@ -188,6 +188,8 @@ async def test_the_lobby_and_site_sockets_answer_bad_frames_and_stay_up():
         communicator = WebsocketCommunicator(URLRouter(routes), url)
         communicator.scope["user"] = user
         assert (await communicator.connect())[0]
+        if url == "/ws/me/":  # issue 24: it first says where the game waiting for him is
+            assert (await communicator.receive_json_from(timeout=5))["what"] == "mygame"
         for frame in ({"text": ""}, {"bytes": b"\x00"}, {"text": "[" * 100_000}, {"text": "{}"}):
             await communicator.send_input({"type": "websocket.receive", **frame})
             reply = await communicator.receive_json_from(timeout=5)

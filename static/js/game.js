@@ -622,7 +622,7 @@ function renderSide() {
   const back = document.getElementById("event-return");
   if (back && !live() && myColor && root.dataset.eventKind === "arena" && !eventReturn) {
     // Back to the arena page after a few seconds (a new pairing takes the player to the
-    // board before that, arena.js); "Resta qui" keeps the finished game on screen.
+    // board before that, live/static/live/mygame.js); "Resta qui" keeps the finished game on screen.
     back.hidden = false;
     let left = 5;
     const tick = () => {
@@ -762,14 +762,10 @@ setInterval(() => {
   }
 }, 5000);
 
-// A rematch accepted by the opponent (or any new game of mine) takes a finished game's page
-// to the new board; arena pages have their own rule (arena.js).
-if (root.dataset.eventKind !== "arena") {
-  document.body.addEventListener("mygame-changed", (event) => {
-    const game = event.detail && event.detail.game;
-    if (!live() && game && /^\d+$/.test(String(game)) && String(game) !== gameId) location.href = "/games/" + game + "/";
-  });
-}
+// A new game of mine (a rematch accepted, a tournament's return leg, …) is the site socket's
+// one handler's (live/static/live/mygame.js, issue 24): it asks this page whether its game is
+// still being played, and then never takes the page away.
+window.circoloGamePage = { id: gameId, live };
 
 function confirmThen(message, action) { if (window.confirm(message)) action(); }
 root.querySelector("#flip").addEventListener("click", () => {

@@ -40,11 +40,6 @@
     open(again) { if (again) changed(); },
     message: changed,
   });
-  // Paired from a pool (or a challenge accepted): the site socket says where the game is.
-  document.body.addEventListener("mygame-changed", (event) => {
-    const game = event.detail && event.detail.game;
-    if (game && /^\d+$/.test(String(game))) location.href = "/games/" + game + "/";
-  });
   // How long one has waited in a pool.
   setInterval(() => {
     for (const el of document.querySelectorAll("[data-waited-since]")) {

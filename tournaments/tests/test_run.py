@@ -454,19 +454,17 @@ def test_tiebreaks_and_ratings_at_the_end():
 
 
 def test_players_sockets_are_told_when_their_game_opens(django_capture_on_commit_callbacks):
-    """The banner on every page comes from a push on the player's site socket (/ws/me/)."""
+    """The banner on every page comes from a push on the player's site socket (/ws/me/); since
+    issue 24 the page is also sent to the board (`mygame`, tournaments/tests/test_mygame.py)."""
     from live.pushes import user_group
-    from tests.listening import GroupListener
 
     tournament = make(4)
     player = tournament.registrations.first().player
-    with GroupListener(user_group(player.pk), timeout=5) as listener:
-        with django_capture_on_commit_callbacks(execute=True):
-            running.tournament_start(tournament_id=tournament.pk, now=T0)
-        received = listener.wait()
-    assert [message for _at, message in received] == [
-        {"type": "user.changed", "what": "mytournament"}
-    ]
+    with pushes.collected() as outbox, django_capture_on_commit_callbacks(execute=True):
+        running.tournament_start(tournament_id=tournament.pk, now=T0)
+    told = [message for group, message in outbox if group == user_group(player.pk)]
+    assert {"type": "user.changed", "what": "mytournament"} in told
+    assert [message["what"] for message in told].count("mygame") == 1
 
 
 def test_staff_cancel_a_running_tournament(django_capture_on_commit_callbacks):
