@@ -6,6 +6,10 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 TEST_DIR ?= /tmp/circolo-test-$(shell id -u)-$(notdir $(CURDIR))
+# pytest-xdist workers of make test: the tests that drive real processes and the browser run on
+# one of them (tests/conftest.py), the others share out the rest (issue 27). TEST_WORKERS=0
+# runs everything in one process.
+TEST_WORKERS ?= 3
 
 .PHONY: run test lint venv deps dev-deps lock messages system-run system-test \
         bench-pairing bench-rules bench-live bench-tournament bench-arena soak-pairing test-differential clean compile \
@@ -65,7 +69,7 @@ test: system-test dev-deps messages lint compile
 	@scripts/test-services.sh down $(TEST_DIR); \
 	scripts/test-services.sh up $(TEST_DIR) || exit 1; \
 	source $(TEST_DIR)/env; \
-	$(VENV)/bin/pytest $(PYTEST_ARGS); rc=$$?; \
+	$(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadgroup --durations=10 $(PYTEST_ARGS); rc=$$?; \
 	scripts/test-services.sh down $(TEST_DIR); exit $$rc
 
 bench-pairing: dev-deps

@@ -159,3 +159,25 @@ def secret_key(environ: dict[str, str], key_file: Path) -> str:
     key_file.write_text(value)
     key_file.chmod(0o600)
     return value
+
+
+def xdist_worker_names(environ: dict[str, str]) -> dict[str, str]:
+    """What one pytest-xdist worker of the suite keeps to itself in Redis (issue 27): its own
+    database number in REDIS_URL (the cache, the Celery broker, the heartbeats) and its own
+    channel, cache and queue names (pub/sub channels are shared by every Redis database). Empty
+    outside a worker (`PYTEST_XDIST_WORKER` unset), which is always the case but in `make test`.
+    The same for the worker's own processes (daphne, Celery), which inherit its environment:
+    applying it twice gives the same names."""
+    worker = environ.get("PYTEST_XDIST_WORKER", "")
+    if not worker:
+        return {}
+    number = int(worker.removeprefix("gw")) if worker.removeprefix("gw").isdigit() else 0
+    url = urlsplit(environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+    # Database 0 stays the one of runs without workers; workers take 1, 2, ... (16 by default).
+    database = 1 + number % 15
+    return {
+        "REDIS_URL": url._replace(path=f"/{database}").geturl(),
+        "CACHE_PREFIX": f"{environ.get('CACHE_PREFIX', 'circolo')}-{worker}",
+        "CHANNEL_PREFIX": f"{environ.get('CHANNEL_PREFIX', 'circolo:asgi')}-{worker}",
+        "CELERY_QUEUE": f"{environ.get('CELERY_QUEUE', 'circolo')}-{worker}",
+    }

@@ -8,7 +8,15 @@ from pathlib import Path
 
 from django.utils.translation import gettext_lazy as _
 
-from config.env import database_config, env_bool, env_int, env_list, env_port, secret_key
+from config.env import (
+    database_config,
+    env_bool,
+    env_int,
+    env_list,
+    env_port,
+    secret_key,
+    xdist_worker_names,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
@@ -18,7 +26,9 @@ DEBUG = env_bool(os.environ, "DEBUG", False)
 ALLOWED_HOSTS = env_list(os.environ, "ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list(os.environ, "CSRF_TRUSTED_ORIGINS", [])
 PORT = env_port(os.environ)
-REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+# In `make test`, each pytest-xdist worker has Redis names of its own (config.env).
+_ENV = {**os.environ, **xdist_worker_names(os.environ)}
+REDIS_URL = _ENV.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 
 INSTALLED_APPS = [
     "daphne",
@@ -105,7 +115,7 @@ CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": REDIS_URL,
-        "KEY_PREFIX": os.environ.get("CACHE_PREFIX", "circolo"),
+        "KEY_PREFIX": _ENV.get("CACHE_PREFIX", "circolo"),
         # A Redis that accepts connections but never answers must fail a request (log-in
         # fails closed), not hang it.
         "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
@@ -131,7 +141,7 @@ CHANNEL_LAYERS = {
                     "max_connections": int(os.environ.get("CHANNEL_REDIS_MAX_CONNECTIONS", "1000")),
                 }
             ],
-            "prefix": os.environ.get("CHANNEL_PREFIX", "circolo:asgi"),
+            "prefix": _ENV.get("CHANNEL_PREFIX", "circolo:asgi"),
         },
     }
 }
@@ -145,7 +155,7 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A task sent from a request or a socket (a game's settle task) must not hold it for long when
 # the broker is away: the tick catches up on whatever was not sent.
 CELERY_BROKER_CONNECTION_TIMEOUT = 1.0
-CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "circolo")
+CELERY_TASK_DEFAULT_QUEUE = _ENV.get("CELERY_QUEUE", "circolo")
 CELERY_TASK_ALWAYS_EAGER = env_bool(os.environ, "CELERY_TASK_ALWAYS_EAGER", False)
 TICK_SECONDS = float(os.environ.get("TICK_SECONDS", "1.0"))
 # A heartbeat older than this means the process that writes it is down (/healthz).

@@ -103,6 +103,11 @@ def pytest_collection_modifyitems(items):
         uses_processes = {"background", "site"} & set(getattr(item, "fixturenames", ()))
         if uses_processes and item.get_closest_marker("django_db") is None:
             item.add_marker(pytest.mark.django_db(transaction=True))
+        # Under pytest-xdist (`make test`, `--dist loadgroup`), every test that drives real
+        # processes or a browser runs on one worker, which starts the site's processes once;
+        # the other workers share out the rest (issue 27).
+        if uses_processes or item.get_closest_marker("e2e") is not None:
+            item.add_marker(pytest.mark.xdist_group("processes"))
 
 
 @pytest.fixture

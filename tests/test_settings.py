@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from config.env import ConfigError, database_config, env_bool, env_list, env_port, secret_key
+from config.env import (
+    ConfigError,
+    database_config,
+    env_bool,
+    env_list,
+    env_port,
+    secret_key,
+    xdist_worker_names,
+)
 
 
 def test_database_default_is_sqlite_in_wal_mode_with_immediate_transactions(tmp_path):
@@ -112,3 +120,21 @@ def test_running_settings_come_from_the_environment():
     assert settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
     assert settings.AUTH_USER_MODEL == "accounts.User"
     assert settings.LANGUAGE_CODE == "it"
+
+
+def test_each_test_worker_keeps_its_own_redis_names():
+    """Issue 27: pytest-xdist workers share one Redis; each gets a database number and names
+    of its own (pub/sub channels are shared by every database), the same when applied again
+    (its daphne and Celery inherit its environment), and nothing changes outside a worker."""
+    base = {"REDIS_URL": "redis://127.0.0.1:6390/0"}
+    assert xdist_worker_names(base) == {}
+    first = xdist_worker_names({**base, "PYTEST_XDIST_WORKER": "gw0"})
+    second = xdist_worker_names({**base, "PYTEST_XDIST_WORKER": "gw1"})
+    assert first["REDIS_URL"] == "redis://127.0.0.1:6390/1"
+    assert second["REDIS_URL"] == "redis://127.0.0.1:6390/2"
+    for name in ("CACHE_PREFIX", "CHANNEL_PREFIX", "CELERY_QUEUE"):
+        assert first[name] != second[name]
+    again = xdist_worker_names({**base, **first, "PYTEST_XDIST_WORKER": "gw0"})
+    assert again["REDIS_URL"] == first["REDIS_URL"]
+    # Prefixes are derived from the environment's own value, never from a derived one.
+    assert xdist_worker_names({**base, "PYTEST_XDIST_WORKER": "gw0"}) == first

@@ -317,6 +317,7 @@ def busy_statement_pids(exclude) -> list[int]:
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+            " AND datname = current_database()"
             " AND query LIKE 'UPDATE%%row_stamp%%'"
         )
         return [pid for (pid,) in cursor.fetchall() if pid not in exclude]
