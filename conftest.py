@@ -20,6 +20,20 @@ def _tasks_run_inline():
 
 
 @pytest.fixture(autouse=True)
+def _default_language():
+    """Every test starts in the site's language (Italian). A test that switches to English and
+    forgets to switch back would otherwise change what the next test in the same process reads:
+    with pytest-xdist (`make test`) the order of tests in a process is not the file's (issue 27;
+    seen as "3 random moves" where "3 mosse a caso" was expected)."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _fresh_channel_layer():
     """A new channel layer for every test.
 

@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 
 from accounts.models import User
 from accounts.tests.factories import UserFactory
+from games.models import Game
 from games.services import game_open
 from ratings.models import Rating
 from tests.browser import log_in
@@ -49,6 +50,9 @@ def test_home_shows_my_game_games_to_watch_events_and_the_best(site, page):
     others = UserFactory(username="casa_carla"), UserFactory(username="casa_dario")
     Rating.objects.create(player=rival, variant="chess", cadence="blitz", value=1834, games=12)
     mine = live_game(me, rival)
+    # I have sat at it: a game just opened that waits for me would take the page to its board
+    # as the site socket opens (issue 24), and this page is about the home page.
+    Game.objects.filter(pk=mine.pk).update(white_sat=True)
     theirs = live_game(*others, variant_code="italian")
     Tournament.objects.create(
         name="Lampo del venerdì",
