@@ -348,7 +348,9 @@ class Run:
         self.stack.start(f"daphne-{port}", argv, self.process_env() | extra)
 
     def manage(self, *args: str) -> None:
-        run([str(ROOT / ".venv" / "bin" / "python"), "manage.py", *args], env=self.process_env())
+        """deploy/manage.sh, as deploy/README.md runs it (as root here: no user circolo)."""
+        env = {"PATH": SYSTEM_PATH, "CIRCOLO_ENV": str(self.env_file), "CIRCOLO_USER": ""}
+        run([DEPLOY / "manage.sh", *args], env=env)
 
     def healthz(self) -> tuple[int, str]:
         try:
@@ -685,6 +687,14 @@ http {{
             [f"{services_env['TEST_PG_BIN']}/createdb", "-h", parts.hostname, "-p", str(parts.port)]
             + ["-U", parts.username, "circolo_restored"]
         )
+        refused = subprocess.run(
+            [DEPLOY / "restore.sh", dump, database], capture_output=True, text=True
+        )
+        say(
+            refused.returncode != 0 and "already has" in refused.stderr,
+            "deploy/restore.sh refuses a database that has tables (the live one)",
+            refused.stderr.strip()[-200:],
+        )
         run([DEPLOY / "restore.sh", dump, restored])
         say(True, "deploy/restore.sh restores the dump into a new database")
         text = self.env_file.read_text()
@@ -751,7 +761,7 @@ http {{
         os.chmod(self.env_file, 0o640)
         self.manage("migrate", "--noinput", "-v", "0")
         self.manage("collectstatic", "--noinput", "-v", "0")
-        say(True, "migrate and collectstatic with the environment file")
+        say(True, "migrate and collectstatic with the environment file (deploy/manage.sh)")
 
         # This process reads and writes through the ORM too (players, the arena and the
         # tournament are set up there): the same settings as the units.

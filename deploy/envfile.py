@@ -4,6 +4,8 @@ run it with the system's python3, deploy/check.py imports it.
 
     python3 deploy/envfile.py database ENV_FILE   -> libpq URI of the file's DATABASE_URL
     python3 deploy/envfile.py libpq URL           -> libpq URI of a DATABASE_URL
+    python3 deploy/envfile.py lines ENV_FILE      -> its KEY=value pairs, one a line, unquoted
+                                                     (for `env`, deploy/manage.sh)
 """
 
 from __future__ import annotations
@@ -54,16 +56,19 @@ def libpq_url(url: str) -> str:
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) == 3 and argv[1] == "database":
-        url = read(argv[2]).get("DATABASE_URL", "")
-    elif len(argv) == 3 and argv[1] == "libpq":
-        url = argv[2]
-    else:
-        print(__doc__.strip().splitlines()[-2:], file=sys.stderr)
-        return 2
+    command, arg = (argv[1], argv[2]) if len(argv) == 3 else ("", "")
     try:
-        print(libpq_url(url))
-    except ValueError as error:
+        if command == "lines":
+            for key, value in read(arg).items():
+                print(f"{key}={value}")
+        elif command == "database":
+            print(libpq_url(read(arg).get("DATABASE_URL", "")))
+        elif command == "libpq":
+            print(libpq_url(arg))
+        else:
+            print(__doc__.strip().split("\n\n")[-1], file=sys.stderr)
+            return 2
+    except (OSError, ValueError) as error:
         print(f"envfile: {error}", file=sys.stderr)
         return 1
     return 0
