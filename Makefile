@@ -102,3 +102,11 @@ test-differential: dev-deps
 
 clean:
 	rm -rf $(VENV) var staticfiles
+
+# Issue 28: the shipped deployment (deploy/: nginx site, systemd units, env file, backups) run
+# here as root behind Debian's nginx with a self-signed certificate, driven through https://
+# and wss:// in Chromium; prints a line per check, exits 1 on any failure. Not part of `make
+# test` (about three minutes); CI runs both.
+.PHONY: deploy-check
+deploy-check: system-test dev-deps messages compile
+	$(PY) deploy/check.py

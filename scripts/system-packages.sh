@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Debian packages the project needs, installed with apt when missing.
 #   system-packages.sh run   -> gettext, redis-server            (make run)
-#   system-packages.sh test  -> + postgresql, chromium, driver    (make test)
+#   system-packages.sh test  -> + postgresql, chromium, driver,   (make test, make deploy-check)
+#                               nginx, openssl
 # As root on Debian they are installed; otherwise the script says what to install and stops.
 set -euo pipefail
 
 want=(gettext:msgfmt redis-server:redis-server redis-tools:redis-cli)
 if [ "${1:-run}" = test ]; then
   want+=(postgresql:/usr/lib/postgresql chromium:chromium chromium-driver:chromedriver)
+  # make deploy-check: Debian's nginx in front of daphne, a self-signed certificate.
+  want+=(nginx:/usr/sbin/nginx openssl:openssl)
 fi
 
 missing=()
@@ -24,7 +27,8 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-  # The Debian package starts a system-wide Redis; we run our own instances, leave it be.
+  # The Debian packages start a system-wide Redis (and nginx on port 80 where services may
+  # start); we run our own instances on free ports, leave them be.
 else
   echo "Missing system packages: ${missing[*]}"
   echo "Install them (e.g. sudo apt-get install ${missing[*]}) and run make again."

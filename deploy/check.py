@@ -1,0 +1,862 @@
+"""`make deploy-check` (issue 28): the shipped deployment, run on this machine and driven
+through the proxy.
+
+As root, with Debian's nginx and a self-signed certificate made for the run: private PostgreSQL
+and Redis (scripts/test-services.sh); an environment file made from deploy/circolo.env.example;
+migrate and collectstatic; two daphne, the Celery worker and beat started with the ExecStart,
+WorkingDirectory, Environment and EnvironmentFile of deploy/systemd/ (read from the units, only
+/srv/circolo mapped to this checkout and the env file to the run's); nginx with
+deploy/nginx/circolo.conf (only its ports and paths changed) on free loopback ports. Then,
+through https:// and wss:// only: /healthz, static files, the log-in throttle's view of the
+client's address, two players signing up and playing a rated game in Chromium while the daphne
+holding their game sockets is SIGKILLed, an arena pairing, and a tournament dumped with
+deploy/backup.sh mid-round, restored with deploy/restore.sh into a new database, and carried on.
+
+One line per check; exit status 1 on any failure. Every process started is stopped at the
+end, failure or not (and on SIGINT/SIGTERM).
+"""
+
+from __future__ import annotations
+
+import html
+import http.client
+import os
+import re
+import secrets
+import shlex
+import shutil
+import signal
+import socket
+import ssl
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+import urllib.parse
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEPLOY = ROOT / "deploy"
+sys.path.insert(0, str(ROOT))
+
+from deploy import envfile  # noqa: E402
+
+# Where deploy/README.md installs things: the units name these paths.
+INSTALL_ROOT = "/srv/circolo"
+UNIT_ENV_FILE = "/etc/circolo/circolo.env"
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+FAILURES: list[str] = []
+
+
+class CheckFailed(Exception):
+    pass
+
+
+def say(ok: bool, what: str, detail: str = "") -> None:
+    print(f"{'ok  ' if ok else 'FAIL'} {what}" + (f": {detail}" if detail else ""), flush=True)
+    if not ok:
+        FAILURES.append(what)
+
+
+def must(ok: bool, what: str, detail: str = "") -> None:
+    """A check the rest depends on: a failure stops the run."""
+    say(ok, what, detail)
+    if not ok:
+        raise CheckFailed(what)
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_until(predicate, timeout: float, what: str, interval: float = 0.2):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    raise CheckFailed(f"timed out after {timeout:.0f}s waiting for {what}")
+
+
+# --- The shipped files --------------------------------------------------------------------
+
+
+def read_unit(name: str) -> dict[str, list[str]]:
+    """The [Service] settings of a unit of deploy/systemd/, each key with its values."""
+    settings: dict[str, list[str]] = {}
+    section = ""
+    for raw in (DEPLOY / "systemd" / name).read_text().splitlines():
+        line = raw.strip()
+        if not line or line[0] in "#;":
+            continue
+        if line.startswith("["):
+            section = line
+            continue
+        if section == "[Service]":
+            key, _, value = line.partition("=")
+            settings.setdefault(key.strip(), []).append(value.strip())
+    return settings
+
+
+def specifiers(text: str, instance: str | None) -> str:
+    """systemd's %i (the instance) and %% (a percent sign); any other specifier is not
+    expected in these units."""
+
+    def one(match: re.Match) -> str:
+        if match.group(1) == "%":
+            return "%"
+        if match.group(1) == "i" and instance is not None:
+            return instance
+        raise CheckFailed(f"unexpected systemd specifier %{match.group(1)} in {text!r}")
+
+    return re.sub(r"%(.)", one, text)
+
+
+def unit_command(name: str, instance: str | None = None) -> tuple[list[str], dict[str, str]]:
+    """ExecStart as argv, with /srv/circolo mapped to this checkout; the unit's own
+    Environment= values. Checks WorkingDirectory and EnvironmentFile are the README's."""
+    unit = read_unit(name)
+    (exec_start,) = unit["ExecStart"]
+    if unit.get("WorkingDirectory") != [INSTALL_ROOT]:
+        raise CheckFailed(f"{name}: WorkingDirectory is not {INSTALL_ROOT}")
+    if unit.get("EnvironmentFile") != [UNIT_ENV_FILE]:
+        raise CheckFailed(f"{name}: EnvironmentFile is not {UNIT_ENV_FILE}")
+    argv = [
+        str(ROOT) + arg[len(INSTALL_ROOT) :] if arg.startswith(INSTALL_ROOT + "/") else arg
+        for arg in shlex.split(specifiers(exec_start, instance))
+    ]
+    extra = {}
+    for value in unit.get("Environment", []):
+        for pair in shlex.split(value):
+            key, _, val = pair.partition("=")
+            extra[key] = val
+    return argv, extra
+
+
+def readme_variables() -> list[str]:
+    """Every variable named in the first column of README "Configuration"."""
+    text = (ROOT / "README.md").read_text()
+    table = text.split("## Configuration", 1)[1].split("\n## ", 1)[0]
+    names = []
+    for line in table.splitlines():
+        if line.startswith("| `"):
+            names += re.findall(r"`([A-Z][A-Z0-9_]+)`", line.split("|")[1])
+    return names
+
+
+def make_env_file(path: Path, overrides: dict[str, str]) -> None:
+    """deploy/circolo.env.example with the run's values put in place of its lines (commented
+    or not), the others as they are."""
+    left = dict(overrides)
+    lines = []
+    for line in (DEPLOY / "circolo.env.example").read_text().splitlines():
+        match = re.match(r"#?([A-Z][A-Z0-9_]*)=", line)
+        if match and match.group(1) in left:
+            key = match.group(1)
+            line = f"{key}={left.pop(key)}"
+        lines.append(line)
+    lines += [f"{key}={value}" for key, value in left.items()]
+    path.write_text("\n".join(lines) + "\n")
+
+
+def site_config(https_port, http_port, daphne_ports, cert, key, static_dir, webroot) -> str:
+    """deploy/nginx/circolo.conf with only its ports and paths changed; each change must find
+    its line, so a reshaped file fails here instead of being tested half."""
+    text = (DEPLOY / "nginx" / "circolo.conf").read_text()
+
+    def sub(pattern: str, replacement, count_wanted: int | None = 1) -> None:
+        nonlocal text
+        text, n = re.subn(pattern, replacement, text, flags=re.M)
+        if (count_wanted is None and n == 0) or (count_wanted is not None and n != count_wanted):
+            raise CheckFailed(f"nginx site file: {pattern!r} matched {n} times")
+
+    sub(r"^(\s*)listen \[::\]:\d+.*;\n", "", 2)  # loopback only for the run
+    sub(r"^(\s*)listen 443 ssl http2;", rf"\1listen 127.0.0.1:{https_port} ssl http2;")
+    sub(r"^(\s*)listen 80;", rf"\1listen 127.0.0.1:{http_port};")
+    ports = iter(daphne_ports)
+
+    def upstream(match: re.Match) -> str:
+        port = next(ports, None)
+        return "" if port is None else f"{match.group(1)}server 127.0.0.1:{port}{match.group(2)}\n"
+
+    sub(r"^(\s*)server 127\.0\.0\.1:\d+( .*;|;)\n", upstream, None)
+    if next(ports, None) is not None:
+        raise CheckFailed("nginx site file: fewer upstream servers than daphne processes")
+    sub(r"ssl_certificate \S+;", f"ssl_certificate {cert};")
+    sub(r"ssl_certificate_key \S+;", f"ssl_certificate_key {key};")
+    sub(r"alias /var/lib/circolo/staticfiles/;", f"alias {static_dir}/;")
+    sub(r"root /var/www/html;", f"root {webroot};")
+    return text
+
+
+# --- Processes ----------------------------------------------------------------------------
+
+
+class Stack:
+    """The processes of the run, each in its own session (so a kill reaches its children)."""
+
+    def __init__(self, logs: Path) -> None:
+        self.logs = logs
+        self.running: dict[str, subprocess.Popen] = {}
+
+    def start(self, name: str, argv: list[str], env: dict[str, str], cwd=ROOT):
+        log = open(self.logs / f"{name}.log", "ab")  # noqa: SIM115 - closed with the process
+        self.running[name] = subprocess.Popen(
+            argv, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
+        return self.running[name]
+
+    def kill(self, name: str, sig=signal.SIGTERM, timeout: float = 20) -> None:
+        proc = self.running.pop(name, None)
+        if proc is None or proc.poll() is not None:
+            return
+        try:
+            os.killpg(proc.pid, sig)
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
+        except ProcessLookupError:
+            pass
+
+    def stop_all(self) -> None:
+        for name in list(self.running):
+            self.kill(name)
+
+    def log(self, name: str) -> str:
+        path = self.logs / f"{name}.log"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+
+def run(argv, env=None, **kwargs) -> str:
+    done = subprocess.run(argv, env=env, capture_output=True, text=True, cwd=ROOT, **kwargs)
+    if done.returncode != 0:
+        raise CheckFailed(f"{' '.join(map(str, argv))} failed:\n{done.stdout}{done.stderr}")
+    return done.stdout
+
+
+# --- HTTPS without a browser --------------------------------------------------------------
+
+
+class Client:
+    """HTTPS to nginx from a chosen loopback address (127.0.0.2, 127.0.0.3, ...): nginx sees a
+    different client for each, as it would different machines. Keeps its cookies."""
+
+    def __init__(self, port: int, source: str = "127.0.0.1") -> None:
+        self.port, self.source = port, source
+        self.cookies: dict[str, str] = {}
+        self.context = ssl.create_default_context()
+        self.context.check_hostname = False
+        self.context.verify_mode = ssl.CERT_NONE  # the run's self-signed certificate
+
+    def request(self, method: str, path: str, body: dict | None = None, headers=None):
+        conn = http.client.HTTPSConnection(
+            "127.0.0.1",
+            self.port,
+            context=self.context,
+            timeout=20,
+            source_address=(self.source, 0),
+        )
+        sent = {"Accept-Language": "it"} | (headers or {})
+        if self.cookies:
+            sent["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        data = None
+        if body is not None:
+            data = urllib.parse.urlencode(body)
+            sent["Content-Type"] = "application/x-www-form-urlencoded"
+            sent["Origin"] = f"https://127.0.0.1:{self.port}"
+            sent["Referer"] = f"https://127.0.0.1:{self.port}{path}"
+        try:
+            conn.request(method, path, body=data, headers=sent)
+            response = conn.getresponse()
+            text = response.read().decode("utf-8", "replace")
+        finally:
+            conn.close()
+        for header in response.headers.get_all("Set-Cookie") or []:
+            name, _, rest = header.partition("=")
+            self.cookies[name.strip()] = rest.split(";", 1)[0]
+        return response, text
+
+    def failed_log_in(self, username: str, headers=None) -> str:
+        _response, page = self.request("GET", "/accounts/login/")
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+        response, page = self.request(
+            "POST",
+            "/accounts/login/",
+            {"csrfmiddlewaretoken": token, "username": username, "password": "sbagliata-0"},
+            headers,
+        )
+        if response.status not in (200, 429):  # 429: refused by the throttle
+            raise CheckFailed(f"log-in POST answered {response.status}")
+        return f"{response.status} {page}"
+
+
+def table_text(page: str, testid: str) -> str:
+    """The text of the <table data-testid=...> of a page, whitespace collapsed."""
+    match = re.search(rf'<table[^>]*data-testid="{testid}".*?</table>', page, re.S)
+    if not match:
+        return ""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", match.group(0))).split())
+
+
+# --- The run ------------------------------------------------------------------------------
+
+
+class Run:
+    def __init__(self, tmp: Path) -> None:
+        self.tmp = tmp
+        (tmp / "logs").mkdir()
+        self.stack = Stack(tmp / "logs")
+        self.services = tmp / "svc"
+        self.https = free_port()
+        self.http = free_port()
+        self.daphne_ports = [free_port(), free_port()]
+        self.env_file = tmp / "circolo.env"
+        self.site = f"https://127.0.0.1:{self.https}"
+
+    # Services, environment, processes.
+
+    def services_up(self) -> dict[str, str]:
+        run([ROOT / "scripts" / "test-services.sh", "up", self.services])
+        values = {}
+        for line in (self.services / "env").read_text().splitlines():
+            match = re.match(r"export (\w+)=(.*)", line)
+            if match:
+                values[match.group(1)] = match.group(2)
+        return values
+
+    def process_env(self) -> dict[str, str]:
+        """What systemd gives a unit's process: a bare PATH and locale, the env file."""
+        return {"PATH": SYSTEM_PATH, "LANG": "C.UTF-8", "HOME": "/root"} | envfile.read(
+            str(self.env_file)
+        )
+
+    def start_units(self) -> None:
+        for port in self.daphne_ports:
+            self.start_daphne(port)
+        for name, unit in (("worker", "circolo-worker.service"), ("beat", "circolo-beat.service")):
+            argv, extra = unit_command(unit)
+            self.stack.start(name, argv, self.process_env() | extra)
+
+    def start_daphne(self, port: int) -> None:
+        argv, extra = unit_command("circolo-daphne@.service", str(port))
+        self.stack.start(f"daphne-{port}", argv, self.process_env() | extra)
+
+    def manage(self, *args: str) -> None:
+        """deploy/manage.sh, as deploy/README.md runs it (as root here: no user circolo)."""
+        env = {"PATH": SYSTEM_PATH, "CIRCOLO_ENV": str(self.env_file), "CIRCOLO_USER": ""}
+        run([DEPLOY / "manage.sh", *args], env=env)
+
+    def healthz(self) -> tuple[int, str]:
+        try:
+            response, text = Client(self.https).request("GET", "/healthz")
+        except OSError as error:
+            return 0, str(error)
+        return response.status, text
+
+    def wait_healthy(self, what: str) -> None:
+        status, text = wait_until(
+            lambda: (s := self.healthz())[0] == 200 and s, 90, f"/healthz 200 ({what})", 0.5
+        )
+        say(status == 200 and '"status": "ok"' in text, f"/healthz 200 through nginx ({what})")
+
+    def nginx(self) -> None:
+        base = self.tmp / "nginx"
+        tls = self.tmp / "tls"
+        webroot = self.tmp / "www"
+        for d in (base, tls, webroot):
+            d.mkdir()
+        cert, key = tls / "cert.pem", tls / "key.pem"
+        run(
+            ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1"]
+            + ["-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"]
+            + ["-keyout", str(key), "-out", str(cert)]
+        )
+        static = Path(envfile.read(str(self.env_file))["VAR_DIR"]) / "staticfiles"
+        site = site_config(self.https, self.http, self.daphne_ports, cert, key, static, webroot)
+        (base / "circolo.conf").write_text(site)
+        temp = "\n".join(
+            f"    {kind}_temp_path {base}/{kind}_temp;"
+            for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+        )
+        # Debian's /etc/nginx/nginx.conf, reduced to what the run needs, in its own prefix.
+        (base / "nginx.conf").write_text(
+            f"""user www-data;
+worker_processes 1;
+pid {base}/nginx.pid;
+error_log {base}/error.log;
+events {{ worker_connections 512; }}
+http {{
+    include /etc/nginx/mime.types;
+    default_type application/octet-stream;
+    sendfile on;
+    access_log {base}/access.log;
+{temp}
+    include {base}/circolo.conf;
+}}
+"""
+        )
+        args = ["nginx", "-p", f"{base}/", "-c", f"{base}/nginx.conf", "-e", f"{base}/error.log"]
+        done = subprocess.run([*args, "-t"], capture_output=True, text=True)
+        detail = "" if done.returncode == 0 else done.stderr[-800:]
+        must(done.returncode == 0, "nginx -t accepts deploy/nginx/circolo.conf", detail)
+        self.stack.start("nginx", [*args, "-g", "daemon off;"], {"PATH": SYSTEM_PATH})
+        wait_until(lambda: self.healthz()[0] != 0, 30, "nginx to listen")
+
+    # The checks.
+
+    def check_proxy(self) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", self.http, timeout=10)
+        conn.request("GET", "/play/?x=1")
+        response = conn.getresponse()
+        location = response.getheader("Location") or ""
+        say(
+            response.status == 301
+            and location.startswith("https://")
+            and location.endswith("/play/?x=1"),
+            "plain HTTP redirects to HTTPS",
+            f"{response.status} {location}",
+        )
+        conn.close()
+        response, text = Client(self.https).request("GET", "/static/live/socket.js")
+        cache = response.getheader("Cache-Control") or ""
+        say(
+            response.status == 200 and "max-age=3600" in cache and "LiveSocket" in text,
+            "static files served by nginx from collectstatic's directory",
+            f"{response.status} Cache-Control: {cache}",
+        )
+
+    def check_throttle(self, limit: int) -> None:
+        """LOGIN_ADDRESS_FAILURE_LIMIT failures from one address, any usernames, then it is
+        refused; another client (another address, even one claiming the first's address in its
+        own X-Forwarded-For) is not. Every request reaches daphne from nginx's 127.0.0.1: were
+        that the address counted, the second client would be refused too."""
+        first = Client(self.https, "127.0.0.2")
+        pages = [first.failed_log_in(f"nessuno{i}") for i in range(limit + 1)]
+        counted = (
+            all(p.startswith("200 ") for p in pages[:limit])
+            and pages[limit].startswith("429 ")
+            and "Troppi tentativi falliti" in pages[limit]
+        )
+        say(counted, f"log-in throttle: {limit} failures from one client, then refused")
+        second = Client(self.https, "127.0.0.3")
+        page = second.failed_log_in("nessuno-altro", {"X-Forwarded-For": "127.0.0.2"})
+        say(
+            page.startswith("200 "),
+            "log-in throttle counts the client's address, not nginx's nor a forged X-Forwarded-For",
+        )
+
+    def play(self, browser) -> None:
+        import django.db
+        from playwright.sync_api import expect
+
+        from games.models import Game
+        from tests.browser import chess_move, open_game_between, sign_up, wait_plies
+
+        contexts = [browser.new_context(locale="it-IT", ignore_https_errors=True) for _ in range(2)]
+        pages = [c.new_page() for c in contexts]
+        sockets: list[list] = [[], []]
+        for page, seen in zip(pages, sockets, strict=True):
+            page.set_default_timeout(20_000)
+            page.on("websocket", lambda ws, seen=seen: seen.append(ws))
+            page.on("dialog", lambda dialog: dialog.accept())
+        names = [f"bianco_{secrets.token_hex(3)}", f"nero_{secrets.token_hex(3)}"]
+        for page, name in zip(pages, names, strict=True):
+            sign_up(page, self.site, name)
+        say(True, "two players sign up and are logged in over https://")
+        protocol = pages[0].evaluate(
+            "performance.getEntriesByType('navigation')[0].nextHopProtocol"
+        )
+        say(protocol == "h2", "pages come over HTTP/2", protocol)
+
+        white, black = pages
+        # The challenge form's default: rated (games/forms.py).
+        open_game_between(self.site, white, black, variant="chess", color="white")
+        game_id = int(re.search(r"/games/(\d+)/$", white.url).group(1))
+        plies = ["e2e4", "e7e5", "g1f3", "b8c6"]
+        for i, move in enumerate(plies):
+            page, side = (white, "white") if i % 2 == 0 else (black, "black")
+            chess_move(page, move, side)
+            for p in pages:
+                wait_plies(p, i + 1)
+        django.db.close_old_connections()
+        game = Game.objects.get(pk=game_id)
+        say(game.rated and len(game.moves) == 4, "a rated game: four moves over wss:// sockets")
+        urls = [ws.url for seen in sockets for ws in seen]
+        say(
+            bool(urls) and all(u.startswith("wss://") for u in urls),
+            "every socket is wss:// through nginx",
+            ", ".join(sorted(set(urls)))[:300],
+        )
+
+        # Which daphne holds the game's sockets (daphne's access log, one line per connect).
+        path = f"/ws/game/{game_id}/"
+
+        def open_game_sockets(port: int) -> int:
+            log = self.stack.log(f"daphne-{port}")
+            return log.count(f'"WSCONNECT {path}"') - log.count(f'"WSDISCONNECT {path}"')
+
+        held = {port: open_game_sockets(port) for port in self.daphne_ports}
+        victim = max(held, key=held.get)
+        must(held[victim] > 0, "the game's sockets are found on a daphne", str(held))
+        survivor = next(p for p in self.daphne_ports if p != victim)
+        before = [len(seen) for seen in sockets]
+        self.stack.kill(f"daphne-{victim}", signal.SIGKILL)
+        say(True, f"daphne on {victim} killed with SIGKILL mid-game ({held[victim]} game sockets)")
+
+        def reconnected() -> bool:
+            """Every page's newest game socket is open, and the survivor holds them all."""
+            for page, seen in zip(pages, sockets, strict=True):
+                page.wait_for_timeout(100)  # lets Playwright deliver the page's events
+                mine = [ws for ws in seen if ws.url.endswith(path)]
+                if not mine or mine[-1].is_closed():
+                    return False
+            return open_game_sockets(survivor) == 2
+
+        try:
+            wait_until(reconnected, 60, "both pages' game sockets open on the survivor")
+            renewed = sum(
+                any(ws.url.endswith(path) for ws in seen[n:])
+                for seen, n in zip(sockets, before, strict=True)
+            )
+            say(
+                renewed == held[victim],
+                f"the killed daphne's game sockets ({renewed}) reconnected through nginx to the"
+                f" daphne on {survivor}, which now holds both players'",
+            )
+        except CheckFailed as error:
+            say(False, "game sockets reconnect after the SIGKILL", str(error))
+        more = ["f1c4", "g8f6", "d2d3"]
+        for i, move in enumerate(more, len(plies)):
+            page, side = (white, "white") if i % 2 == 0 else (black, "black")
+            chess_move(page, move, side)
+            for p in pages:
+                wait_plies(p, i + 1)
+        shown = [p.get_by_test_id("moves").inner_text().split() for p in pages]
+        game.refresh_from_db()
+        say(
+            len(game.moves) == 7
+            and all(len([w for w in s if not w.endswith(".")]) == 7 for s in shown),
+            "the game goes on after the kill: 7 moves stored, both pages show all 7",
+            f"stored {len(game.moves)}, shown {shown}",
+        )
+        self.start_daphne(victim)  # systemd's Restart=always would bring it back
+        black.get_by_test_id("resign").click()
+        for p in pages:
+            expect(p.get_by_test_id("result")).to_contain_text("1-0")
+        say(True, "the game ends by resignation on both pages")
+        for context in contexts:
+            context.close()
+
+    def arena(self, browser) -> None:
+        """An arena starting in a few seconds: two players log in and enter from its page, the
+        tick starts it and pairs them, and their pages go to the board by themselves (the site
+        socket's push)."""
+        from datetime import timedelta
+
+        import django.db
+        from django.utils import timezone
+        from playwright.sync_api import expect
+
+        from accounts.tests.factories import UserFactory
+        from arena.models import Arena, ArenaGame
+        from arena.tests.factories import ArenaFactory
+        from tests.browser import log_in
+
+        players = [UserFactory(username=f"arenista_{secrets.token_hex(3)}") for _ in range(2)]
+        arena = ArenaFactory(
+            name="Arena del controllo",
+            starts_at=timezone.now() + timedelta(seconds=15),
+            duration_minutes=20,
+        )
+        contexts = [browser.new_context(locale="it-IT", ignore_https_errors=True) for _ in players]
+        try:
+            pages = []
+            for context, player in zip(contexts, players, strict=True):
+                page = context.new_page()
+                page.set_default_timeout(20_000)
+                log_in(page, self.site, player.username)
+                page.goto(f"{self.site}/arenas/{arena.pk}/")
+                page.get_by_test_id("enter").click()
+                # Entered: before the start it says so; after it (a slow machine), the page
+                # offers to leave, or has already taken the player to the board.
+                entered = (
+                    page.get_by_test_id("entered")
+                    .or_(page.get_by_test_id("leave"))
+                    .or_(page.get_by_test_id("board"))
+                )
+                expect(entered.first).to_be_visible(timeout=20_000)
+                pages.append(page)
+            try:
+                for page in pages:
+                    expect(page).to_have_url(re.compile(r"/games/\d+/$"), timeout=60_000)
+            except AssertionError:
+                django.db.close_old_connections()
+                state = Arena.objects.get(pk=arena.pk)
+                raise CheckFailed(
+                    f"arena {state.status}, games {list(ArenaGame.objects.filter(arena=arena).values())}"
+                    f", pages at {[p.url for p in pages]}"
+                ) from None
+            django.db.close_old_connections()
+            games = list(ArenaGame.objects.filter(arena=arena).values_list("game_id", flat=True))
+            say(
+                pages[0].url == pages[1].url
+                and len(games) == 1
+                and pages[0].url.endswith(f"/games/{games[0]}/"),
+                "an arena starts and pairs its two players (their pages go to the board)",
+            )
+        finally:
+            for context in contexts:
+                context.close()
+
+    def tournament_backup_restore(self, services_env: dict[str, str]) -> None:
+        from datetime import timedelta
+
+        import django.db
+        from django.conf import settings
+        from django.utils import timezone
+
+        from accounts.tests.factories import UserFactory
+        from games.models import Game, Status
+        from games.services import game_resign
+        from tournaments import services
+        from tournaments.models import Pairing
+        from tournaments.tests.factories import TournamentFactory
+
+        players = [UserFactory(username=f"socio_{secrets.token_hex(3)}") for _ in range(4)]
+        tournament = TournamentFactory(
+            name="Torneo del controllo",
+            base_seconds=600,
+            increment_seconds=5,
+            starts_at=timezone.now() + timedelta(seconds=3),
+            seats=4,
+        )
+        for player in players:
+            services.registration_join(tournament_id=tournament.pk, player=player)
+
+        def live_games() -> list[Game]:
+            return list(
+                Game.objects.filter(
+                    event_type__model="tournament", event_id=tournament.pk, status=Status.LIVE
+                ).order_by("pk")
+            )
+
+        def scored() -> int:
+            """Games of the tournament scored in its pairings (each pairing's one or two legs,
+            RULES 4.5: a scored first leg opens the second)."""
+            legs = Pairing.objects.filter(round__tournament=tournament).values_list(
+                "white_points1", "white_points2"
+            )
+            return sum(points is not None for leg in legs for points in leg)
+
+        wait_until(lambda: len(live_games()) >= 2, 60, "the tournament's first round")
+        first = live_games()[0]
+        game_resign(game_id=first.pk, user_id=first.black_id)
+        wait_until(lambda: scored() == 1, 30, "the resignation scored in its pairing")
+        detail = f"/tournaments/{tournament.pk}/"
+        client = Client(self.https)
+        _r, page = client.request("GET", detail)
+        before = {t: table_text(page, t) for t in ("standings", "pairings-1")}
+        live_before = [g.pk for g in live_games()]
+        must(
+            all(before.values()),
+            "the tournament's page shows its standings and round 1 (through nginx)",
+            "" if all(before.values()) else str(before)[:300],
+        )
+
+        dump = run([DEPLOY / "backup.sh", self.env_file, self.tmp / "backups"]).strip()
+        say(Path(dump).stat().st_size > 0, "deploy/backup.sh dumps mid-tournament", dump)
+        # After the dump the site moves on: what the restore brings back is the dump's state.
+        game_resign(game_id=live_before[0], user_id=Game.objects.get(pk=live_before[0]).black_id)
+        wait_until(lambda: scored() == 2, 30, "a result after the dump")
+
+        # The documented procedure: stop the units, restore into a new database, point the
+        # env file at it, migrate, start the units.
+        for name in list(self.stack.running):
+            if name != "nginx":
+                self.stack.kill(name)
+        database = services_env["DATABASE_URL"]
+        restored = database.rsplit("/", 1)[0] + "/circolo_restored"
+        parts = urllib.parse.urlsplit(database)
+        run(
+            [f"{services_env['TEST_PG_BIN']}/createdb", "-h", parts.hostname, "-p", str(parts.port)]
+            + ["-U", parts.username, "circolo_restored"]
+        )
+        refused = subprocess.run(
+            [DEPLOY / "restore.sh", dump, database], capture_output=True, text=True
+        )
+        say(
+            refused.returncode != 0 and "already has" in refused.stderr,
+            "deploy/restore.sh refuses a database that has tables (the live one)",
+            refused.stderr.strip()[-200:],
+        )
+        run([DEPLOY / "restore.sh", dump, restored])
+        say(True, "deploy/restore.sh restores the dump into a new database")
+        text = self.env_file.read_text()
+        self.env_file.write_text(
+            re.sub(r"^DATABASE_URL=.*$", f"DATABASE_URL={restored}", text, flags=re.M)
+        )
+        self.manage("migrate", "--noinput", "-v", "0")
+        self.start_units()
+        self.wait_healthy("restored database")
+        django.db.connections.close_all()
+        settings.DATABASES["default"]["NAME"] = "circolo_restored"
+        _r, page = client.request("GET", detail)
+        after = {t: table_text(page, t) for t in ("standings", "pairings-1")}
+        say(
+            after == before and [g.pk for g in live_games()] == live_before,
+            "the restored site shows the standings and the live round as they were at the dump",
+            "" if after == before else f"before {before}\nafter  {after}",
+        )
+        # It carries on from there: a result in the restored round reaches its standings.
+        restored_scored = scored()
+        game = Game.objects.get(pk=live_before[-1])
+        game_resign(game_id=game.pk, user_id=game.white_id)
+
+        try:
+            wait_until(lambda: scored() == 2, 30, "the result scored on the restored database")
+        except CheckFailed as error:
+            say(False, "the tournament continues on the restored database", str(error))
+            return
+        _r, page = client.request("GET", detail)
+        say(
+            restored_scored == 1 and table_text(page, "standings") != before["standings"],
+            "the tournament continues on the restored database (a result scored, standings moved)",
+        )
+
+    def check_units(self) -> None:
+        """systemd's own reading of the units (their syntax, their settings' names), where
+        systemd-analyze is installed; the one complaint expected here is that /srv/circolo,
+        where deploy/README.md installs, does not exist on this machine."""
+        if shutil.which("systemd-analyze") is None:
+            say(True, "systemd units: systemd-analyze not installed, syntax not verified")
+            return
+        units = self.tmp / "units"
+        units.mkdir()
+        for unit in (DEPLOY / "systemd").iterdir():
+            # A template is verified as one of its instances.
+            shutil.copy(unit, units / unit.name.replace("@.service", "@8001.service"))
+        done = subprocess.run(
+            ["systemd-analyze", "verify", *sorted(map(str, units.iterdir()))],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        complaints = [
+            line
+            for line in (done.stdout + done.stderr).splitlines()
+            if line.strip() and f"Command {INSTALL_ROOT}/" not in line
+        ]
+        say(not complaints, "systemd-analyze verify accepts the units", "; ".join(complaints))
+
+    def main(self) -> None:
+        must(os.geteuid() == 0, "running as root")
+        for tool in ("nginx", "openssl", "pg_dump", "pg_restore", "psql"):
+            must(shutil.which(tool) is not None, f"{tool} is installed")
+        names = readme_variables()
+        example = (DEPLOY / "circolo.env.example").read_text()
+        missing = [n for n in names if not re.search(rf"^#?{n}=", example, re.M)]
+        say(
+            bool(names) and not missing,
+            "circolo.env.example lists every README variable",
+            str(missing),
+        )
+
+        self.check_units()
+        services_env = self.services_up()
+        var = self.tmp / "var"
+        var.mkdir()
+        limit = 3
+        make_env_file(
+            self.env_file,
+            {
+                "DATABASE_URL": services_env["DATABASE_URL"] + "?conn_max_age=600",
+                "REDIS_URL": services_env["REDIS_URL"],
+                "SECRET_KEY": secrets.token_urlsafe(50),
+                "ALLOWED_HOSTS": "127.0.0.1",
+                "CSRF_TRUSTED_ORIGINS": self.site,
+                "VAR_DIR": str(var),
+                "LOGIN_ADDRESS_FAILURE_LIMIT": str(limit),
+            },
+        )
+        os.chmod(self.env_file, 0o640)
+        self.manage("migrate", "--noinput", "-v", "0")
+        self.manage("collectstatic", "--noinput", "-v", "0")
+        say(True, "migrate and collectstatic with the environment file (deploy/manage.sh)")
+
+        # This process reads and writes through the ORM too (players, the arena and the
+        # tournament are set up there): the same settings as the units.
+        os.environ.update(envfile.read(str(self.env_file)))
+        os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "1"  # Playwright's loop in this thread
+        import django
+
+        django.setup()
+
+        self.start_units()
+        self.nginx()
+        self.wait_healthy("two daphne, worker, beat")
+        self.check_proxy()
+        self.check_throttle(limit)
+
+        from playwright.sync_api import sync_playwright
+
+        from tests.processes import CHROMIUM_ARGS
+
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, "--ignore-certificate-errors"]
+            )
+            try:
+                self.play(browser)
+                self.arena(browser)
+            finally:
+                browser.close()
+        self.tournament_backup_restore(services_env)
+
+
+def main() -> int:
+    started = time.monotonic()
+    tmp = Path(tempfile.mkdtemp(prefix="circolo-deploy-check-"))
+    tmp.chmod(0o755)  # nginx's workers (www-data) read the static files under it
+    check = Run(tmp)
+
+    def stop(signum, _frame):
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    try:
+        check.main()
+    except (CheckFailed, KeyboardInterrupt) as error:
+        say(False, "the run stopped", str(error))
+    except Exception:
+        say(False, "the run stopped on an error", traceback.format_exc())
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        if FAILURES:
+            for log in sorted((tmp / "logs").glob("*.log")) + [tmp / "nginx" / "error.log"]:
+                if log.exists():
+                    tail = log.read_text(errors="replace")[-1500:]
+                    print(f"--- {log.name} (last lines) ---\n{tail}")
+        check.stack.stop_all()
+        subprocess.run(
+            [ROOT / "scripts" / "test-services.sh", "down", check.services], capture_output=True
+        )
+        shutil.rmtree(tmp, ignore_errors=True)
+    took = time.monotonic() - started
+    if FAILURES:
+        print(f"deploy-check: {len(FAILURES)} failed ({took:.0f} s)")
+        return 1
+    print(f"deploy-check: all passed ({took:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
