@@ -164,6 +164,10 @@ HEARTBEAT_STALE_SECONDS = float(os.environ.get("HEARTBEAT_STALE_SECONDS", "10"))
 # RULES 3: after one's own first move, this long away loses the game by abandonment.
 GAME_ABANDON_SECONDS = int(os.environ.get("GAME_ABANDON_SECONDS", "30"))
 
+# A live game's page that has heard nothing for this long asks for the state (`sync`): a push
+# lost on the way is made good (game.js). The tests shorten it (issue 27).
+GAME_RESYNC_SECONDS = float(os.environ.get("GAME_RESYNC_SECONDS", "15"))
+
 # RULES 4.8: pause between the end of a round and the pairing of the next.
 ROUND_PAUSE_SECONDS = int(os.environ.get("ROUND_PAUSE_SECONDS", "30"))
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
@@ -260,6 +261,8 @@ def game(request: HttpRequest, pk: int) -> HttpResponse:
         "ratings": _ratings_json(game),
         # Low time (issue 16): a tenth of the base, between 10 and 30 seconds.
         "low_ms": min(30_000, max(10_000, game.base_seconds * 100)),
+        # A live page silent this long asks for the state (GAME_RESYNC_SECONDS).
+        "resync_ms": round(settings.GAME_RESYNC_SECONDS * 1000),
         "rematch": game.event_type_id is None and color is not None,
     }
     context = {

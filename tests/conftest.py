@@ -6,18 +6,23 @@ import uuid
 
 import pytest
 
+from accounts.tests.factories import UserFactory
 from live import heartbeat, presence
 from live.models import Connection
-from tests.browser import sign_up
+from tests.browser import log_in
 from tests.processes import Processes, free_port, http_status, process_env, wait_until
 
 
 @pytest.fixture(scope="session")
 def background(django_db_setup, django_db_blocker, tmp_path_factory):
     """A real Celery worker and beat on the test database and Redis (session-wide)."""
-    # A short pause between tournament rounds (RULES 4.8 is a setting): the end-to-end run of
-    # a whole tournament need not wait 30 s twice.
-    procs = Processes(tmp_path_factory.mktemp("processes"), process_env(ROUND_PAUSE_SECONDS="10"))
+    # No test waits on a wall clock it can set (issue 27): a short pause between tournament
+    # rounds (RULES 4.8's 30 s stays tested in tournaments/tests), a live page's resync after
+    # 3 s of silence instead of 15.
+    procs = Processes(
+        tmp_path_factory.mktemp("processes"),
+        process_env(ROUND_PAUSE_SECONDS="2", GAME_RESYNC_SECONDS="3"),
+    )
     procs.start_worker()
     procs.start_beat()
     try:
@@ -121,8 +126,10 @@ def two_players(monkeypatch, transactional_db, site, browser):
         context.set_default_timeout(15_000)
         pages.append(context.new_page())
     names = [f"a_{uuid.uuid4().hex[:8]}", f"b_{uuid.uuid4().hex[:8]}"]
+    # Signed in by a session cookie (issue 27): test_e2e_accounts signs up through the pages.
     for page, name in zip(pages, names, strict=True):
-        sign_up(page, site, name)
+        UserFactory(username=name)
+        log_in(page, site, name)
     yield pages, names
     for context in contexts:
         context.close()

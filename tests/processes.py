@@ -116,7 +116,9 @@ class Processes:
         return self.start(
             "daphne",
             [str(BIN / "python"), "-m", "config.serve", "-b", "127.0.0.1", "-p", str(port)]
-            + ["config.asgi:application"],
+            # config.asgi's application, with the content types' cache emptied per request
+            # (see the module).
+            + ["tests.asgi_under_test:application"],
         )
 
     def stop(self, name: str) -> None:

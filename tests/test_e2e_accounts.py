@@ -45,3 +45,14 @@ def test_signup_login_state_and_language_switch(site, page):
     page.get_by_test_id("user-menu").click()
     page.get_by_role("link", name="Il mio profilo").click()
     expect(page.get_by_role("heading", name=username)).to_be_visible()
+
+    # Out, and in again through the log-in form (every other browser test is signed in by a
+    # session cookie made for it, issue 27).
+    page.get_by_test_id("user-menu").click()
+    page.get_by_role("button", name="Esci").click()
+    expect(page.get_by_test_id("user-menu")).to_have_count(0)
+    page.goto(site + "/accounts/login/")
+    page.get_by_label("Nome utente").fill(username)
+    page.get_by_label("Password").fill("alfiere-in-c4!")
+    page.get_by_role("button", name="Accedi").last.click()
+    expect(page.get_by_test_id("user-menu")).to_have_text(username)

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 from accounts.tests.factories import UserFactory
 from arena.models import Arena, ArenaGame, Entry
 from arena.tests.factories import ArenaFactory
-from tests.browser import log_in
+from tests.browser import log_in, shoot
 from tests.processes import wait_until
 
 pytestmark = [
@@ -44,7 +44,8 @@ def test_four_players_in_an_arena_to_the_podium(site, browser):
         base_seconds=180,
         increment_seconds=2,
         cadence="blitz",
-        starts_at=timezone.now() + timedelta(seconds=20),
+        # Moved to "now" once every player has entered (issue 27: no waiting on a wall clock).
+        starts_at=timezone.now() + timedelta(minutes=10),
         duration_minutes=30,
     )
     detail = f"{site}/arenas/{arena.pk}/"
@@ -64,6 +65,8 @@ def test_four_players_in_an_arena_to_the_podium(site, browser):
         watcher.set_default_timeout(20_000)
         watcher.goto(detail)
         expect(watcher.get_by_test_id("leader-row")).to_have_count(4)
+        now = timezone.now()
+        Arena.objects.filter(pk=arena.pk).update(starts_at=now, next_due_at=now)
 
         # The tick starts the arena: every player's page goes to its board by itself.
         for page in pages.values():
@@ -115,7 +118,7 @@ def test_four_players_in_an_arena_to_the_podium(site, browser):
             pages[game.game.black_id].get_by_test_id("resign").click()
         Arena.objects.filter(pk=arena.pk).update(
             starts_at=timezone.now() - timedelta(minutes=30), next_due_at=timezone.now()
-        )
+        )  # (its end: starts_at + 30 minutes)
         wait_until(
             lambda: Arena.objects.get(pk=arena.pk).status == Arena.Status.FINISHED,
             timeout=30,
@@ -186,9 +189,9 @@ def test_the_arena_page_says_when_the_next_opponent_is_possible(site, browser):
         assert re.fullmatch(r"\d+ s", first), first
         expect(countdown).not_to_have_text(first)  # counting down
         pages[0].set_viewport_size({"width": 1280, "height": 800})
-        pages[0].screenshot(path="docs/screenshots/issue-25/arena-next-opponent-1280.png")
+        shoot(pages[0], "docs/screenshots/issue-25/arena-next-opponent-1280.png")
         pages[1].set_viewport_size({"width": 390, "height": 844})
-        pages[1].screenshot(path="docs/screenshots/issue-25/arena-next-opponent-390.png")
+        shoot(pages[1], "docs/screenshots/issue-25/arena-next-opponent-390.png")
         # The cooldown lifts: the tick's pass pairs them, both pages go to the board.
         for page in pages:
             expect(page).to_have_url(GAME_URL, timeout=30_000)

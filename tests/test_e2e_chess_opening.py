@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from accounts.models import User
 from games.services import game_open
-from tests.browser import chess_move
+from tests.browser import chess_move, shoot
 
 pytestmark = pytest.mark.e2e
 
@@ -55,7 +55,7 @@ def test_the_opening_is_named_as_the_moves_are_played(site, browser, two_players
         )
     SHOTS.mkdir(parents=True, exist_ok=True)
     anna.set_viewport_size({"width": 1280, "height": 860})
-    anna.screenshot(path=str(SHOTS / "game-page-opening-1280.png"))
+    shoot(anna, str(SHOTS / "game-page-opening-1280.png"))
     # A page loaded afterwards shows the same, from the server.
     phone = browser.new_context(
         locale="it-IT", viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
@@ -71,6 +71,6 @@ def test_the_opening_is_named_as_the_moves_are_played(site, browser, two_players
         )
         assert small.evaluate("document.documentElement.scrollWidth") <= 390
         opening.scroll_into_view_if_needed()
-        small.screenshot(path=str(SHOTS / "game-page-opening-390.png"), full_page=True)
+        shoot(small, str(SHOTS / "game-page-opening-390.png"), full_page=True)
     finally:
         phone.close()

@@ -28,7 +28,7 @@ from games.models import EndReason, Game
 from games.models import Status as GameStatus
 from games.services import challenge_accept, challenge_create, game_resign
 from live import pushes
-from tests.browser import game_between, log_in
+from tests.browser import game_between, log_in, shoot
 from tournaments import services
 from tournaments.models import Pairing, Tournament
 from tournaments.tests.factories import TournamentFactory
@@ -111,7 +111,7 @@ def test_a_finished_games_page_counts_down_and_resta_qui_stays(two_players, site
     expect(countdown).to_be_visible()
     expect(countdown).to_contain_text(re.compile(r"La tua partita si apre tra [123]\ss"))
     SHOTS.mkdir(parents=True, exist_ok=True)
-    anna_page.screenshot(path=SHOTS / "countdown-finished-game-1280.png")
+    shoot(anna_page, SHOTS / "countdown-finished-game-1280.png")
     assert anna_page.evaluate("document.documentElement.dataset.mygameSounds") == "1"
     anna_page.get_by_test_id("mygame-stay").click()
     notice = anna_page.get_by_test_id("mygame-notice")
@@ -147,7 +147,7 @@ def test_a_finished_games_page_counts_down_and_resta_qui_stays(two_players, site
     expect(anna_page.get_by_test_id("result")).to_be_visible()
     fifth = accepted_challenge(anna, UserFactory())
     expect(anna_page.get_by_test_id("mygame-countdown")).to_be_visible()
-    anna_page.screenshot(path=SHOTS / "countdown-finished-game-390.png")
+    shoot(anna_page, SHOTS / "countdown-finished-game-390.png")
     assert anna_page.evaluate("document.documentElement.dataset.mygameSounds") is None
     anna_page.wait_for_url(at_board(anna_page, fifth.pk))  # after the 3 s, by itself
     expect(anna_page.get_by_test_id("board")).to_be_visible()

@@ -147,7 +147,8 @@ def test_draughts_capture_path_chooser(site, two_players):
 
 def test_a_lost_push_is_made_good_by_the_page(site, two_players):
     """States travel over Redis pub/sub, so one can be lost (a daphne cut off from Redis at
-    that moment): a live game's page that has heard nothing for 15 s asks for the state."""
+    that moment): a live game's page that has heard nothing for GAME_RESYNC_SECONDS (15 s; 3 s
+    for the suite's processes, tests/conftest.py) asks for the state."""
     from games.services import game_move
     from live import pushes
 
@@ -158,9 +159,9 @@ def test_a_lost_push_is_made_good_by_the_page(site, two_players):
     expect(bruno.locator('.presence[data-side="bottom"]')).to_have_class(re.compile(r"\bon\b"))
     with pushes.collected():  # the move is committed, its push never sent
         game_move(game_id=game.pk, user_id=white.pk, expected_ply=0, move="e2e4")
-    bruno.wait_for_timeout(3_000)
+    bruno.wait_for_timeout(1_000)  # a third of the resync: nothing yet
     expect(bruno.get_by_test_id("moves")).not_to_contain_text("e4")
-    expect(bruno.get_by_test_id("moves")).to_contain_text("e4", timeout=30_000)
+    expect(bruno.get_by_test_id("moves")).to_contain_text("e4", timeout=15_000)
 
 
 def test_chess_check_is_shown_on_the_king(site, two_players):

@@ -20,6 +20,7 @@ from games.services import game_draw_accept, game_draw_offer, game_resign
 from games.services.due import game_settle
 from games.tests.factories import T0, open_game
 from ratings.models import RatingChange, RatingPeriod
+from tests.browser import shoot
 
 pytestmark = [
     pytest.mark.e2e,
@@ -135,7 +136,7 @@ def test_the_chart_shows_a_points_value_on_hover_and_on_keyboard_focus(site, con
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
-    chart.screenshot(path=str(SHOTS / "chart-focus-desk.png"))
+    shoot(chart, str(SHOTS / "chart-focus-desk.png"))
 
     # The values as a table, for screen readers and anyone.
     chart.get_by_text("I valori in tabella").click()
@@ -150,7 +151,7 @@ def test_the_chart_shows_a_points_value_on_hover_and_on_keyboard_focus(site, con
     expect(games.get_by_role("link", name="Arena del mercoledì")).to_be_visible()
 
     page.reload()
-    page.screenshot(path=str(SHOTS / "player-page-desk.png"), full_page=True)
+    shoot(page, str(SHOTS / "player-page-desk.png"), full_page=True)
     page.set_viewport_size(PHONE)
     page.reload()
     # At 390 px nothing sticks out sideways: the chart fits the screen.
@@ -159,8 +160,8 @@ def test_the_chart_shows_a_points_value_on_hover_and_on_keyboard_focus(site, con
     point = chart.locator(f'[aria-label="{labels[5]}"]')
     point.focus()
     expect(point.get_by_test_id("chart-tip")).to_be_visible()
-    chart.screenshot(path=str(SHOTS / "chart-focus-phone.png"))
-    page.screenshot(path=str(SHOTS / "player-page-phone.png"), full_page=True)
+    shoot(chart, str(SHOTS / "chart-focus-phone.png"))
+    shoot(page, str(SHOTS / "player-page-phone.png"), full_page=True)
     # A game on a phone: outcome, opponent and change on one line, the event under them.
     row = games.locator("tbody tr").first
     cells = [row.locator("td").nth(i).bounding_box() for i in range(4)]
@@ -188,8 +189,8 @@ def test_the_admin_says_the_arena_was_changed_in_the_feminine(site, context_it):
     expect(page.locator("#content")).not_to_contain_text("Pairing due at")
     expect(page.get_by_text("Prossimo abbinamento")).to_be_visible()
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / "admin-arena-changed-desk.png"))
+    shoot(page, str(SHOTS / "admin-arena-changed-desk.png"))
     page.set_viewport_size(PHONE)
     page.locator("input[name=_continue]").click()  # saved again, read on a phone
     expect(message).to_contain_text("è stata modificata")
-    page.screenshot(path=str(SHOTS / "admin-arena-changed-phone.png"))
+    shoot(page, str(SHOTS / "admin-arena-changed-phone.png"))

@@ -753,14 +753,15 @@ function connect() {
 }
 
 // Pushes travel over Redis pub/sub (docs/protocol.md): one sent while the server was cut off
-// from Redis is not sent again. A live game silent for 15 s asks for the state, which costs
-// the server one read and puts the board right if anything was missed.
+// from Redis is not sent again. A live game silent for 15 s (GAME_RESYNC_SECONDS) asks for the
+// state, which costs the server one read and puts the board right if anything was missed.
+const resyncMs = page.resync_ms || 15000;
 setInterval(() => {
-  if (live() && socket && socket.isOpen && Date.now() - heardAt > 15000) {
+  if (live() && socket && socket.isOpen && Date.now() - heardAt > resyncMs) {
     heardAt = Date.now();
     send({ type: "sync" });
   }
-}, 5000);
+}, Math.min(5000, resyncMs / 3));
 
 // A new game of mine (a rematch accepted, a tournament's return leg, …) is the site socket's
 // one handler's (live/static/live/mygame.js, issue 24): it asks this page whether its game is
