@@ -352,7 +352,11 @@ class _LoopLayer:
                 await self._subscriber_connection()
                 log.warning("channel layer: Redis is back, subscriptions renewed")
                 return
-            except (ConnectionError, TimeoutError, RuntimeError):
+            except (OSError, TimeoutError, RuntimeError):  # ConnectionError is an OSError
+                await asyncio.sleep(RECONNECT_SECONDS)
+            except Exception:
+                # Anything else must not end the task: the subscriptions would never come back.
+                log.warning("channel layer: reconnecting to Redis failed", exc_info=True)
                 await asyncio.sleep(RECONNECT_SECONDS)
 
     async def _subscriber_connection(self) -> _Connection:

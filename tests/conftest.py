@@ -108,12 +108,13 @@ def pytest_collection_modifyitems(items):
         uses_processes = {"background", "site"} & set(getattr(item, "fixturenames", ()))
         if uses_processes and item.get_closest_marker("django_db") is None:
             item.add_marker(pytest.mark.django_db(transaction=True))
-        # Under pytest-xdist (`make test`, `--dist loadgroup`) the tests of one module that
-        # drive real processes or a browser stay together on one worker; each worker that gets
-        # such a module starts its own processes once (on its own database and Redis names,
-        # config.env), so the browser modules, which mostly wait, run side by side (issue 27).
+        # Under pytest-xdist (`make test`, `--dist loadgroup`), every test that drives real
+        # processes or a browser runs on one worker, which starts the site's processes once;
+        # the other workers share out the rest (issue 27). Spread over every worker, each with
+        # its own daphne, Celery worker, beat and Chromium, they were no faster on two cores and
+        # failed more often for lack of CPU.
         if uses_processes or item.get_closest_marker("e2e") is not None:
-            item.add_marker(pytest.mark.xdist_group(f"processes:{item.module.__name__}"))
+            item.add_marker(pytest.mark.xdist_group("processes"))
 
 
 @pytest.fixture

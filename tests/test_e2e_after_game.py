@@ -61,8 +61,8 @@ def test_new_opponent_after_a_pool_game_pairs_both_players_again(site, two_playe
     expect(anna.get_by_test_id("pool-waiting")).to_be_visible()
     bruno.get_by_test_id("pool-casual").check()
     bruno.get_by_test_id("pool-5+0").click()
-    expect(bruno).to_have_url(re.compile(r"/games/\d+/$"))
-    expect(anna).to_have_url(bruno.url)
+    expect(bruno).to_have_url(re.compile(r"/games/\d+/$"), timeout=20_000)
+    expect(anna).to_have_url(bruno.url, timeout=20_000)
     first = Game.objects.get(pk=game_id(bruno))
     assert (first.base_seconds, first.increment_seconds, first.rated) == (300, 0, False)
 
@@ -74,15 +74,15 @@ def test_new_opponent_after_a_pool_game_pairs_both_players_again(site, two_playe
         expect(page.get_by_test_id("new-opponent")).to_be_visible()
     # Anna looks for someone else: back in the same pool (casual 5+0), waiting in the lobby.
     anna.get_by_test_id("new-opponent").click()
-    expect(anna).to_have_url(site + "/play/")
+    expect(anna).to_have_url(site + "/play/", timeout=20_000)
     expect(anna.get_by_test_id("pool-waiting")).to_contain_text("Scacchi 5+0")
     expect(anna.get_by_test_id("pool-waiting")).to_contain_text("amichevole")
     expect(anna.get_by_test_id("pool-5+0")).to_have_attribute("aria-pressed", "true")
     # Bruno does the same: she is waiting there, so both are at a new board at once.
     bruno.get_by_test_id("new-opponent").click()
-    expect(bruno).to_have_url(re.compile(r"/games/\d+/$"))
-    expect(bruno).not_to_have_url(f"{site}/games/{first.pk}/")
-    expect(anna).to_have_url(bruno.url)
+    expect(bruno).to_have_url(re.compile(r"/games/\d+/$"), timeout=20_000)
+    expect(bruno).not_to_have_url(f"{site}/games/{first.pk}/", timeout=20_000)
+    expect(anna).to_have_url(bruno.url, timeout=20_000)
     second = Game.objects.get(pk=game_id(bruno))
     assert (second.variant, second.base_seconds, second.increment_seconds, second.rated) == (
         "chess",
