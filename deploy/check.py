@@ -566,7 +566,7 @@ http {{
         from accounts.tests.factories import UserFactory
         from arena.models import Arena, ArenaGame
         from arena.tests.factories import ArenaFactory
-        from tests.browser import log_in
+        from tests.browser import log_in_through_the_form as log_in
 
         players = [UserFactory(username=f"arenista_{secrets.token_hex(3)}") for _ in range(2)]
         arena = ArenaFactory(

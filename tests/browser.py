@@ -43,6 +43,32 @@ def log_in(page, site: str, username: str) -> None:
     expect(page.get_by_test_id("user-menu")).to_have_text(username)
 
 
+SIGNUP_PASSWORD = "alfiere-in-c4!"
+
+
+def log_in_through_the_form(page, site: str, username: str) -> None:
+    """Through the log-in page, with the factories' password (make deploy-check logs in so,
+    behind nginx)."""
+    from accounts.tests.factories import PASSWORD
+
+    page.goto(site + "/accounts/login/")
+    page.get_by_label("Nome utente").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Accedi").last.click()
+    expect(page.get_by_test_id("user-menu")).to_have_text(username)
+
+
+def sign_up(page, site, username):
+    """Through the sign-up page (make deploy-check signs its players up so, behind nginx);
+    the suite's browser tests are signed in by `log_in`'s cookie instead."""
+    page.goto(site + "/accounts/signup/")
+    page.get_by_label("Nome utente").fill(username)
+    page.get_by_label("Password", exact=True).fill(SIGNUP_PASSWORD)
+    page.get_by_label("Ripeti la password").fill(SIGNUP_PASSWORD)
+    page.get_by_role("button", name="Crea l'account").click()
+    expect(page.get_by_test_id("user-menu")).to_have_text(username)
+
+
 def challenge(page, site, *, variant, color, opponent=""):
     page.goto(site + "/play/")
     form = page.get_by_test_id("challenge-form")
