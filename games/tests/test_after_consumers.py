@@ -4,39 +4,18 @@ WebsocketCommunicator on the real Redis channel layer, as games/tests/test_consu
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 from channels.db import database_sync_to_async
-from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 
-from games.routing import websocket_urlpatterns
 from games.services import game_resign, now_ms
 from games.tests.factories import open_game
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
-application = URLRouter(websocket_urlpatterns)
-
-
-async def connect(game_id: int, user) -> WebsocketCommunicator:
-    communicator = WebsocketCommunicator(application, f"/ws/game/{game_id}/")
-    communicator.scope["user"] = user
-    connected, _ = await communicator.connect()
-    assert connected
-    return communicator
-
-
-async def receive_until(communicator, predicate, timeout: float = 5.0) -> dict:
-    """The first message matching `predicate` (earlier ones, e.g. presence, are skipped)."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    while True:
-        left = deadline - asyncio.get_running_loop().time()
-        message = await communicator.receive_json_from(timeout=max(left, 0.01))
-        if predicate(message):
-            return message
+# The game socket's test helpers are test_consumers'.
+from games.tests.test_consumers import application, connect, receive_until  # noqa: E402
 
 
 @database_sync_to_async
