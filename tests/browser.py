@@ -41,6 +41,14 @@ def log_in(page, site: str, username: str) -> None:
     page.context.add_cookies([session_cookie(site, username)])
     page.goto(site + "/")
     expect(page.get_by_test_id("user-menu")).to_have_text(username)
+    site_socket_open(page)
+
+
+def site_socket_open(page) -> None:
+    """Until the page's site socket is open (joined on the server: a push reaches it). A page
+    whose socket opens late is told then of a game waiting for the player and goes there by
+    itself (issue 24), which would race a test's own navigation to it."""
+    expect(page.locator("html")).to_have_attribute("data-site-socket", "open")
 
 
 SIGNUP_PASSWORD = "alfiere-in-c4!"
@@ -80,6 +88,8 @@ def challenge(page, site, *, variant, color, opponent=""):
 
 
 def click_chess(page, square, orientation):
+    # chessground is built after its module loads: a click on the board before that is lost.
+    page.get_by_test_id("board").locator("cg-board").wait_for()
     box = page.get_by_test_id("board").bounding_box()
     file, rank = "abcdefgh".index(square[0]), int(square[1]) - 1
     col, row = (file, 7 - rank) if orientation == "white" else (7 - file, rank)

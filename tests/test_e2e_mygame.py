@@ -28,7 +28,7 @@ from games.models import EndReason, Game
 from games.models import Status as GameStatus
 from games.services import challenge_accept, challenge_create, game_resign
 from live import pushes
-from tests.browser import game_between, log_in, shoot
+from tests.browser import game_between, log_in, shoot, site_socket_open
 from tournaments import services
 from tournaments.models import Pairing, Tournament
 from tournaments.tests.factories import TournamentFactory
@@ -131,6 +131,7 @@ def test_a_finished_games_page_counts_down_and_resta_qui_stays(two_players, site
     third = game_between(names)[0]
     bruno_page.goto(f"{site}/games/{third.pk}/")
     expect(bruno_page.get_by_test_id("resign")).to_be_visible()
+    site_socket_open(bruno_page)  # the push below must find the page listening
     pushes.user_changed_on_commit([bruno.pk], "mygame", game=second.pk)
     expect(bruno_page.get_by_test_id("mygame-notice")).to_contain_text(
         "Si è aperta un’altra tua partita."
