@@ -12,7 +12,8 @@ twice (the tick and a task, two workers) does nothing twice. Games open through
 order (USER rank), then the games (GAME rank).
 
 Passes are coalesced (RULES 8): asking for one sets `Arena.pairing_due_at` to a couple of
-seconds ahead (ARENA_PAIRING_COALESCE_SECONDS) unless one is pending already, and sends the
+seconds (ARENA_PAIRING_COALESCE_SECONDS) after the player became waiting, never in the past,
+unless one is pending already, and sends the
 `arena.pair` task for that instant; the tick runs any pass whose task was lost. A pass that
 leaves players waiting only because of the rematch cooldown sets `pairing_due_at` to the
 instant the first cooldown among them lifts, and the tick runs it then (issue 25.0).
@@ -94,16 +95,23 @@ def _reschedule(arena: Arena, now: datetime) -> None:
     )
 
 
-def request_pairing(arena: Arena, now: datetime) -> None:
+def request_pairing(arena: Arena, now: datetime, *, waiting_from: datetime | None = None) -> None:
     """Ask for a pairing pass soon (the caller holds the arena's lock). Coalesced: a pass
-    already pending takes in whoever is waiting by then."""
+    already pending takes in whoever is waiting by then.
+
+    The window runs from when the player became waiting (`waiting_from`: a game's end), not
+    from when this was asked: a settle that ran late behind other work must not add its delay
+    to the whole window (issue 25.6: under load the pass was due the settle's delay + 2 s after
+    the game's end, the tail of the wait for the next game). A settle later than the window
+    asks for the pass at once."""
     if arena.status != Arena.Status.RUNNING or now >= arena.ends_at:
         return
-    if arena.pairing_due_at is not None and arena.pairing_due_at <= now + coalesce():
+    due = max(now, min(now, waiting_from or now) + coalesce())
+    if arena.pairing_due_at is not None and arena.pairing_due_at <= due:
         return
-    arena.pairing_due_at = now + coalesce()
+    arena.pairing_due_at = due
     _reschedule(arena, now)
-    arena_id, delay = arena.pk, coalesce().total_seconds()
+    arena_id, delay = arena.pk, (due - now).total_seconds()
 
     def send() -> None:
         from arena.tasks import pair
@@ -360,7 +368,7 @@ def arena_game_finished(*, game_id: int, now: datetime | None = None) -> bool:
         entry.save(update_fields=["state", "pause_reason", "waiting_since"])
     if arena.status == Arena.Status.RUNNING:
         if now < arena.ends_at:
-            request_pairing(arena, now)
+            request_pairing(arena, now, waiting_from=arena_game.ended_at)
         else:
             _end_if_done(arena, now)
     changed_on_commit(arena.pk)

@@ -11,10 +11,16 @@ for ``--seconds`` after a warm-up. Prints:
 - the pairing pass time, median and worst (from the worker's log line of each pass);
 - p50 / p99 of the time from a game ending (its final state reaching a player) to that player
   having their next game open (the "mygame" push of the pass that opened it);
+- where that wait went, from the worker's timestamped lines: the game's end to its settle,
+  the settle's wait for the arena's lock, the end to the pass being due (the coalescing window),
+  the pass running late, the pass itself, its start to the games' pushes;
 - the pure pairing (`arena.engine.pairing`) of 100, 500 and 1,000 waiting players.
 
+``--repeat N`` runs N arenas one after the other (new servers each time) and prints the spread.
+
 Targets on this 2-core machine: end-to-next-game p99 under the coalescing window + 1 s at 300
-players; pure pairing of 1,000 waiting players under 200 ms. Exits 1 if missed.
+players in 9 runs of 10, every pairing pass under 300 ms; pure pairing of 1,000 waiting players
+under 200 ms. Exits 1 if missed.
 """
 
 from __future__ import annotations
@@ -44,6 +50,7 @@ from bench.live import (  # noqa: E402
 )
 
 PURE_TARGET_MS = 200.0
+PASS_TARGET_MS = 300.0  # issue 25.6: the worst pairing pass of a run
 
 
 def pure_pairing() -> dict[int, float]:
@@ -263,36 +270,55 @@ def start_background(log_dir: Path) -> list[subprocess.Popen]:
     return procs
 
 
-def pass_times(log: Path, arena_id: int) -> list[float]:
-    pattern = re.compile(
-        rf"arena {arena_id}: pairing pass, (\d+) waiting, (\d+) games opened in ([\d.]+) ms"
-    )
-    return [float(m.group(3)) for m in pattern.finditer(log.read_text(errors="replace"))]
+def pct(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--players", type=int, default=300)
-    parser.add_argument("--seconds", type=float, default=120.0)
-    parser.add_argument("--warmup", type=float, default=15.0)
-    parser.add_argument("--interval", type=float, default=0.6, help="seconds per own move")
-    parser.add_argument("--servers", type=int, default=2)
-    parser.add_argument("--clients", type=int, default=2)
-    args = parser.parse_args()
+def path_figures(log: Path, arena_id: int) -> dict[str, list[float]]:
+    """Where the wait for the next game went (issue 25.6), from the worker's timestamped lines
+    (`arena.running`): the game's end to its settle task running, the settle's wait for the
+    arena's lock, the game's end to the pass it asked for being due, the pass running after it
+    was due, the pass's own time, and the pass's start to its games' `mygame` pushes."""
+    text = log.read_text(errors="replace")
+    a = rf"arena {arena_id}: "
+    found: dict[str, list[float]] = {
+        "settle after end": [],
+        "lock wait": [],
+        "pass due after end": [],
+        "pass late": [],
+        "pass": [],
+        "push after pass began": [],
+    }
+    for m in re.finditer(
+        a + r"game \d+ scored; settle began (-?\d+) ms after its end, waited (\d+) ms for the"
+        r" arena's lock; pass due (-?\d+) ms",
+        text,
+    ):
+        found["settle after end"].append(float(m.group(1)))
+        found["lock wait"].append(float(m.group(2)))
+        if float(m.group(3)) >= 0:
+            found["pass due after end"].append(float(m.group(3)))
+    for m in re.finditer(
+        a + r"pairing pass, \d+ waiting, (\d+) games opened in ([\d.]+) ms; ran (-?\d+) ms",
+        text,
+    ):
+        found["pass"].append(float(m.group(2)))
+        if int(m.group(1)):
+            found["pass late"].append(float(m.group(3)))
+    for m in re.finditer(a + r"\d+ games pushed \(mygame\) (\d+) ms", text):
+        found["push after pass began"].append(float(m.group(1)))
+    return found
 
-    pure = pure_pairing()
-    print(
-        "pure pairing: "
-        + ", ".join(f"{n} waiting {ms:.1f} ms" for n, ms in pure.items())
-        + f" (target: 1,000 under {PURE_TARGET_MS:.0f} ms)"
-    )
-    django_setup()
+
+def run_once(args, run: int) -> dict:
+    """One arena of `args.players` from its start; returns the run's figures."""
     from django.conf import settings
-    from django.core.management import call_command
 
-    call_command("migrate", verbosity=0)
     window_ms = float(settings.ARENA_PAIRING_COALESCE_SECONDS) * 1000 + 1000
-    log_dir = Path(os.environ.get("BENCH_LOG_DIR", "/tmp")) / f"bench-arena-{os.getpid()}"
+    log_dir = (
+        Path(os.environ.get("BENCH_LOG_DIR", "/tmp")) / f"bench-arena-{os.getpid()}" / str(run)
+    )
     log_dir.mkdir(parents=True, exist_ok=True)
     arena_id, players = make_arena(args.players)
     ports, servers = start_servers(args.servers)
@@ -350,26 +376,78 @@ def main() -> int:
                 proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 proc.kill()
+    # Closed, so that the next run's worker and tick have nothing of it to do.
+    from arena.models import Arena
+
+    Arena.objects.filter(pk=arena_id).update(status=Arena.Status.FINISHED, next_due_at=None)
     waits = sorted(x for r in results for x in r["next_game_ms"])
     ended = sum(r["games_ended"] for r in results) // 2
-    passes = pass_times(log_dir / "worker.log", arena_id)
-
-    def pct(values, q):
-        return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
-
+    path = path_figures(log_dir / "worker.log", arena_id)
+    passes = path["pass"]
     print(
-        f"{args.players} players, {args.seconds:g} s: {opened * 60 / args.seconds:.0f} games/min opened "
+        f"run {run}: {args.players} players, {args.seconds:g} s: "
+        f"{opened * 60 / args.seconds:.0f} games/min opened "
         f"({ended * 60 / args.seconds:.0f} ended), {len(passes)} pairing passes "
         f"(median {statistics.median(passes) if passes else float('nan'):.1f} ms, "
         f"worst {max(passes) if passes else float('nan'):.1f} ms); server CPU "
         f"{(cpu_after - cpu_before) / args.seconds:.0%} of one core (of 200%)"
     )
     print(
-        f"game end to next game open: p50 {pct(waits, 0.5):.0f} ms, p99 {pct(waits, 0.99):.0f} ms "
-        f"over {len(waits)} waits (target p99 < {window_ms:.0f} ms: the coalescing window + 1 s); "
-        f"{opened_before} games opened in the warm-up"
+        f"  game end to next game open: p50 {pct(waits, 0.5):.0f} ms, p99 {pct(waits, 0.99):.0f}"
+        f" ms over {len(waits)} waits (target p99 < {window_ms:.0f} ms: the coalescing window"
+        f" + 1 s); {opened_before} games opened in the warm-up"
     )
-    ok = bool(waits) and pct(waits, 0.99) < window_ms and pure[1000] < PURE_TARGET_MS
+    print(
+        "  along the path (p50 / p99 / max ms): "
+        + "; ".join(
+            f"{name} {pct(v, 0.5):.0f} / {pct(v, 0.99):.0f} / {max(v):.0f}"
+            for name, v in path.items()
+            if v
+        )
+    )
+    return {
+        "p99": pct(waits, 0.99),
+        "worst_pass": max(passes) if passes else float("nan"),
+        "window_ms": window_ms,
+        "waits": len(waits),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=300)
+    parser.add_argument("--seconds", type=float, default=120.0)
+    parser.add_argument("--warmup", type=float, default=15.0)
+    parser.add_argument("--interval", type=float, default=0.6, help="seconds per own move")
+    parser.add_argument("--servers", type=int, default=2)
+    parser.add_argument("--clients", type=int, default=2)
+    parser.add_argument("--repeat", type=int, default=1, help="runs, each a new arena")
+    args = parser.parse_args()
+
+    pure = pure_pairing()
+    print(
+        "pure pairing: "
+        + ", ".join(f"{n} waiting {ms:.1f} ms" for n, ms in pure.items())
+        + f" (target: 1,000 under {PURE_TARGET_MS:.0f} ms)"
+    )
+    django_setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    runs = [run_once(args, run) for run in range(1, args.repeat + 1)]
+    met = [r for r in runs if r["waits"] and r["p99"] < r["window_ms"]]
+    passes_ok = all(r["worst_pass"] < PASS_TARGET_MS for r in runs)
+    print(
+        f"p99 over {len(runs)} runs: "
+        + ", ".join(f"{r['p99']:.0f}" for r in sorted(runs, key=lambda r: r["p99"]))
+        + f" ms; {len(met)} of {len(runs)} under the target; worst pass "
+        + ", ".join(f"{r['worst_pass']:.0f}" for r in runs)
+        + f" ms (target < {PASS_TARGET_MS:.0f} ms)"
+    )
+    # Issue 25.6: p99 under the target in 9 runs of 10 (all of them when fewer than 10), every
+    # pass under its target, and the pure pairing of 1,000 under its own.
+    needed = len(runs) - len(runs) // 10
+    ok = len(met) >= needed and passes_ok and pure[1000] < PURE_TARGET_MS
     print("OK" if ok else "TARGET MISSED")
     return 0 if ok else 1
 

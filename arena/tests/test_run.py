@@ -93,6 +93,28 @@ def test_a_finished_game_is_scored_and_both_are_paired_again_soon():
     assert len(new_pairs) == 2 and not (new_pairs & first_pairs)
 
 
+def test_a_late_settle_does_not_add_its_delay_to_the_coalescing_window():
+    """Issue 25.6: the window runs from the game's end, not from its settle task (which may run
+    late behind other work); a settle later than the whole window asks for the pass at once."""
+    arena, players = arena_with(4)
+    tick(T0)
+    ended = T0 + timedelta(minutes=1)
+    finish_all(arena, ended)
+    tick(ended + PASS / 2)  # the settles ran a second late
+    arena.refresh_from_db()
+    assert arena.pairing_due_at == ended + PASS
+    assert arena.next_due_at == ended + PASS
+    tick(ended + PASS)
+    assert len(live(arena)) == 2
+
+    ended = T0 + timedelta(minutes=2)
+    finish_all(arena, ended)
+    tick(ended + 3 * PASS)  # the settles ran after the whole window: paired in the same tick
+    assert len(live(arena)) == 2
+    arena.refresh_from_db()
+    assert arena.pairing_due_at is None
+
+
 def test_rematches_wait_five_minutes_per_game_together():
     arena, (a, b) = arena_with(2)
     tick(T0)
