@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 from accounts.models import User
 from games.models import Game, PoolEntry
 from games.services import Pool, challenge_create, game_open, game_resign, pool_join
-from tests.browser import chess_move, draughts_move, wait_plies
+from tests.browser import chess_move, draughts_move, to_board, wait_plies
 
 pytestmark = pytest.mark.e2e
 
@@ -48,7 +48,7 @@ def open_between(names, variant_code="chess", *, start_fen=None, base=300, incre
 
 def seated(site, game, *pages):
     for page in pages:
-        page.goto(f"{site}/games/{game.pk}/")
+        to_board(page, site, game.pk)
         expect(page.locator('.presence[data-side="bottom"]')).to_have_class(re.compile(r"\bon\b"))
 
 
@@ -94,7 +94,7 @@ def test_new_opponent_after_a_pool_game_pairs_both_players_again(site, two_playe
     assert not PoolEntry.objects.exists()
 
     # From a board, "Nuovo avversario" of the old game is refused, and says why.
-    anna.goto(f"{site}/games/{first.pk}/")
+    to_board(anna, site, first.pk)
     anna.get_by_test_id("new-opponent").click()
     expect(anna.get_by_test_id("new-opponent-error")).to_contain_text("partita in corso")
     assert not PoolEntry.objects.exists()
@@ -210,7 +210,7 @@ def test_screenshots(site, browser, two_players):
         try:
             page = context.new_page()
             context.add_cookies(anna.context.cookies())
-            page.goto(f"{site}/games/{game.pk}/")
+            to_board(page, site, game.pk)
             expect(page.get_by_test_id("new-opponent")).to_be_visible()
             expect(page.get_by_test_id("challenge-notice")).to_be_visible()
             page.screenshot(path=str(SHOTS / f"finished-game-{name}.png"), full_page=True)

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from accounts.models import User
 from games.services import game_open
-from tests.browser import chess_move, shoot
+from tests.browser import chess_move, shoot, to_board
 
 pytestmark = pytest.mark.e2e
 
@@ -31,7 +31,7 @@ def test_the_opening_is_named_as_the_moves_are_played(site, browser, two_players
         rated=False,
     )
     for page in (anna, bruno):
-        page.goto(f"{site}/games/{game.pk}/")
+        to_board(page, site, game.pk)
         expect(page.locator("cg-board")).to_be_visible()
     line = anna.get_by_test_id("chess-opening")
     expect(line).to_be_hidden()  # no position named yet
@@ -63,7 +63,7 @@ def test_the_opening_is_named_as_the_moves_are_played(site, browser, two_players
     try:
         small = phone.new_page()
         small.context.add_cookies(bruno.context.cookies())
-        small.goto(f"{site}/games/{game.pk}/")
+        to_board(small, site, game.pk)
         expect(small.locator("cg-board")).to_be_visible()
         opening = small.get_by_test_id("chess-opening")
         expect(opening).to_have_text(

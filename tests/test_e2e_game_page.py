@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from accounts.models import User
 from games.rules import variant
 from games.services import game_move, game_open
-from tests.browser import chess_move, click_chess, draughts_move
+from tests.browser import chess_move, click_chess, draughts_move, to_board
 
 pytestmark = pytest.mark.e2e
 
@@ -58,7 +58,7 @@ def finish(game):
 
 def visit(site, game, *pages):
     for page in pages:
-        page.goto(f"{site}/games/{game.pk}/")
+        to_board(page, site, game.pk)
         expect(page.locator('.presence[data-side="bottom"]')).to_have_class(re.compile(r"\bon\b"))
 
 
@@ -131,13 +131,13 @@ def test_ratings_beside_the_names_and_the_change_at_the_end(site, two_players):
 def test_the_mated_and_the_stalemated_king_are_marked(site, two_players):
     (anna, bruno), names = two_players
     mate = play(open_between(names), "f2f3", "e7e5", "g2g4", "d8h4")
-    anna.goto(f"{site}/games/{mate.pk}/")
+    to_board(anna, site, mate.pk)
     expect(anna.get_by_test_id("result")).to_contain_text("scacco matto")
     expect(anna.locator("cg-board square.mate")).to_have_count(1)
     expect(anna.locator("cg-board square.check")).to_have_count(1)
     finish(mate)
     stalemate = open_between(names, start_fen="7k/8/6K1/8/8/8/8/5Q2 w - - 0 1")
-    anna.goto(f"{site}/games/{stalemate.pk}/")
+    to_board(anna, site, stalemate.pk)
     expect(anna.locator("cg-board square.stalemate")).to_have_count(0)
     play(stalemate, "f1f7")
     expect(anna.get_by_test_id("result")).to_contain_text("stallo")
@@ -288,7 +288,7 @@ def test_sounds_low_time_and_a_mute_switch_the_browser_remembers(site, two_playe
     (anna, bruno), names = two_players
     # A nine-second game: White's clock is low from the start, and says so.
     short = open_between(names, base=9)
-    anna.goto(f"{site}/games/{short.pk}/")
+    to_board(anna, site, short.pk)
     expect(anna.get_by_test_id("clock-bottom")).to_have_class(re.compile(r"\blow\b"))
     expect(anna.locator("#game")).to_have_attribute("data-last-sound", "lowtime")
     finish(short)
@@ -343,7 +343,7 @@ def test_the_game_page_fits_a_phone(site, browser, two_players):
     try:
         page = phone.new_page()
         page.context.add_cookies(anna.context.cookies())
-        page.goto(f"{site}/games/{game.pk}/")
+        to_board(page, site, game.pk)
         expect(page.locator("cg-board")).to_be_visible()
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         board = page.get_by_test_id("board").bounding_box()
@@ -382,7 +382,7 @@ def test_resigning_before_the_board_has_loaded_still_resigns(site, two_players):
 
     anna.route(re.compile(r"chessground.*\.js"), slow_board)
     anna.on("dialog", lambda dialog: dialog.accept())
-    anna.goto(f"{site}/games/{game.pk}/", wait_until="domcontentloaded")
+    to_board(anna, site, game.pk, wait_until="domcontentloaded")
     anna.get_by_test_id("resign").click()
     expect(anna.get_by_test_id("result")).to_contain_text("0-1")
     game.refresh_from_db()

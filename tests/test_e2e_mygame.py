@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 from django.utils import timezone
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from accounts.models import User
@@ -28,7 +29,7 @@ from games.models import EndReason, Game
 from games.models import Status as GameStatus
 from games.services import challenge_accept, challenge_create, game_resign
 from live import pushes
-from tests.browser import game_between, log_in, shoot, site_socket_open
+from tests.browser import game_between, log_in, shoot, site_socket_open, to_board
 from tournaments import services
 from tournaments.models import Pairing, Tournament
 from tournaments.tests.factories import TournamentFactory
@@ -98,7 +99,7 @@ def test_a_finished_games_page_counts_down_and_resta_qui_stays(two_players, site
     (anna_page, bruno_page), names = two_players
     first, anna, bruno = game_between(names)
     for page in (anna_page, bruno_page):
-        page.goto(f"{site}/games/{first.pk}/")
+        to_board(page, site, first.pk)
         expect(page.get_by_test_id("resign")).to_be_visible()
     game_resign(game_id=first.pk, user_id=bruno.pk)
     for page in (anna_page, bruno_page):
@@ -129,7 +130,7 @@ def test_a_finished_games_page_counts_down_and_resta_qui_stays(two_players, site
     # A live game of one's own is never left: a game cannot open for a player busy in another
     # (games.PlayerBusy), so the push is sent here as a service would send it.
     third = game_between(names)[0]
-    bruno_page.goto(f"{site}/games/{third.pk}/")
+    to_board(bruno_page, site, third.pk)
     expect(bruno_page.get_by_test_id("resign")).to_be_visible()
     site_socket_open(bruno_page)  # the push below must find the page listening
     pushes.user_changed_on_commit([bruno.pk], "mygame", game=second.pk)
@@ -217,7 +218,12 @@ def test_a_double_game_tournament_where_nobody_clicks_a_link(background, site, b
             for game in opened.order_by("pk"):
                 white, black = pages[game.white_id], pages[game.black_id]
                 for page in (white, black):  # by themselves, from wherever they were
-                    page.wait_for_url(at_board(page, game.pk), timeout=30_000)
+                    try:
+                        page.wait_for_url(at_board(page, game.pk), timeout=30_000)
+                    except PlaywrightError:
+                        raise AssertionError(
+                            f"game {game.pk} (played {played}): a page stayed at {page.url}"
+                        ) from None
                     expect(page.get_by_test_id("board")).to_be_visible()
                 wait_sat(game.pk, "white", "black")
                 expect(black.get_by_test_id("resign")).to_be_visible()
@@ -227,9 +233,12 @@ def test_a_double_game_tournament_where_nobody_clicks_a_link(background, site, b
                 played.append(game.pk)
                 if Pairing.objects.filter(game2=game).exists():
                     # The pairing is over: each goes back to their own page to wait.
+                    # (Unless the next round has already taken them away by itself: a slow
+                    # test that took them off their new board would make them absent.)
                     for player_id in (game.white_id, game.black_id):
-                        if seats[player_id]:
-                            pages[player_id].goto(seats[player_id])
+                        page = pages[player_id]
+                        if seats[player_id] and page.url.endswith(f"/games/{game.pk}/"):
+                            page.goto(seats[player_id])
             pages[players[0].pk].wait_for_timeout(250)  # lets Playwright deliver page events
         tournament.refresh_from_db()
         assert tournament.status == Tournament.Status.FINISHED, f"finished? played {played}"

@@ -16,6 +16,7 @@ from tests.browser import (
     draughts_move,
     game_between,
     open_game_between,
+    to_board,
     wait_plies,
 )
 
@@ -133,7 +134,7 @@ def test_draughts_capture_path_chooser(site, two_players):
         names, "italian", "W:W17,18,21,23,24,26,28,29,30,32:B1,3,4,5,6,7,8,10,12,13,14,K31"
     )
     for page in (anna, bruno):
-        page.goto(f"{site}/games/{game.pk}/")
+        to_board(page, site, game.pk)
     draughts_move(anna, 18, 2)
     chooser = anna.get_by_test_id("chooser")
     expect(chooser).to_contain_text("18x9x2")
@@ -154,7 +155,7 @@ def test_a_lost_push_is_made_good_by_the_page(site, two_players):
 
     (anna, bruno), names = two_players
     game, white, black = game_between(names)
-    bruno.goto(f"{site}/games/{game.pk}/")
+    to_board(bruno, site, game.pk)
     # His own presence shown online: the socket is up and has had its states.
     expect(bruno.locator('.presence[data-side="bottom"]')).to_have_class(re.compile(r"\bon\b"))
     with pushes.collected():  # the move is committed, its push never sent
@@ -172,7 +173,7 @@ def test_chess_check_is_shown_on_the_king(site, two_players):
     game, white, black = game_between(names)
     for ply, (user, move) in enumerate([(white, "e2e4"), (black, "f7f5"), (white, "d1h5")]):
         game_move(game_id=game.pk, user_id=user.pk, expected_ply=ply, move=move)
-    bruno.goto(f"{site}/games/{game.pk}/")
+    to_board(bruno, site, game.pk)
     expect(bruno.get_by_test_id("moves")).to_contain_text("Dh5+")
     expect(bruno.locator("cg-board square.check")).to_have_count(1)
     game_move(game_id=game.pk, user_id=black.pk, expected_ply=3, move="g7g6")
@@ -191,7 +192,7 @@ def test_chess_check_is_shown_on_the_king(site, two_players):
     )
     game_move(game_id=ep.pk, user_id=ep.black_id, expected_ply=0, move="d7d5")
     game_move(game_id=ep.pk, user_id=ep.white_id, expected_ply=1, move="e5d6")
-    bruno.goto(f"{site}/games/{ep.pk}/")
+    to_board(bruno, site, ep.pk)
     expect(bruno.get_by_test_id("moves")).to_contain_text("exd6+ e.p.")
     expect(bruno.locator("cg-board square.check")).to_have_count(1)
 
@@ -208,7 +209,7 @@ def test_clocks_agree_with_the_server(site, two_players):
     game, white, black = game_between(names)
     opened = time.monotonic()
     time.sleep(3)
-    bruno.goto(f"{site}/games/{game.pk}/")  # Black: White's clock is on top
+    to_board(bruno, site, game.pk)  # Black: White's clock is on top
     expect(bruno.locator('.presence[data-side="bottom"]')).to_have_class(re.compile(r"\bon\b"))
     shown, elapsed = clock_seconds(bruno, "top"), time.monotonic() - opened
     assert abs(shown - (600 - elapsed)) < 1.5, (shown, elapsed)
