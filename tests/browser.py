@@ -59,11 +59,18 @@ def to_board(page, site: str, game_pk: int, **goto) -> None:
         page.wait_for_url(url, wait_until=goto.get("wait_until", "load"))
 
 
+def socket_open(page, path: str) -> None:
+    """Until the page's socket on `path` is open (joined on the server: a push reaches it)."""
+    expect(page.locator("html")).to_have_attribute(
+        "data-open-sockets", re.compile(rf"(^| ){re.escape(path)}( |$)")
+    )
+
+
 def site_socket_open(page) -> None:
-    """Until the page's site socket is open (joined on the server: a push reaches it). A page
-    whose socket opens late is told then of a game waiting for the player and goes there by
-    itself (issue 24), which would race a test's own navigation to it."""
-    expect(page.locator("html")).to_have_attribute("data-site-socket", "open")
+    """Until the page's site socket is open. A page whose socket opens late is told then of a
+    game waiting for the player and goes there by itself (issue 24), which would race a test's
+    own navigation to it."""
+    socket_open(page, "/ws/me/")
 
 
 SIGNUP_PASSWORD = "alfiere-in-c4!"

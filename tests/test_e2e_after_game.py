@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 from accounts.models import User
 from games.models import Game, PoolEntry
 from games.services import Pool, challenge_create, game_open, game_resign, pool_join
-from tests.browser import chess_move, draughts_move, to_board, wait_plies
+from tests.browser import chess_move, draughts_move, socket_open, to_board, wait_plies
 
 pytestmark = pytest.mark.e2e
 
@@ -152,6 +152,7 @@ def fresh_lobby_window() -> None:
 def test_the_lobby_counts_who_waits_and_the_games_played_live(site, two_players):
     (anna, _bruno), _names = two_players
     anna.goto(site + "/play/")
+    socket_open(anna, "/ws/lobby/")  # the pushes below must find the page listening
     cell = anna.get_by_test_id("pool-5+0")
     expect(cell.get_by_test_id("waiting")).not_to_contain_text("attesa")
     expect(cell.get_by_test_id("playing")).not_to_contain_text("gioco")

@@ -6,12 +6,7 @@
     document.body.dispatchEvent(new CustomEvent(`${what}-changed`, { detail: detail || {} }));
   }
   LiveSocket.open("/ws/me/", {
-    open(again) {
-      // Whether the server hears this page now (tests wait for it before a push to the page).
-      document.documentElement.dataset.siteSocket = "open";
-      if (again) { changed("challenges"); changed("mytournament"); }
-    },
-    close() { document.documentElement.dataset.siteSocket = "closed"; },
+    open(again) { if (again) { changed("challenges"); changed("mytournament"); } },
     message(message) {
       if (message.type === "changed" && /^[a-z]+$/.test(message.what)) changed(message.what, message);
     },

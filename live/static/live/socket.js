@@ -8,6 +8,16 @@
   "use strict";
   const FINAL_CODES = new Set([4401, 4404]);
 
+  // The paths of this page's sockets open now, on <html data-open-sockets="/ws/me/ ...">: what
+  // a look at the page (or a browser test, before it makes the server push) can tell of
+  // whether the server hears it.
+  function mark(path, isOpen) {
+    const html = document.documentElement;
+    const paths = new Set((html.dataset.openSockets || "").split(" ").filter(Boolean));
+    if (isOpen) paths.add(path); else paths.delete(path);
+    html.dataset.openSockets = [...paths].join(" ");
+  }
+
   function open(path, handlers) {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
     let socket = null;
@@ -23,6 +33,7 @@
         opened = true;
         delay = 500;
         for (const text of pending.splice(0)) socket.send(text);
+        mark(path, true);
         if (handlers.open) handlers.open(again);
       };
       socket.onmessage = function (event) {
@@ -31,6 +42,7 @@
         if (handlers.message) handlers.message(message);
       };
       socket.onclose = function (event) {
+        mark(path, false);
         if (handlers.close) handlers.close(event);
         if (stopped || FINAL_CODES.has(event.code)) return;
         const wait = delay * (0.8 + 0.4 * Math.random());
