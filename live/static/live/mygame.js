@@ -5,7 +5,8 @@
 // sat at it yet: live.consumers, games.selectors.game_waiting_for). This is the one handler,
 // on every page of a signed-in player:
 //   - the game's own page: nothing to do;
-//   - a live game I am playing (another one): never taken away; a notice links to the new game;
+//   - a live game I am playing (another one): never taken away; a notice links to the new game,
+//     and when the game here ends, what follows for a finished game;
 //   - a finished game I played, not an arena's: a visible countdown (3 s), "Resta qui" stops
 //     it (the return leg opens while both players look at the first one);
 //   - anything else — an arena game's page (RULES 8: the arena pairs at once; its own return
@@ -145,9 +146,20 @@
     clearInterval(timer); timer = null;
     const played = chime();
     flashTitle();
-    if (here && here.mine && here.live) notice(game);
-    else if (here && here.mine && !here.arena) countdown(game);
-    else go(game, played);
+    act(game, played);
+  }
+
+  function act(game, soundPlayed) {
+    const here = gamePage();
+    if (here && here.mine && here.live) {
+      notice(game);
+      // The game here ends: then as on any finished game of mine. The two news come on two
+      // sockets, in either order: a return leg opens in the commit that ends the first leg, and
+      // its "mygame" can beat the first leg's end to this page (seen in CI: the player was only
+      // told, and the return leg went to 0-0 by absence).
+      document.body.addEventListener("game-ended", () => { if (shown === game) act(game, false); }, { once: true });
+    } else if (here && here.mine && !here.arena) countdown(game);
+    else go(game, soundPlayed);
   }
 
   document.body.addEventListener("mygame-changed", (event) => {
