@@ -61,6 +61,13 @@ def browser():
     # ORM calls from tests that run after the browser started; the tests are synchronous code,
     # so the check does not apply here.
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    from playwright.sync_api import expect
+
+    # An assertion waits for its condition up to 15 s rather than Playwright's 5: on this
+    # 2-core machine, with two other workers busy, a page's navigation or a push has taken
+    # more than 5 s (a rematch's new board, in a full `make test`). A condition met sooner
+    # returns at once, so this costs a passing test nothing.
+    expect.set_options(timeout=15_000)
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium

@@ -10,6 +10,7 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.db import transaction
 from django.utils import timezone
 from playwright.sync_api import expect
 
@@ -112,14 +113,16 @@ def test_four_players_in_an_arena_to_the_podium(site, browser):
             pair = {game.game.white_id, game.game.black_id}
             assert pair != {white, black} and pair != {other_game.white_id, other_game.black_id}
 
-        # The arena ends (its clock moved to now): the games in progress close, the podium shows.
+        # The arena ends (its clock moved to now), then the games in progress close: the podium
+        # shows. The end first: two games ended before it would be paired again after the
+        # coalescing window (RULES 8), and the new games would run into the 10-minute grace.
+        Arena.objects.filter(pk=arena.pk).update(
+            starts_at=timezone.now() - timedelta(minutes=30), next_due_at=timezone.now()
+        )  # (its end: starts_at + 30 minutes)
         for game in ArenaGame.objects.filter(game_id__in=set(second_round.values())).select_related(
             "game"
         ):
             pages[game.game.black_id].get_by_test_id("resign").click()
-        Arena.objects.filter(pk=arena.pk).update(
-            starts_at=timezone.now() - timedelta(minutes=30), next_due_at=timezone.now()
-        )  # (its end: starts_at + 30 minutes)
         wait_until(
             lambda: Arena.objects.get(pk=arena.pk).status == Arena.Status.FINISHED,
             timeout=30,
@@ -147,32 +150,35 @@ def test_the_arena_page_says_when_the_next_opponent_is_possible(site, browser):
 
     a, b = UserFactory(username="attesa1"), UserFactory(username="attesa2")
     now = timezone.now()
-    arena = ArenaFactory(
-        name="Arena in attesa", starts_at=now - timedelta(minutes=6), duration_minutes=30
-    )
-    entries = [EntryFactory(arena=arena, player=p, waiting_since=now) for p in (a, b)]
-    ms = int(now.timestamp() * 1000)
-    past = games.game_open(
-        white_id=a.pk,
-        black_id=b.pk,
-        variant_code="chess",
-        base_seconds=180,
-        increment_seconds=2,
-        rated=False,
-        at_ms=ms - 60_000,
-    )
-    Game.objects.filter(pk=past.pk).update(status="finished", result="1-0", settled=True)
-    lifts = now + timedelta(minutes=4)  # one game together: 5 minutes after its end
-    arena_game = ArenaGame.objects.create(
-        arena=arena,
-        game=past,
-        white=entries[0],
-        black=entries[1],
-        started_at=now - timedelta(minutes=6),
-        ended_at=lifts - timedelta(minutes=5),
-    )
-    Entry.objects.filter(pk=entries[0].pk).update(points=2, wins=1, games=1)  # its score
-    Entry.objects.filter(pk=entries[1].pk).update(games=1)
+    # All at once: a pass the tick runs in between would see the two entries without their
+    # game together and pair them (seen in a full `make test`).
+    with transaction.atomic():
+        arena = ArenaFactory(
+            name="Arena in attesa", starts_at=now - timedelta(minutes=6), duration_minutes=30
+        )
+        entries = [EntryFactory(arena=arena, player=p, waiting_since=now) for p in (a, b)]
+        ms = int(now.timestamp() * 1000)
+        past = games.game_open(
+            white_id=a.pk,
+            black_id=b.pk,
+            variant_code="chess",
+            base_seconds=180,
+            increment_seconds=2,
+            rated=False,
+            at_ms=ms - 60_000,
+        )
+        Game.objects.filter(pk=past.pk).update(status="finished", result="1-0", settled=True)
+        lifts = now + timedelta(minutes=4)  # one game together: 5 minutes after its end
+        arena_game = ArenaGame.objects.create(
+            arena=arena,
+            game=past,
+            white=entries[0],
+            black=entries[1],
+            started_at=now - timedelta(minutes=6),
+            ended_at=lifts - timedelta(minutes=5),
+        )
+        Entry.objects.filter(pk=entries[0].pk).update(points=2, wins=1, games=1)  # its score
+        Entry.objects.filter(pk=entries[1].pk).update(games=1)
     detail = f"{site}/arenas/{arena.pk}/"
     contexts = [browser.new_context(locale="it-IT") for _ in range(2)]
     try:
