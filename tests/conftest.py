@@ -9,7 +9,7 @@ import pytest
 from accounts.tests.factories import UserFactory
 from live import heartbeat, presence
 from live.models import Connection
-from tests.browser import log_in
+from tests.browser import signed_in
 from tests.processes import Processes, free_port, http_status, process_env, wait_until
 
 
@@ -129,9 +129,10 @@ def two_players(monkeypatch, transactional_db, site, browser):
         pages.append(context.new_page())
     names = [f"a_{uuid.uuid4().hex[:8]}", f"b_{uuid.uuid4().hex[:8]}"]
     # Signed in by a session cookie (issue 27): test_e2e_accounts signs up through the pages.
+    # The pages stay blank: each test opens the page it needs first (`log_in` for the home).
     for page, name in zip(pages, names, strict=True):
         UserFactory(username=name)
-        log_in(page, site, name)
+        signed_in(page, site, name)
     yield pages, names
     for context in contexts:
         context.close()
