@@ -72,24 +72,3 @@ def browser():
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
-
-
-# Under `make test` (pytest-xdist, issue 27) one worker drives the browser and the site's real
-# processes while the others run the rest, all on two cores. The browser worker is the run's
-# tail: its tests wait on pages, and each page waits on CPU that the other workers keep busy
-# (a page load took four times longer beside them than alone). So the workers give way to it:
-# a worker runs its other tests at a lower priority (nice 10) and the browser tests at the
-# normal one, and the processes those start (daphne, the Celery worker and beat, Chromium)
-# inherit it. Only as root, who may raise a priority again; otherwise nothing changes.
-NICE_OTHERS = 10
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_runtest_setup(item):
-    if not os.environ.get("PYTEST_XDIST_WORKER") or os.geteuid() != 0:
-        return
-    group = item.get_closest_marker("xdist_group")
-    browser = group is not None and group.args[:1] == ("processes",)
-    nice = 0 if browser else NICE_OTHERS
-    if os.getpriority(os.PRIO_PROCESS, 0) != nice:
-        os.setpriority(os.PRIO_PROCESS, 0, nice)
