@@ -39,7 +39,7 @@ pytestmark = [
 ]
 
 START_IN = timedelta(minutes=10)  # moved to "now" once every page is open (issue 27)
-RUN_TIMEOUT = 300  # seconds: 6 games each, two pauses
+RUN_TIMEOUT = 600  # seconds, only against a hang: 6 games each, two pauses (130 s on a slow day)
 
 
 class OwnSite:
