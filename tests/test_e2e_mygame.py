@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -85,6 +86,14 @@ def test_an_accepted_challenge_takes_the_challenger_from_another_page(two_player
     wait_sat(game.pk, "white")
 
 
+def hold_time(page) -> None:
+    """Stops the page's clock (installed with `page.clock.install()`): no timer of the page
+    fires until the test runs the clock on or resumes it. It stops a second ahead of the page's
+    time (Playwright's clock only goes forward, and the page's time flows while we ask it)."""
+    now_ms = page.evaluate("Date.now()")
+    page.clock.pause_at(datetime.fromtimestamp((now_ms + 1000) / 1000, tz=UTC))
+
+
 def wait_sat(game_pk: int, *colours: str, timeout: float = 20) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -97,6 +106,10 @@ def wait_sat(game_pk: int, *colours: str, timeout: float = 20) -> None:
 
 def test_a_finished_games_page_counts_down_and_resta_qui_stays(two_players, site):
     (anna_page, bruno_page), names = two_players
+    # Anna's page keeps time by a clock the test holds (Playwright's, flowing as usual until
+    # paused): on a loaded machine the real 3 s could run out between seeing the countdown and
+    # clicking "Resta qui" (seen in CI), and the test would race the page it checks.
+    anna_page.clock.install()
     first, anna, bruno = game_between(names)
     for page in (anna_page, bruno_page):
         to_board(page, site, first.pk)
@@ -107,10 +120,13 @@ def test_a_finished_games_page_counts_down_and_resta_qui_stays(two_players, site
 
     # Anna stays: the countdown shows, "Resta qui" stops it and leaves a link.
     anna_page.set_viewport_size({"width": 1280, "height": 800})
+    hold_time(anna_page)
     second = accepted_challenge(anna, bruno)
     countdown = anna_page.get_by_test_id("mygame-countdown")
     expect(countdown).to_be_visible()
-    expect(countdown).to_contain_text(re.compile(r"La tua partita si apre tra [123]\ss"))
+    expect(countdown).to_contain_text("La tua partita si apre tra 3\u00a0s")
+    anna_page.clock.run_for(1000)
+    expect(countdown).to_contain_text("La tua partita si apre tra 2\u00a0s")
     SHOTS.mkdir(parents=True, exist_ok=True)
     shoot(anna_page, SHOTS / "countdown-finished-game-1280.png")
     assert anna_page.evaluate("document.documentElement.dataset.mygameSounds") == "1"
@@ -118,7 +134,9 @@ def test_a_finished_games_page_counts_down_and_resta_qui_stays(two_players, site
     notice = anna_page.get_by_test_id("mygame-notice")
     expect(notice).to_contain_text("La tua nuova partita ti aspetta.")
     expect(anna_page.get_by_test_id("mygame-stay")).to_have_count(0)
-    anna_page.wait_for_timeout(4000)  # longer than the countdown: it must not fire
+    anna_page.clock.run_for(10_000)  # well past the countdown's end: it must not fire
+    anna_page.clock.resume()
+    anna_page.wait_for_timeout(500)  # a navigation it started would be under way by now
     assert anna_page.url.endswith(f"/games/{first.pk}/")
     # The link still goes there.
     notice.get_by_test_id("mygame-go").click()
@@ -152,10 +170,12 @@ def test_a_finished_games_page_counts_down_and_resta_qui_stays(two_players, site
     anna_page.evaluate("localStorage.setItem('circolo.sound', 'off')")
     anna_page.reload()
     expect(anna_page.get_by_test_id("result")).to_be_visible()
+    hold_time(anna_page)
     fifth = accepted_challenge(anna, UserFactory())
     expect(anna_page.get_by_test_id("mygame-countdown")).to_be_visible()
     shoot(anna_page, SHOTS / "countdown-finished-game-390.png")
     assert anna_page.evaluate("document.documentElement.dataset.mygameSounds") is None
+    anna_page.clock.resume()
     anna_page.wait_for_url(at_board(anna_page, fifth.pk))  # after the 3 s, by itself
     expect(anna_page.get_by_test_id("board")).to_be_visible()
 
