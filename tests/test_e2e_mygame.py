@@ -109,7 +109,8 @@ def test_a_finished_games_page_counts_down_and_resta_qui_stays(two_players, site
     # Anna's page keeps time by a clock the test holds (Playwright's, flowing as usual until
     # paused): on a loaded machine the real 3 s could run out between seeing the countdown and
     # clicking "Resta qui" (seen in CI), and the test would race the page it checks.
-    anna_page.clock.install()
+    for page in (anna_page, bruno_page):
+        page.clock.install()
     first, anna, bruno = game_between(names)
     for page in (anna_page, bruno_page):
         to_board(page, site, first.pk)
@@ -151,18 +152,20 @@ def test_a_finished_games_page_counts_down_and_resta_qui_stays(two_players, site
     to_board(bruno_page, site, third.pk)
     expect(bruno_page.get_by_test_id("resign")).to_be_visible()
     site_socket_open(bruno_page)  # the push below must find the page listening
+    hold_time(bruno_page)
     pushes.user_changed_on_commit([bruno.pk], "mygame", game=second.pk)
     expect(bruno_page.get_by_test_id("mygame-notice")).to_contain_text(
         "Si è aperta un’altra tua partita."
     )
     expect(bruno_page.get_by_test_id("mygame-go")).to_have_attribute("href", f"/games/{second.pk}/")
-    bruno_page.wait_for_timeout(4000)  # longer than a countdown
+    bruno_page.clock.run_for(10_000)  # well past a countdown's end: none runs on a live game
     assert bruno_page.url.endswith(f"/games/{third.pk}/")
     # When the game here ends, the page does what a finished game's page does: the push can
     # come before the end on the game's own socket (a return leg opens in the commit that ends
     # the first leg; seen in CI, where the page stayed and the return leg was lost).
     game_resign(game_id=third.pk, user_id=bruno.pk)
     expect(bruno_page.get_by_test_id("mygame-countdown")).to_be_visible()
+    bruno_page.clock.resume()
     bruno_page.wait_for_url(at_board(bruno_page, second.pk))  # after the 3 s, by itself
 
     # Anna's finished game, at 390 px, and the sound switched off on the game page.
