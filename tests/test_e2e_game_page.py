@@ -120,12 +120,34 @@ def test_ratings_beside_the_names_and_the_change_at_the_end(site, two_players):
     visit(site, game, anna, bruno)
     expect(anna.get_by_test_id("rating-bottom")).to_have_text("1500")
     expect(anna.get_by_test_id("rating-top")).to_have_text("1500")
+    # The clocks are drawn ten times a second, but the page is written only where they change:
+    # above 10 s the running clock's figure once a second (it was every clock and presence
+    # mark ten times a second, style and layout work for nothing on every open game page).
+    assert player_bar_changes(anna, 1500) < 8
     bruno.on("dialog", lambda dialog: dialog.accept())
     bruno.get_by_test_id("resign").click()
     # Rated by the worker after the game ended; the pages hear it and show the change.
     expect(anna.get_by_test_id("rating-bottom")).to_have_text(re.compile(r"^1500 \+\d+$"))
+    expect(anna.get_by_test_id("rating-top")).to_have_text(re.compile(r"^1500 −\d+$"))
     expect(bruno.get_by_test_id("rating-bottom")).to_have_text(re.compile(r"^1500 −\d+$"))
     expect(anna.get_by_test_id("rating-bottom")).to_have_class(re.compile(r"\bup\b"))
+    assert player_bar_changes(anna, 1500) == 0  # a finished game's page stands still
+
+
+def player_bar_changes(page, ms: int) -> int:
+    """How many changes the page makes to its player bars (names, ratings, presence, clocks)
+    in `ms` milliseconds, counted by a MutationObserver."""
+    return page.evaluate(
+        """(ms) => new Promise((done) => {
+            let changes = 0;
+            const seen = new MutationObserver((records) => { changes += records.length; });
+            for (const bar of document.querySelectorAll(".player-bar")) {
+                seen.observe(bar, {subtree: true, childList: true, characterData: true, attributes: true});
+            }
+            setTimeout(() => { seen.disconnect(); done(changes); }, ms);
+        })""",
+        ms,
+    )
 
 
 def test_the_mated_and_the_stalemated_king_are_marked(site, two_players):

@@ -130,11 +130,16 @@ function sideColor(side) {
   return side === "top" ? top : orientation;
 }
 let lowWarned = false; // the low-time warning sounds once each time one's clock runs low
+// drawClocks runs ten times a second on every open game page: it writes to the page only what
+// changed (a clock above 10 s changes once a second, a finished game's never), so an idle page
+// costs the browser no style or layout work, on a phone's battery or beside other tabs.
+function setText(el, text) { if (el.textContent !== text) el.textContent = text; }
+function setClass(el, name) { if (el.className !== name) el.className = name; }
 function drawClocks() {
   for (const el of root.querySelectorAll(".clock")) {
     const color = sideColor(el.dataset.side);
     const left = timeLeft(color);
-    el.textContent = formatMs(left);
+    setText(el, formatMs(left));
     el.classList.toggle("running", state.clock.running === color && live());
     el.classList.toggle("low", live() && left < page.low_ms && (state.clock.running === color || color === myColor));
   }
@@ -146,9 +151,9 @@ function drawClocks() {
   for (const el of root.querySelectorAll(".presence")) {
     const p = state[sideColor(el.dataset.side)];
     let mark = "○ ", words;
-    if (p.connected) { mark = "● "; words = t("tOnline"); el.className = "presence on"; }
+    if (p.connected) { mark = "● "; words = t("tOnline"); setClass(el, "presence on"); }
     else {
-      el.className = "presence off";
+      setClass(el, "presence off");
       if (p.away_since_ms && live()) {
         const serverNow = state.clock.at_ms + (performance.now() - receivedAt);
         const left = Math.max(0, Math.ceil(30 - (serverNow - p.away_since_ms) / 1000));
@@ -156,8 +161,8 @@ function drawClocks() {
       } else words = t("tOffline");
     }
     // The words in their own element (game.html): a phone shows only a connected player's dot.
-    el.firstElementChild.textContent = mark;
-    el.lastElementChild.textContent = words;
+    setText(el.firstElementChild, mark);
+    setText(el.lastElementChild, words);
   }
 }
 setInterval(drawClocks, 100);
