@@ -6,9 +6,9 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 TEST_DIR ?= /tmp/circolo-test-$(shell id -u)-$(notdir $(CURDIR))
-# pytest-xdist workers of make test: the tests that drive real processes and the browser run on
-# one of them (tests/conftest.py), the others share out the rest (issue 27). TEST_WORKERS=0
-# runs everything in one process.
+# pytest-xdist workers of make test: the tests that drive real processes and the browser run in
+# two groups, each on one worker (tests/conftest.py), the others share out the rest (issue 27).
+# TEST_WORKERS=0 runs everything in one process.
 TEST_WORKERS ?= 3
 
 .PHONY: run test lint venv deps dev-deps lock messages system-run system-test \

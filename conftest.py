@@ -49,26 +49,76 @@ def _fresh_channel_layer():
     channel_layers.backends.clear()
 
 
-# One Playwright for the whole session, whichever packages its end-to-end tests are in: its
-# sync API runs an event loop in the main thread, and a second one started beside it fails.
-@pytest.fixture(scope="session")
+class _Chromium:
+    """One Playwright and Chromium per test process, whichever packages its browser tests are
+    in (a second sync Playwright beside the first fails), started by the first test that needs
+    a browser and stopped before the first one after it that does not: Playwright's sync API
+    keeps an event loop running in the main thread, and an asyncio test run after it fails
+    ("Runner.run() cannot be called from a running event loop"). Under `make test` a worker's
+    browser tests run one after the other (tests/conftest.py's xdist groups), so Chromium
+    starts once per group and stops when the worker goes on to other tests."""
+
+    def __init__(self) -> None:
+        self.playwright = None
+        self.chromium = None
+        self.async_unsafe = None
+
+    def get(self):
+        if self.chromium is None:
+            from playwright.sync_api import expect, sync_playwright
+
+            from tests.processes import CHROMIUM, CHROMIUM_ARGS
+
+            # The sync API's event loop in the main thread makes Django refuse ORM calls from
+            # the tests that run beside the browser; they are synchronous code, so the check
+            # does not apply there. Put back as it was when the browser stops.
+            self.async_unsafe = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+            # An assertion waits for its condition up to 15 s rather than Playwright's 5: on
+            # this 2-core machine, with other workers busy, a page's navigation or a push has
+            # taken more than 5 s (a rematch's new board, in a full `make test`). A condition
+            # met sooner returns at once, so this costs a passing test nothing.
+            expect.set_options(timeout=15_000)
+            self.playwright = sync_playwright().start()
+            self.chromium = self.playwright.chromium.launch(
+                executable_path=CHROMIUM, args=CHROMIUM_ARGS
+            )
+        return self.chromium
+
+    def stop(self) -> None:
+        if self.playwright is None:
+            return
+        try:
+            self.chromium.close()
+        finally:
+            self.playwright.stop()
+            self.playwright = self.chromium = None
+            if self.async_unsafe is None:
+                os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+            else:
+                os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = self.async_unsafe
+
+
+_CHROMIUM = _Chromium()
+
+
+@pytest.fixture
 def browser():
-    from playwright.sync_api import sync_playwright
+    return _CHROMIUM.get()
 
-    from tests.processes import CHROMIUM, CHROMIUM_ARGS
 
-    # Playwright's sync API keeps an event loop in the main thread, which makes Django refuse
-    # ORM calls from tests that run after the browser started; the tests are synchronous code,
-    # so the check does not apply here.
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    from playwright.sync_api import expect
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    # Before any fixture of the test, as a session fixture would be: the database fixtures
+    # of a test after the browser's must find the event loop gone, and a browser module's
+    # fixtures the environment the browser set.
+    if "browser" in getattr(item, "fixturenames", ()):
+        _CHROMIUM.get()
+    else:
+        _CHROMIUM.stop()
 
-    # An assertion waits for its condition up to 15 s rather than Playwright's 5: on this
-    # 2-core machine, with two other workers busy, a page's navigation or a push has taken
-    # more than 5 s (a rematch's new board, in a full `make test`). A condition met sooner
-    # returns at once, so this costs a passing test nothing.
-    expect.set_options(timeout=15_000)
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+
+@pytest.fixture(autouse=True, scope="session")
+def _browser_stops_at_the_end():
+    yield
+    _CHROMIUM.stop()

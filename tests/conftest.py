@@ -99,6 +99,7 @@ def page(browser):
     context.close()
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own, which reads the groups into node ids
 def pytest_collection_modifyitems(items):
     """Tests that start real processes need the test database to exist, even when no other
     collected test asks for one (pytest-django creates only the databases that marked tests
@@ -108,13 +109,22 @@ def pytest_collection_modifyitems(items):
         uses_processes = {"background", "site"} & set(getattr(item, "fixturenames", ()))
         if uses_processes and item.get_closest_marker("django_db") is None:
             item.add_marker(pytest.mark.django_db(transaction=True))
-        # Under pytest-xdist (`make test`, `--dist loadgroup`), every test that drives real
-        # processes or a browser runs on one worker, which starts the site's processes once;
-        # the other workers share out the rest (issue 27). Spread over every worker, each with
-        # its own daphne, Celery worker, beat and Chromium, they were no faster on two cores and
-        # failed more often for lack of CPU.
+        # Under pytest-xdist (`make test`, `--dist loadgroup`), the tests that drive real
+        # processes or a browser run in two groups, each on one worker that starts its own
+        # site processes once; the other tests share out what is left (issue 27). One group
+        # alone was the run's tail: the other workers had finished after 2 of 9 minutes, and
+        # the machine was half idle while its tests waited on pages, sockets and ticks.
+        # Test by test over every worker (a daphne, Celery worker, beat and Chromium each),
+        # they were no faster on two cores and failed more often for lack of CPU.
         if uses_processes or item.get_closest_marker("e2e") is not None:
-            item.add_marker(pytest.mark.xdist_group("processes"))
+            module = item.nodeid.split("::")[0]
+            group = "processes-events" if module in EVENT_RUNS else "processes"
+            item.add_marker(pytest.mark.xdist_group(group))
+
+
+# The two longest browser runs (a whole tournament each, 40 % of the browser tests' time):
+# a group of their own, beside the others.
+EVENT_RUNS = {"tests/test_e2e_mygame.py", "tests/test_e2e_tournament_run.py"}
 
 
 @pytest.fixture
