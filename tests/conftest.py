@@ -111,20 +111,23 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.django_db(transaction=True))
         # Under pytest-xdist (`make test`, `--dist loadgroup`), the tests that drive real
         # processes or a browser run in two groups, each on one worker that starts its own
-        # site processes once; the other tests share out what is left (issue 27). One group
-        # alone was the run's tail: the other workers had finished after 2 of 9 minutes, and
-        # the machine was half idle while its tests waited on pages, sockets and ticks.
-        # Test by test over every worker (a daphne, Celery worker, beat and Chromium each),
-        # they were no faster on two cores and failed more often for lack of CPU.
+        # daphne, Celery worker, beat and Chromium once; the third worker shares out the rest
+        # with them (issue 27). Measured on this 2-core machine, pytest's time of a full run:
+        # every such test on any worker (what the run did while pytest 9.2 lost the groups)
+        # 8-10 minutes; one group was alone the tail (305 s of its tests while the rest took
+        # under 200 s); these two groups (160 s and 305 s) with three workers 5 min 22 s, all
+        # three busy to the end; three groups with four workers 6 min 29 s (one more set of
+        # processes, and the two cores could give no more).
         if uses_processes or item.get_closest_marker("e2e") is not None:
             module = item.nodeid.split("::")[0]
-            group = "processes-events" if module in EVENT_RUNS else "processes"
-            item.add_marker(pytest.mark.xdist_group(group))
+            item.add_marker(pytest.mark.xdist_group(PROCESS_GROUPS.get(module, "processes")))
 
 
-# The two longest browser runs (a whole tournament each, 40 % of the browser tests' time):
-# a group of their own, beside the others.
-EVENT_RUNS = {"tests/test_e2e_mygame.py", "tests/test_e2e_tournament_run.py"}
+# The two whole-tournament runs, a third of the process tests' time: a group of their own.
+PROCESS_GROUPS = {
+    "tests/test_e2e_mygame.py": "processes-tournaments",
+    "tests/test_e2e_tournament_run.py": "processes-tournaments",
+}
 
 
 @pytest.fixture
