@@ -99,6 +99,7 @@ bench-rules: dev-deps
 # with pydraughts (about an hour on 2 cores). make test runs a smaller sample of the same test.
 test-differential: dev-deps
 	$(PY) -m games.tests.rules.differential --positions 100000 --workers 2
+	CHESS_ORACLE_GAMES=200 $(VENV)/bin/pytest -q -p no:cacheprovider games/tests/rules/test_chess_fen.py
 
 clean:
 	rm -rf $(VENV) var staticfiles
