@@ -123,10 +123,12 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.xdist_group(PROCESS_GROUPS.get(module, "processes")))
 
 
-# The two whole-tournament runs, a third of the process tests' time: a group of their own.
+# The events' runs (two whole tournaments and the arena's, about half the process tests'
+# time): a group of their own.
 PROCESS_GROUPS = {
-    "tests/test_e2e_mygame.py": "processes-tournaments",
-    "tests/test_e2e_tournament_run.py": "processes-tournaments",
+    "tests/test_e2e_mygame.py": "processes-events",
+    "tests/test_e2e_tournament_run.py": "processes-events",
+    "tests/test_e2e_arena.py": "processes-events",
 }
 
 
