@@ -35,8 +35,14 @@ async def test_a_players_page_is_their_presence_and_asks_for_a_pass():
     def recorded():
         return list(Connection.objects.values_list("topic", "user_id"))
 
-    for _ in range(100):
-        if await database_sync_to_async(recorded)():
+    def pass_asked():
+        return Arena.objects.get(pk=arena.pk).pairing_due_at is not None
+
+    # The page's presence and the pass it asks for are two steps after the accept (the
+    # presence's commit, then the entry seen): wait for both, not only the first (a loaded
+    # machine once looked between the two).
+    for _ in range(200):
+        if await database_sync_to_async(recorded)() and await database_sync_to_async(pass_asked)():
             break
         await asyncio.sleep(0.05)
     assert await database_sync_to_async(recorded)() == [(f"arena:{arena.pk}", player.pk)]
