@@ -52,8 +52,9 @@ CONNECT_SECONDS = 2.0  # opening a connection (and AUTH) to Redis
 PUBLISH_SECONDS = 1.0  # Redis answering a PUBLISH (then the connection is given up)
 SUBSCRIBE_SECONDS = 5.0  # Redis confirming a SUBSCRIBE
 RECONNECT_SECONDS = 1.0  # between two attempts to get the subscriptions back
-# A command past its instant while this loop was late by more than LATE_SECONDS (or with bytes
-# unread) is looked at again LATE_SECONDS later, up to GRACE_SECONDS past the instant.
+# A command past its instant with bytes unread is looked at again LATE_SECONDS later; one past
+# it while this loop was late by more than LATE_SECONDS gets its whole time again from the
+# moment the loop is back; both up to GRACE_SECONDS past the instant.
 LATE_SECONDS = 0.1
 GRACE_SECONDS = 5.0
 
@@ -96,9 +97,10 @@ class _Connection(asyncio.Protocol):
 
     def __init__(self, on_push=None, on_lost=None) -> None:
         self._parser = hiredis.Reader()
-        # Commands sent, oldest first: each one's future and the instant its reply is due by
-        # (None: no limit, `command(within=…)`); one timer watches the oldest that has one.
-        self._waiting: deque[tuple[asyncio.Future, float | None]] = deque()
+        # Commands sent, oldest first: each one's future, the instant its reply is due by and
+        # the time it was given (None: no limit, `command(within=…)`); one timer watches the
+        # oldest that has one.
+        self._waiting: deque[tuple[asyncio.Future, float | None, float | None]] = deque()
         self._on_push, self._on_lost = on_push, on_lost
         self.transport: asyncio.Transport | None = None
         self.lost = False
@@ -124,7 +126,7 @@ class _Connection(asyncio.Protocol):
                 continue
             if not self._waiting:
                 continue
-            future, _due = self._waiting.popleft()
+            future, _due, _within = self._waiting.popleft()
             if future.done():
                 continue
             if isinstance(reply, hiredis.ReplyError):
@@ -138,7 +140,7 @@ class _Connection(asyncio.Protocol):
             self._watch.cancel()
             self._watch = None
         while self._waiting:
-            future, _due = self._waiting.popleft()
+            future, _due, _within = self._waiting.popleft()
             if not future.done():
                 future.set_exception(ConnectionError("the connection to Redis was lost"))
         if self._on_lost is not None:
@@ -165,7 +167,7 @@ class _Connection(asyncio.Protocol):
         loop = asyncio.get_running_loop()
         future = loop.create_future()
         due = None if within is None else loop.time() + within
-        self._waiting.append((future, due))
+        self._waiting.append((future, due, within))
         if due is not None and self._watch is None:
             self._arm(loop, due)
         return future
@@ -173,24 +175,30 @@ class _Connection(asyncio.Protocol):
     def _check_deadlines(self) -> None:
         """The oldest command past its instant gives the connection up, unless this loop, not
         Redis, may be why: its reply is waiting unread in the socket, or this check itself
-        ran late (the loop was busy elsewhere, a burst of sockets closing: then Redis's answer
-        may be just behind). Then a second look shortly after, up to GRACE_SECONDS past the
-        instant; a Redis that stopped answering while this loop kept time is given up at
-        once. (A benchmark's teardown gave healthy connections up: bench/live.py's server
-        logs.)"""
+        ran late (the loop was busy elsewhere, a burst of sockets closing: the time it lost is
+        not Redis's, whose answer may be just behind). A reply waiting is looked at again
+        shortly after; a late loop gives the command its whole time again from now (on a busy
+        machine Redis, woken as late, may need more than a moment); both up to GRACE_SECONDS
+        past the instant. A Redis that stopped answering while this loop kept time is given
+        up at once. (A benchmark's teardown gave healthy connections up: bench/live.py's
+        server logs; a full test run on a loaded machine, 100 ms after a late loop.)"""
         self._watch = None
-        deadline = next((due for _f, due in self._waiting if due is not None), None)
-        if deadline is None or self.transport is None:
+        oldest = next(((due, within) for _f, due, within in self._waiting if due is not None), None)
+        if oldest is None or self.transport is None:
             return
+        deadline, within = oldest
         loop = asyncio.get_running_loop()
         now = loop.time()
         if deadline > now:
             self._arm(loop, deadline)
             return
-        late = now - self._watch_due > LATE_SECONDS
-        if now - deadline < GRACE_SECONDS and (late or self._reply_waiting()):
-            self._arm(loop, now + LATE_SECONDS)
-            return
+        if now - deadline < GRACE_SECONDS:
+            if now - self._watch_due > LATE_SECONDS:
+                self._arm(loop, min(now + within, deadline + GRACE_SECONDS))
+                return
+            if self._reply_waiting():
+                self._arm(loop, now + LATE_SECONDS)
+                return
         log.warning("channel layer: Redis did not answer in time, connection given up")
         self.transport.abort()  # connection_lost fails every command waiting on it
 
