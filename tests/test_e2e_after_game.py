@@ -80,8 +80,9 @@ def test_new_opponent_after_a_pool_game_pairs_both_players_again(site, two_playe
     expect(anna.get_by_test_id("pool-5+0")).to_have_attribute("aria-pressed", "true")
     # Bruno does the same: she is waiting there, so both are at a new board at once.
     bruno.get_by_test_id("new-opponent").click()
-    expect(bruno).to_have_url(re.compile(r"/games/\d+/$"), timeout=20_000)
-    expect(bruno).not_to_have_url(f"{site}/games/{first.pk}/", timeout=20_000)
+    # A board other than the first: the page is still on the first as the click goes and may
+    # pass by /play/ on its way (a check of "not the first" alone was met there once).
+    expect(bruno).to_have_url(re.compile(rf"/games/(?!{first.pk}/)\d+/$"), timeout=20_000)
     expect(anna).to_have_url(bruno.url, timeout=20_000)
     second = Game.objects.get(pk=game_id(bruno))
     assert (second.variant, second.base_seconds, second.increment_seconds, second.rated) == (

@@ -18,7 +18,7 @@ from accounts.tests.factories import UserFactory
 from arena.models import Arena
 from games.models import Game
 from games.services import game_open, game_presence, game_resign
-from tests.browser import log_in
+from tests.browser import log_in, socket_open
 from tournaments import running
 from tournaments.models import Registration, Tournament
 
@@ -255,6 +255,8 @@ def test_a_tournament_game_shows_its_round_and_the_way_back(site, context):
     assert box["x"] >= content["x"] and box["x"] + box["width"] <= content["x"] + content["width"]
     banner.get_by_role("link").click()
     expect(page).to_have_url(f"{site}/games/{game.pk}/")
+    # The page's scripts have run (htmx among them: its text shows before they do).
+    socket_open(page, f"/ws/game/{game.pk}/")
     expect(page.get_by_test_id("game-event")).to_contain_text("Torneo della via")
     expect(page.get_by_test_id("game-caption")).to_contain_text("turno 1 di 3")
     expect(page.get_by_test_id("game-caption")).to_contain_text("andata")  # four: double games
