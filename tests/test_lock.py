@@ -2,7 +2,8 @@
 
 `requirements.in` and `requirements-dev.in` name what we use, pinned; `make lock` compiles them
 into `requirements.txt` and `requirements-dev.txt`, which `make run` and `make test` install
-with `pip install --require-hashes`. These tests fail when an .in file and its lock disagree
+with `uv pip install --require-hashes`, uv itself locked in `requirements-uv.txt` and installed
+with `pip install --require-hashes` (issue 27). These tests fail when an .in file and its lock disagree
 (a pin changed by hand without `make lock`), when the lock has an unpinned or unhashed entry,
 or when the two locks lock the runtime tree differently. No network: they read files only.
 """
@@ -59,7 +60,7 @@ def _locked(path: Path) -> dict[str, tuple[str, list[str]]]:
 
 
 def check_hashed(root: Path) -> None:
-    for lock in ("requirements.txt", "requirements-dev.txt"):
+    for lock in ("requirements-uv.txt", "requirements.txt", "requirements-dev.txt"):
         entries = _locked(root / lock)
         assert entries, lock
         for name, (_, hashes) in entries.items():
@@ -69,6 +70,7 @@ def check_hashed(root: Path) -> None:
 
 def check_locks_follow_in_files(root: Path) -> None:
     for source, lock in (
+        ("requirements-uv.in", "requirements-uv.txt"),
         ("requirements.in", "requirements.txt"),
         ("requirements-dev.in", "requirements-dev.txt"),
     ):
@@ -100,16 +102,23 @@ def test_the_locks_say_what_the_in_files_ask_and_agree():
 
 def test_the_makefile_installs_the_locks_with_hashes():
     makefile = (ROOT / "Makefile").read_text()
-    installs = re.findall(r"pip install[^\n]*", makefile)
-    assert installs
+    installs = re.findall(r"^\t(.*pip install.*)$", makefile, re.M)
+    # uv by pip from its own lock, then each lock by uv.
+    assert installs[0].startswith("$(PY) -m pip install") and len(installs) == 3, installs
+    assert installs[0].endswith("-r requirements-uv.txt")
+    for line in installs[1:]:
+        assert line.startswith("$(UV) pip install"), line
+        assert re.search(r"-r requirements(-dev)?\.txt$", line), line
     for line in installs:
-        assert "--require-hashes" in line and re.search(r"-r requirements(-dev)?\.txt", line), line
+        assert "--require-hashes" in line, line
 
 
 def test_the_checks_fail_on_a_pin_changed_by_hand(tmp_path):
     """The checks above can fail: a pin edited in an .in file without `make lock`, a lock entry
     without its hashes, a dev lock that locks a runtime package at another version."""
     for name in (
+        "requirements-uv.in",
+        "requirements-uv.txt",
         "requirements.in",
         "requirements-dev.in",
         "requirements.txt",
