@@ -123,6 +123,37 @@ async def test_a_socket_whose_task_is_cancelled_leaves_no_presence_behind():
 
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
+async def test_a_socket_cancelled_while_it_cleans_up_leaves_no_presence_behind(monkeypatch):
+    """The client leaves and the socket's clean-up is slow (a busy Redis as it leaves its
+    groups): the task is cancelled meanwhile (daphne's close timeout; here the communicator's),
+    and the presence row goes all the same."""
+    from channels.layers import get_channel_layer
+
+    game = await database_sync_to_async(open_game)(base_seconds=300)
+    communicator = WebsocketCommunicator(URLRouter(game_routes), f"/ws/game/{game.pk}/")
+    communicator.scope["user"] = await database_sync_to_async(lambda: game.white)()
+    assert (await communicator.connect())[0]
+    await communicator.receive_json_from(timeout=5)
+    assert await database_sync_to_async(Connection.objects.count)() == 1
+    layer = get_channel_layer()
+    leave = layer.group_discard
+
+    async def slow_leave(group, channel):
+        await asyncio.sleep(0.5)
+        await leave(group, channel)
+
+    monkeypatch.setattr(layer, "group_discard", slow_leave)
+    await communicator.disconnect(timeout=0.1)  # cancels the task while it leaves its group
+    assert communicator.future.cancelled()
+    for _ in range(100):
+        if not await database_sync_to_async(Connection.objects.exists)():
+            break
+        await asyncio.sleep(0.05)
+    assert not await database_sync_to_async(Connection.objects.exists)()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
 async def test_many_sockets_closing_at_once_while_pushes_flow_leave_no_presence():
     """Issue 14: 200 sockets closing at once while the server was sending left 92 presence rows
     behind (the player then never lost by abandonment). Half of these sockets close cleanly,
