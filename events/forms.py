@@ -17,6 +17,8 @@ from datetime import datetime
 from django import forms
 from django.conf import settings
 from django.utils import timezone
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from events import options
@@ -89,6 +91,47 @@ def thematic_choices(variant: str) -> list[tuple[int, str]]:
     ]
 
 
+class ManyOptionsSelect(forms.Select):
+    """A `<select>` written in Python, the same markup Django's templates write (checked by
+    tests/events), for the thematic openings' 175 options: through the templates each option
+    is two includes, and they were two thirds of the time an event's form page took (a page
+    every invalid submit renders again; tests/test_fuzz_forms.py)."""
+
+    def render(self, name, value, attrs=None, renderer=None):
+        widget = self.get_context(name, value, attrs)["widget"]
+        parts = [format_html('<select name="{}"{}>', widget["name"], _attrs(widget["attrs"]))]
+        for group_name, group, _index in widget["optgroups"]:
+            if group_name:
+                parts.append(format_html('\n  <optgroup label="{}">', group_name))
+            for option in group:
+                parts.append(
+                    format_html(
+                        '\n  <option value="{}"{}>{}</option>\n',  # the file's own newline
+                        str(option["value"]),
+                        _attrs(option["attrs"]),
+                        option["label"],
+                    )
+                )
+            if group_name:
+                parts.append(mark_safe("\n  </optgroup>"))
+        parts.append(mark_safe("\n</select>"))
+        return mark_safe("".join(parts))
+
+
+def _attrs(attrs: dict) -> str:
+    """Attributes as django/forms/widgets/attrs.html writes them: True is the bare name,
+    False leaves it out."""
+    return format_html_join(
+        "",
+        "{}",
+        (
+            (format_html(" {}", name) if value is True else format_html(' {}="{}"', name, value),)
+            for name, value in attrs.items()
+            if value is not False
+        ),
+    )
+
+
 class EventForm(forms.Form):
     """The options of any event. A kind's form adds its own fields and `to_options()`."""
 
@@ -130,7 +173,12 @@ class EventForm(forms.Form):
         label=_("Aperture"), choices=OpeningModeChoice.choices, initial=OpeningMode.FREE.value
     )
     thematic_opening = forms.TypedChoiceField(
-        label=_("Apertura tematica"), coerce=int, required=False, empty_value=None, choices=()
+        label=_("Apertura tematica"),
+        coerce=int,
+        required=False,
+        empty_value=None,
+        choices=(),
+        widget=ManyOptionsSelect,
     )
     rated = forms.BooleanField(label=_("Valutato"), required=False, initial=True)
     floor = forms.TypedChoiceField(
