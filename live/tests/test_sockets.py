@@ -100,25 +100,36 @@ async def test_every_bad_frame_on_a_game_socket_gets_malformed_and_the_socket_st
     await communicator.disconnect()
 
 
-@pytest.mark.asyncio
-@pytest.mark.django_db(transaction=True)
-async def test_a_socket_whose_task_is_cancelled_leaves_no_presence_behind():
-    """However a socket ends — here its task is cancelled, as when daphne drops it mid-send —
-    the presence row it recorded goes."""
+async def white_on_a_game_socket() -> WebsocketCommunicator:
+    """A new game's White on its socket, the first state read and the presence recorded."""
     game = await database_sync_to_async(open_game)(base_seconds=300)
     communicator = WebsocketCommunicator(URLRouter(game_routes), f"/ws/game/{game.pk}/")
     communicator.scope["user"] = await database_sync_to_async(lambda: game.white)()
     assert (await communicator.connect())[0]
     await communicator.receive_json_from(timeout=5)
     assert await database_sync_to_async(Connection.objects.count)() == 1
-    communicator.future.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await communicator.future
+    return communicator
+
+
+async def no_presence_left() -> None:
+    """Until no presence row is left (up to 5 s)."""
     for _ in range(100):
         if not await database_sync_to_async(Connection.objects.exists)():
             break
         await asyncio.sleep(0.05)
     assert not await database_sync_to_async(Connection.objects.exists)()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_whose_task_is_cancelled_leaves_no_presence_behind():
+    """However a socket ends — here its task is cancelled, as when daphne drops it mid-send —
+    the presence row it recorded goes."""
+    communicator = await white_on_a_game_socket()
+    communicator.future.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await communicator.future
+    await no_presence_left()
 
 
 @pytest.mark.asyncio
@@ -129,12 +140,7 @@ async def test_a_socket_cancelled_while_it_cleans_up_leaves_no_presence_behind(m
     and the presence row goes all the same."""
     from channels.layers import get_channel_layer
 
-    game = await database_sync_to_async(open_game)(base_seconds=300)
-    communicator = WebsocketCommunicator(URLRouter(game_routes), f"/ws/game/{game.pk}/")
-    communicator.scope["user"] = await database_sync_to_async(lambda: game.white)()
-    assert (await communicator.connect())[0]
-    await communicator.receive_json_from(timeout=5)
-    assert await database_sync_to_async(Connection.objects.count)() == 1
+    communicator = await white_on_a_game_socket()
     layer = get_channel_layer()
     leave = layer.group_discard
 
@@ -145,11 +151,7 @@ async def test_a_socket_cancelled_while_it_cleans_up_leaves_no_presence_behind(m
     monkeypatch.setattr(layer, "group_discard", slow_leave)
     await communicator.disconnect(timeout=0.1)  # cancels the task while it leaves its group
     assert communicator.future.cancelled()
-    for _ in range(100):
-        if not await database_sync_to_async(Connection.objects.exists)():
-            break
-        await asyncio.sleep(0.05)
-    assert not await database_sync_to_async(Connection.objects.exists)()
+    await no_presence_left()
 
 
 @pytest.mark.asyncio
