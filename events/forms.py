@@ -17,8 +17,10 @@ from datetime import datetime
 from django import forms
 from django.conf import settings
 from django.utils import timezone
+from django.utils.formats import localize
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
+from django.utils.timezone import template_localtime
 from django.utils.translation import gettext_lazy as _
 
 from events import options
@@ -102,20 +104,25 @@ class ManyOptionsSelect(forms.Select):
         parts = [format_html('<select name="{}"{}>', widget["name"], _attrs(widget["attrs"]))]
         for group_name, group, _index in widget["optgroups"]:
             if group_name:
-                parts.append(format_html('\n  <optgroup label="{}">', group_name))
+                parts.append(format_html('\n  <optgroup label="{}">', _shown(group_name)))
             for option in group:
                 parts.append(
                     format_html(
                         '\n  <option value="{}"{}>{}</option>\n',  # the file's own newline
                         str(option["value"]),
                         _attrs(option["attrs"]),
-                        option["label"],
+                        _shown(option["label"]),
                     )
                 )
             if group_name:
                 parts.append(mark_safe("\n  </optgroup>"))
         parts.append(mark_safe("\n</select>"))
         return mark_safe("".join(parts))
+
+
+def _shown(value):
+    """A label as a template shows it: local times and the locale's numbers and dates."""
+    return localize(template_localtime(value))
 
 
 def _attrs(attrs: dict) -> str:

@@ -533,7 +533,9 @@ class PubSubChannelLayer(BaseChannelLayer):
     event loop, closed by `flush()`."""
 
     extensions = ["groups", "flush"]
-    # Every send ends within CONNECT_SECONDS + PUBLISH_SECONDS, Redis away or silent included:
+    # Every send ends, Redis away or silent included: within CONNECT_SECONDS + PUBLISH_SECONDS
+    # while the loop keeps time, up to GRACE_SECONDS more when the loop itself was late (its
+    # lost time is not counted against Redis, `_Connection._check_deadlines`).
     # `live.pushes.send_collected` needs no timeout of its own around it.
     bounded_sends = True
 

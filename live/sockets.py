@@ -126,6 +126,16 @@ async def send(
 _cleanups: set[asyncio.Future] = set()
 
 
+def _clean_up_ended(cleanup: asyncio.Future) -> None:
+    """A clean-up cut short (its loop shutting down) or failed outside `closed()`'s own guard
+    says so: what it recorded may be left for the stale sweep."""
+    _cleanups.discard(cleanup)
+    if cleanup.cancelled():
+        log.warning("a socket's clean-up was cancelled before it ended")
+    elif cleanup.exception() is not None:
+        log.error("a socket's clean-up failed", exc_info=cleanup.exception())
+
+
 class FrameError(ValueError):
     """A client frame the site cannot read: answered with a `malformed` error."""
 
@@ -303,10 +313,11 @@ class LiveConsumer(AsyncWebsocketConsumer):
         # Shielded: a task cancelled while it cleans up (daphne's close timeout on a busy
         # server, a test communicator's) still undoes what it recorded; the clean-up goes on
         # by itself and the cancellation goes on to the caller. (A full test run on a loaded
-        # machine left presence rows of sockets cancelled while they left their groups.)
+        # machine left presence rows of sockets cancelled during their clean-up, whose call
+        # waited for a free database thread.)
         cleanup = asyncio.ensure_future(self._clean_up())
         _cleanups.add(cleanup)
-        cleanup.add_done_callback(_cleanups.discard)
+        cleanup.add_done_callback(_clean_up_ended)
         await asyncio.shield(cleanup)
 
     async def _clean_up(self) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -13,6 +15,9 @@ CHOICES = [
     (1, "1. a3 — <classe> & \"altro\" 'x'"),
     ("gruppo", [(2, "due"), ("tre", _("Nessuno"))]),
     (4, _("Personalizzato")),
+    (5, 1.5),
+    (6, date(2024, 1, 2)),
+    (1.25, 1000000),
 ]
 
 

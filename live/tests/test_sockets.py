@@ -135,23 +135,41 @@ async def test_a_socket_whose_task_is_cancelled_leaves_no_presence_behind():
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_a_socket_cancelled_while_it_cleans_up_leaves_no_presence_behind(monkeypatch):
-    """The client leaves and the socket's clean-up is slow (a busy Redis as it leaves its
-    groups): the task is cancelled meanwhile (daphne's close timeout; here the communicator's),
-    and the presence row goes all the same."""
-    from channels.layers import get_channel_layer
+    """The client leaves while the socket process's database threads are busy (a loaded
+    server): the clean-up's call waits in their queue, the task is cancelled meanwhile
+    (daphne's close timeout, a test communicator's), and the presence row goes all the same
+    once a thread is free. (A queued call whose awaiting task is cancelled never runs.)"""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from live import sockets
 
     communicator = await white_on_a_game_socket()
-    layer = get_channel_layer()
-    leave = layer.group_discard
+    submitted = []
 
-    async def slow_leave(group, channel):
-        await asyncio.sleep(0.5)
-        await leave(group, channel)
+    class Busy(ThreadPoolExecutor):
+        def submit(self, fn, /, *args, **kwargs):
+            submitted.append(fn)
+            return super().submit(fn, *args, **kwargs)
 
-    monkeypatch.setattr(layer, "group_discard", slow_leave)
-    await communicator.disconnect(timeout=0.1)  # cancels the task while it leaves its group
-    assert communicator.future.cancelled()
+    busy = Busy(max_workers=1)
+    monkeypatch.setattr(sockets, "_pool", busy)
+    release = threading.Event()
+    busy.submit(release.wait, 30)
+    try:
+        await communicator.send_input({"type": "websocket.disconnect", "code": 1000})
+        for _ in range(200):  # until the clean-up's call waits behind the busy thread
+            if len(submitted) > 1:
+                break
+            await asyncio.sleep(0.01)
+        assert len(submitted) > 1
+        communicator.future.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await communicator.future
+    finally:
+        release.set()
     await no_presence_left()
+    busy.shutdown()
 
 
 @pytest.mark.asyncio
