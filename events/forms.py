@@ -127,7 +127,8 @@ def _shown(value):
 
 def _attrs(attrs: dict) -> str:
     """Attributes as django/forms/widgets/attrs.html writes them: True is the bare name,
-    False leaves it out."""
+    False leaves it out, in the given order (`django.forms.utils.flatatt` sorts them and
+    puts the bare names last, so its markup is not the template's)."""
     return format_html_join(
         "",
         "{}",
