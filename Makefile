@@ -12,7 +12,7 @@ TEST_DIR ?= /tmp/circolo-test-$(shell id -u)-$(notdir $(CURDIR))
 TEST_WORKERS ?= 3
 
 .PHONY: run test lint venv deps dev-deps lock messages system-run system-test \
-        bench-pairing bench-rules bench-live bench-tournament bench-arena soak-pairing test-differential clean compile \
+        bench-pairing bench-rules bench-live bench-tournament bench-arena soak-pairing test-differential test-chromium clean compile \
         attack
 
 $(PY):
@@ -109,6 +109,15 @@ bench-rules: dev-deps
 test-differential: dev-deps
 	$(PY) -m games.tests.rules.differential --positions 100000 --workers 2
 	CHESS_ORACLE_GAMES=200 $(VENV)/bin/pytest -q -p no:cacheprovider games/tests/rules/test_chess_fen.py
+
+# The browser and process tests once more in the full Chromium browser instead of the headless
+# shell make test drives (same engine; the full browser costs about three times the CPU).
+test-chromium: system-test dev-deps messages compile
+	@scripts/test-services.sh down $(TEST_DIR)-chromium; \
+	scripts/test-services.sh up $(TEST_DIR)-chromium || exit 1; \
+	source $(TEST_DIR)-chromium/env; \
+	CHROMIUM_PATH=/usr/bin/chromium $(VENV)/bin/pytest -m xdist_group -n 2 --dist loadgroup $(PYTEST_ARGS); rc=$$?; \
+	scripts/test-services.sh down $(TEST_DIR)-chromium; exit $$rc
 
 clean:
 	rm -rf $(VENV) var staticfiles

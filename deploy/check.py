@@ -45,7 +45,6 @@ from deploy import envfile  # noqa: E402
 # Where deploy/README.md installs things: the units name these paths.
 INSTALL_ROOT = "/srv/circolo"
 UNIT_ENV_FILE = "/etc/circolo/circolo.env"
-CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 FAILURES: list[str] = []
 
@@ -806,7 +805,7 @@ http {{
 
         from playwright.sync_api import sync_playwright
 
-        from tests.processes import CHROMIUM_ARGS
+        from tests.processes import CHROMIUM, CHROMIUM_ARGS
 
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(

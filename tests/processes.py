@@ -18,7 +18,7 @@ from django.conf import settings
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 
-CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium-headless-shell")
 # Flags for a sandboxed machine with no network but loopback (see README "Tests").
 CHROMIUM_ARGS = [
     "--no-sandbox",
