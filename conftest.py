@@ -7,6 +7,19 @@ import os
 import pytest
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, request):
+    """Each test process's PostgreSQL database is cloned from one migrated template instead of
+    migrated by every process (tests/template_db.py; issue 27)."""
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if database["ENGINE"].endswith("postgresql") and not request.config.getvalue("nomigrations"):
+        from tests.template_db import ensure_template
+
+        database.setdefault("TEST", {})["TEMPLATE"] = ensure_template(database)
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _tasks_run_inline():
     """Tasks sent by the code under test (a finished game's settle task) run inline in the test
