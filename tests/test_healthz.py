@@ -37,6 +37,19 @@ def test_worker_heartbeat_comes_from_the_tick_task(background):
         )
 
 
+def test_beat_records_its_heartbeat_at_most_twice_a_second_not_at_every_turn(background):
+    """config/beat.py: the loop turns dozens of times a second around the tasks' due times;
+    each turn used to write the heartbeat to Redis."""
+    seen = set()
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline:
+        seen.add(heartbeat.client().get(heartbeat.key(heartbeat.BEAT)))
+        time.sleep(0.01)
+    # Every 0.5 s at most, at the first turn after it (a turn waits up to a second): two to
+    # six values in 3 s, where every turn's write gave dozens.
+    assert 2 <= len(seen) <= 7, len(seen)
+
+
 def test_healthz_redis_down_is_503(client):
     with override_settings(REDIS_URL=f"redis://127.0.0.1:{free_port()}/0"):
         response = client.get("/healthz")
