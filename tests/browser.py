@@ -179,3 +179,16 @@ def game_between(names, variant_code="chess", start_fen=None):
         start_fen=start_fen,
     )
     return game, white, black
+
+
+def fresh_lobby_window() -> None:
+    """The lobby's pushes are throttled (one at once, the last of a busy second at its end,
+    sent by a Celery task with a countdown). In this test process tasks run eagerly, so a
+    trailing push would go at once, before the change that follows it: each change made here
+    starts a window of its own, as the end of the window would in the site's processes."""
+    from games.services import LOBBY_GROUP
+    from live import heartbeat
+
+    heartbeat.client().delete(
+        heartbeat.prefixed(f"throttle:{LOBBY_GROUP}"), heartbeat.prefixed(f"trailing:{LOBBY_GROUP}")
+    )

@@ -18,7 +18,14 @@ from playwright.sync_api import expect
 from accounts.models import User
 from games.models import Game, PoolEntry
 from games.services import Pool, challenge_create, game_open, game_resign, pool_join
-from tests.browser import chess_move, draughts_move, socket_open, to_board, wait_plies
+from tests.browser import (
+    chess_move,
+    draughts_move,
+    fresh_lobby_window,
+    socket_open,
+    to_board,
+    wait_plies,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -135,19 +142,6 @@ def test_the_capture_notice_goes_once_the_capture_is_played(site, two_players):
     # At once, not when the notice's few seconds are up (it stayed five seconds on screen).
     expect(notice).to_be_hidden(timeout=1500)
     game_resign(game_id=game.pk, user_id=game.white_id)
-
-
-def fresh_lobby_window() -> None:
-    """The lobby's pushes are throttled (one at once, the last of a busy second at its end,
-    sent by a Celery task with a countdown). In this test process tasks run eagerly, so a
-    trailing push would go at once, before the change that follows it: each change made here
-    starts a window of its own, as the end of the window would in the site's processes."""
-    from games.services import LOBBY_GROUP
-    from live import heartbeat
-
-    heartbeat.client().delete(
-        heartbeat.prefixed(f"throttle:{LOBBY_GROUP}"), heartbeat.prefixed(f"trailing:{LOBBY_GROUP}")
-    )
 
 
 def test_the_lobby_counts_who_waits_and_the_games_played_live(site, two_players):

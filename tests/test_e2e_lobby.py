@@ -13,7 +13,8 @@ from playwright.sync_api import expect
 
 from accounts.models import User
 from games.models import Game, PoolEntry
-from games.services import challenge_create, game_open, game_resign
+from games.services import Pool, challenge_create, game_open, game_resign, pool_join
+from tests.browser import fresh_lobby_window, socket_open
 from tests.processes import wait_until
 
 pytestmark = pytest.mark.e2e
@@ -136,6 +137,41 @@ def test_a_variant_chosen_while_the_grid_refetches_stays_chosen(site, two_player
     anna.unroute_all()
     expect(anna.get_by_test_id("pool-variant-english")).to_have_attribute("aria-selected", "true")
     expect(anna.get_by_test_id("pool-3+2")).to_contain_text("1 in attesa")
+
+
+def test_a_tick_on_amichevole_survives_the_grid_being_fetched_again(site, two_players):
+    """A fresh-clone failure of 2026-12-04: Bruno ticked "Amichevole" while the re-fetch caused
+    by Anna's join was on its way; its answer, made before the tick, replaced the box
+    unticked, and his click joined the rated pool, away from Anna. The box is kept as the
+    player left it through a re-fetch answered late, a push's re-fetch and a variant's tab,
+    and the click that follows joins the casual pool."""
+    (anna, _bruno), names = two_players
+    anna.goto(site + "/play/")
+    socket_open(anna, "/ws/lobby/")  # the push below must find the page listening
+    refetches = _held(anna, r"/play/\?pool_variant=chess$")
+    anna.evaluate("document.body.dispatchEvent(new Event('lobby-changed'))")
+    _until(anna, lambda: refetches, "the re-fetch sent")
+    anna.get_by_test_id("pool-casual").check()  # while the re-fetch is on its way
+    anna.evaluate(
+        "window.gridSwapped = new Promise((done) =>"
+        " document.body.addEventListener('htmx:afterSwap', done, {once: true}))"
+    )
+    refetches[0].continue_()
+    anna.evaluate("window.gridSwapped")  # the answer, made before the tick, is in
+    anna.unroute_all()
+    expect(anna.get_by_test_id("pool-casual")).to_be_checked()
+
+    carla = User.objects.create(username="carla_27")
+    fresh_lobby_window()
+    pool_join(player_id=carla.pk, pool=Pool("chess", 180, 2, True))
+    expect(anna.get_by_test_id("pool-3+2").get_by_test_id("waiting")).to_have_text("1 in attesa")
+    expect(anna.get_by_test_id("pool-casual")).to_be_checked()
+    choose_variant(anna, "italian")
+    expect(anna.get_by_test_id("pool-casual")).to_be_checked()
+    anna.get_by_test_id("pool-5+0").click()
+    expect(anna.get_by_test_id("pool-waiting")).to_contain_text("amichevole")
+    entry = PoolEntry.objects.get(player=user(names[0]))
+    assert (entry.variant, entry.rated) == ("italian", False)
 
 
 def test_a_waiting_player_goes_to_the_tournament_game_that_opens_for_them(site, two_players):

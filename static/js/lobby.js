@@ -26,6 +26,26 @@
       setTimeout(refreshGrid);  // after the request that may be replacing this one has begun
     }
   });
+  // The "Amichevole" box as the player left it. A fetch of the grid (a push's re-fetch, a
+  // variant's tab) replaces the box, and its answer may have been made before the player ticked
+  // it: a tick given while a re-fetch was on its way was lost, and the next click joined the
+  // rated pool. After such a swap the box is put back as it was just before, unless the answer
+  // shows the player waiting (the box then says the pool they wait in).
+  let casualBefore = null;
+  document.body.addEventListener("htmx:beforeSwap", (event) => {
+    casualBefore = null;
+    const config = event.detail.requestConfig;
+    if (!isGrid(event) || !config || config.verb !== "get") return;
+    const box = event.detail.target.querySelector('input[name="casual"]');
+    if (box) casualBefore = box.checked;
+  });
+  document.body.addEventListener("htmx:afterSwap", (event) => {
+    if (!isGrid(event) || casualBefore === null) return;
+    const grid = event.detail.target;
+    const box = grid.querySelector('input[name="casual"]');
+    if (box && !grid.querySelector(".pool-waiting")) box.checked = casualBefore;
+    casualBefore = null;
+  });
   function refreshGrid() {
     const grid = document.getElementById("quick-pairing");
     if (!grid) return;
