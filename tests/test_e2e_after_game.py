@@ -156,8 +156,10 @@ def test_the_lobby_counts_who_waits_and_the_games_played_live(site, two_players)
     pool_join(player_id=carla.pk, pool=Pool("chess", 300, 0, True))
     expect(cell.get_by_test_id("waiting")).to_have_text("1 in attesa")
     fresh_lobby_window()
-    game = pool_join(player_id=dario.pk, pool=Pool("chess", 300, 0, True))
-    assert game is not None
+    pool_join(player_id=dario.pk, pool=Pool("chess", 300, 0, True))
+    # Paired by this join, or by the site worker's tick if it ran between the join's commit and
+    # its own pass (pool_join then returns None: seen once in a full run).
+    game = Game.objects.get(white_id__in=[carla.pk, dario.pk], black_id__in=[carla.pk, dario.pk])
     expect(cell.get_by_test_id("playing")).to_have_text("1 in gioco")
     expect(cell.get_by_test_id("waiting")).not_to_contain_text("attesa")
     fresh_lobby_window()
