@@ -12,6 +12,7 @@ import time
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import quote
 
 from django.conf import settings
 
@@ -38,13 +39,25 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def postgres_url(database: dict, name: str) -> str:
+    """DATABASE_URL (as config.env reads it) of database `name` on the server of `database`,
+    a Django settings dictionary."""
+    auth = quote(database["USER"], safe="")
+    if database["PASSWORD"]:
+        auth += ":" + quote(database["PASSWORD"], safe="")
+    host = database["HOST"] or "localhost"
+    if host.startswith("/"):  # a Unix socket folder: config.env reads it from ?host=
+        return f"postgresql://{auth}@/{name}?host={quote(host, safe='')}"
+    port = f":{database['PORT']}" if database["PORT"] else ""
+    return f"postgresql://{auth}@{host}{port}/{name}"
+
+
 def test_database_url() -> str:
     """DATABASE_URL of the database pytest-django created (call after django_db_setup)."""
     db = settings.DATABASES["default"]
     if db["ENGINE"].endswith("sqlite3"):
         return f"sqlite:///{db['NAME']}"
-    auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
-    return f"postgresql://{auth}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+    return postgres_url(db, db["NAME"])
 
 
 def process_env(**extra: str) -> dict[str, str]:

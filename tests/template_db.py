@@ -22,10 +22,11 @@ import subprocess
 import sys
 from collections.abc import Iterable
 from pathlib import Path
-from urllib.parse import quote
 
 import psycopg
 from psycopg import sql
+
+from tests.processes import postgres_url
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -53,17 +54,6 @@ def installed_migration_dirs() -> list[Path]:
 
 def template_name() -> str:
     return f"test_template_{migrations_digest(installed_migration_dirs())}"
-
-
-def database_url(database: dict, name: str) -> str:
-    auth = quote(database["USER"], safe="")
-    if database["PASSWORD"]:
-        auth += ":" + quote(database["PASSWORD"], safe="")
-    host = database["HOST"] or "localhost"
-    if host.startswith("/"):  # a Unix socket folder: config.env reads it from ?host=
-        return f"postgresql://{auth}@/{name}?host={quote(host, safe='')}"
-    port = f":{database['PORT']}" if database["PORT"] else ""
-    return f"postgresql://{auth}@{host}{port}/{name}"
 
 
 def _connect(database: dict) -> psycopg.Connection:
@@ -99,7 +89,7 @@ def ensure_template(database: dict, name: str | None = None) -> str:
                 partial = f"{name}_partial"
                 conn.execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(partial)))
                 conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(partial)))
-                env = {**os.environ, "DATABASE_URL": database_url(database, partial)}
+                env = {**os.environ, "DATABASE_URL": postgres_url(database, partial)}
                 done = subprocess.run(
                     [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
                     cwd=ROOT,

@@ -31,6 +31,14 @@ def choose_variant(page, code: str) -> None:
     expect(page.locator("#quick-pairing input[name=variant]")).to_have_value(code)
 
 
+def count_grid_swaps(page) -> None:
+    """From now on `window.gridSwaps` counts the answers swapped into the quick-pairing grid."""
+    page.evaluate(
+        "window.gridSwaps = 0; document.body.addEventListener('htmx:afterSwap', (event) => {"
+        " if (event.detail.target.id === 'quick-pairing') window.gridSwaps += 1; })"
+    )
+
+
 def test_two_players_click_the_same_time_and_are_paired(site, two_players):
     (anna, bruno), names = two_players
     for page in (anna, bruno):
@@ -66,10 +74,7 @@ def test_two_players_click_the_same_time_and_are_paired(site, two_players):
     anna.get_by_test_id("pool-5+0").click()
     expect(anna.get_by_test_id("pool-waiting")).to_contain_text("amichevole")
     assert not PoolEntry.objects.get(player__username=names[0]).rated
-    anna.evaluate(
-        "window.gridSwaps = 0; document.body.addEventListener('htmx:afterSwap', (event) => {"
-        " if (event.detail.target.id === 'quick-pairing') window.gridSwaps += 1; })"
-    )
+    count_grid_swaps(anna)
     anna.get_by_test_id("pool-leave").click()
     expect(anna.get_by_test_id("pool-waiting")).to_have_count(0)
     assert not PoolEntry.objects.exists()
@@ -160,12 +165,9 @@ def test_a_tick_on_amichevole_survives_the_grid_being_fetched_again(site, two_pl
     anna.evaluate("document.body.dispatchEvent(new Event('lobby-changed'))")
     _until(anna, lambda: refetches, "the re-fetch sent")
     anna.get_by_test_id("pool-casual").check()  # while the re-fetch is on its way
-    anna.evaluate(
-        "window.gridSwapped = new Promise((done) =>"
-        " document.body.addEventListener('htmx:afterSwap', done, {once: true}))"
-    )
+    count_grid_swaps(anna)
     refetches[0].continue_()
-    anna.evaluate("window.gridSwapped")  # the answer, made before the tick, is in
+    anna.wait_for_function("window.gridSwaps >= 1")  # the answer, made before the tick, is in
     anna.unroute_all()
     expect(anna.get_by_test_id("pool-casual")).to_be_checked()
 

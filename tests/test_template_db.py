@@ -9,6 +9,7 @@ from django.db import connection
 from django.db.migrations.loader import MigrationLoader
 
 from tests import template_db
+from tests.processes import postgres_url
 
 pytestmark = pytest.mark.skipif(
     not settings.DATABASES["default"]["ENGINE"].endswith("postgresql"),
@@ -41,7 +42,7 @@ def test_this_database_was_cloned_from_the_current_template():
     # Every migration of the project is applied here, and nothing else ...
     assert applied == set(MigrationLoader(None, ignore_no_migrations=True).disk_migrations)
     # ... and the template holds exactly the same: the clone added nothing to it.
-    with psycopg.connect(template_db.database_url(database, template)) as conn:
+    with psycopg.connect(postgres_url(database, template)) as conn:
         in_template = set(conn.execute("SELECT app, name FROM django_migrations").fetchall())
     assert in_template == applied
 
