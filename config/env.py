@@ -50,6 +50,21 @@ def env_int(environ: dict[str, str], name: str, default: int, minimum: int = 1) 
     return value
 
 
+def env_rate(environ: dict[str, str], name: str, default: str) -> tuple[float, float]:
+    """A token bucket's shape written `BURST/RATE` (`20/10`: a burst of 20 messages, then 10 a
+    second): both numbers, the burst at least 1, the rate above 0."""
+    raw = environ.get(name)
+    text = default if raw is None or raw.strip() == "" else raw.strip()
+    burst, slash, rate = text.partition("/")
+    try:
+        pair = (float(burst), float(rate)) if slash else None
+    except ValueError:
+        pair = None
+    if pair is None or not (pair[0] >= 1 and pair[1] > 0):
+        raise ConfigError(f"{name}={raw!r}: expected BURST/RATE, e.g. 20/10 (burst >= 1, rate > 0)")
+    return pair
+
+
 def env_port(environ: dict[str, str], name: str = "PORT", default: int = 8000) -> int:
     raw = environ.get(name)
     if raw is None or raw.strip() == "":

@@ -14,6 +14,7 @@ from config.env import (
     env_int,
     env_list,
     env_port,
+    env_rate,
     secret_key,
     xdist_worker_names,
 )
@@ -110,6 +111,21 @@ LOGOUT_REDIRECT_URL = "home"
 LOGIN_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
 LOGIN_FAILURE_WINDOW = int(os.environ.get("LOGIN_FAILURE_WINDOW", "900"))  # seconds
 LOGIN_ADDRESS_FAILURE_LIMIT = env_int(os.environ, "LOGIN_ADDRESS_FAILURE_LIMIT", 50)
+
+# What a socket, a player and an address may send, per daphne process (live/budget.py,
+# docs/protocol.md "Budgets"): a burst, then a steady rate a second. A game page sends a move or
+# a `sync` now and then; the other pages send nothing but an occasional `ping`.
+SOCKET_BUDGET_GAME = env_rate(os.environ, "SOCKET_BUDGET_GAME", "20/10")
+SOCKET_BUDGET_PAGE = env_rate(os.environ, "SOCKET_BUDGET_PAGE", "10/2")
+SOCKET_BUDGET_PLAYER = env_rate(os.environ, "SOCKET_BUDGET_PLAYER", "60/20")  # all their sockets
+SOCKET_BUDGET_GUEST = env_rate(os.environ, "SOCKET_BUDGET_GUEST", "60/20")  # an address's guests
+SOCKET_QUEUE = env_int(os.environ, "SOCKET_QUEUE", 16)  # client frames waiting, per socket
+# Refusals forgiven in a row, and forgotten a second; past them the socket is closed (4429) and
+# its owner refused new sockets for SOCKET_ABUSE_COOLDOWN seconds.
+SOCKET_ABUSE = env_rate(os.environ, "SOCKET_ABUSE", "50/5")
+SOCKET_ABUSE_COOLDOWN = env_int(os.environ, "SOCKET_ABUSE_COOLDOWN", 30)
+SOCKET_USER_CAP = env_int(os.environ, "SOCKET_USER_CAP", 20)  # open sockets of one player
+SOCKET_ADDRESS_CAP = env_int(os.environ, "SOCKET_ADDRESS_CAP", 100)  # of one address, all told
 
 CACHES = {
     "default": {

@@ -29,6 +29,11 @@ def _state(game_id: int) -> dict[str, Any] | None:
     return services.game_state(game)
 
 
+def _flagged_state(game_id: int) -> dict[str, Any] | None:
+    services.game_flag(game_id=game_id)
+    return _state(game_id)
+
+
 class GameConsumer(LiveConsumer):
     accepts = frozenset(
         {
@@ -42,6 +47,9 @@ class GameConsumer(LiveConsumer):
             "sync",
         }
     )
+    # A sync is answered from the present: one waiting is enough (live.budget).
+    coalesced = frozenset({"ping", "sync"})
+    budget_setting = "SOCKET_BUDGET_GAME"
     game_id: int
     user_id: int | None
     is_player: bool = False
@@ -118,8 +126,8 @@ class GameConsumer(LiveConsumer):
         await self._act(message, services.game_boost, expected_ply=message.get("ply"))
 
     async def on_sync(self, message: dict[str, Any]) -> None:
-        await call(services.game_flag, game_id=self.game_id)
-        await self.send_json(await database_sync_to_async(_state)(self.game_id))
+        # One trip to the database threads: a clock run out is settled, then the state read.
+        await self.send_json(await call(_flagged_state, self.game_id))
 
     async def send_error(self, code: str, message: str, request: Any = None) -> None:
         """Every error carries the game's current ply and version (docs/protocol.md)."""

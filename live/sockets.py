@@ -19,9 +19,10 @@ from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, close_old_connections, connections
 
-from live import pushes
+from live import budget, pushes
 from live.outages import is_outage
 
 log = logging.getLogger(__name__)
@@ -181,6 +182,43 @@ def _handler_name(message: dict[str, Any]) -> str:
     return name
 
 
+_owners: budget.Owners | None = None
+
+
+def owners() -> budget.Owners:
+    """This process's shared socket budgets (live.budget), made anew when the settings change
+    (a test's own budgets)."""
+    global _owners
+    limits = budget.Limits(
+        socket=budget.Budget(*settings.SOCKET_BUDGET_PAGE),
+        player=budget.Budget(*settings.SOCKET_BUDGET_PLAYER),
+        guest=budget.Budget(*settings.SOCKET_BUDGET_GUEST),
+        queue=settings.SOCKET_QUEUE,
+        abuse=budget.Budget(*settings.SOCKET_ABUSE),
+        cooldown=float(settings.SOCKET_ABUSE_COOLDOWN),
+        reply_every=1.0,
+        user_cap=settings.SOCKET_USER_CAP,
+        address_cap=settings.SOCKET_ADDRESS_CAP,
+    )
+    if _owners is None or _owners.limits != limits:
+        _owners = budget.Owners(limits)
+    return _owners
+
+
+def scope_address(scope: dict[str, Any]) -> str:
+    """The address a socket came from, as `accounts.throttle.client_address` reads a request's:
+    behind a trusted proxy (BEHIND_PROXY) the right-most X-Forwarded-For entry, the one the
+    proxy appended; otherwise the peer's own address."""
+    client = scope.get("client")
+    remote = str(client[0]) if client else "unknown"
+    if not settings.BEHIND_PROXY:
+        return remote
+    for name, value in scope.get("headers", ()):
+        if name.lower() == b"x-forwarded-for":
+            return budget.forwarded_address(remote, value.decode("latin1"))
+    return remote
+
+
 class LiveConsumer(AsyncWebsocketConsumer):
     """The base of every socket consumer of the site (STYLE 5: consumers are adapters).
 
@@ -201,7 +239,13 @@ class LiveConsumer(AsyncWebsocketConsumer):
     """
 
     accepts: frozenset[str] = frozenset()
+    # Client messages answered from the present only: while one waits for the consumer, another
+    # is dropped (live.budget).
+    coalesced: frozenset[str] = frozenset({"ping"})
+    # The setting holding this kind of socket's own budget (live.budget, config/settings.py).
+    budget_setting = "SOCKET_BUDGET_PAGE"
     _closed_ran = False
+    _counted = False  # counted among its owner's open sockets (live.budget.Owners.open)
     _request: Any = None  # the client message being handled (its id goes into an error)
 
     async def __call__(self, scope, receive, send) -> None:
@@ -210,51 +254,136 @@ class LiveConsumer(AsyncWebsocketConsumer):
             await self._serve(scope, receive, send)
         finally:
             await self._run_closed()
+            if self._counted:
+                self._counted = False
+                self._owners.close(self._user_id, self._address)
 
     async def _serve(self, scope, receive, send) -> None:
-        """channels' `AsyncConsumer.__call__` with one inbox: the client's messages and the
-        channel layer's go into the same queue (`live.layers`), read by one loop, one message
-        at a time as channels does. channels waits on both sources with `asyncio.wait` and a new
-        task per message; on a busy server that was a measurable part of each move
-        (bench/live.py). With another channel layer, channels' own loop."""
+        """channels' `AsyncConsumer.__call__` with one inbox and the client's frames read by a
+        task of their own.
+
+        The inbox: the channel layer's messages go into the queue the consumer reads
+        (`live.layers`' `inbox`), and so do the client's, one loop handling them one at a time
+        as channels does (channels waits on both sources with `asyncio.wait` and a new task per
+        message; on a busy server that was a measurable part of each move, bench/live.py).
+
+        The reader (`_read_client`) takes each frame from the server as it arrives and lets it
+        into the inbox only within the socket's budget (`live.budget`): a handler waiting for
+        the database no longer leaves the frames behind it to pile up in the server's queue."""
         layer = get_channel_layer(self.channel_layer_alias)
-        inbox = getattr(layer, "inbox", None)
-        if inbox is None:
-            await super().__call__(scope, receive, send)
-            return
         self.scope, self.channel_layer, self.base_send = scope, layer, send
         self._text_send = _text_send(send)
         self.channel_name = await layer.new_channel()
-        # daphne hands each socket's frames over in an asyncio.Queue (`receive` is its `get`):
-        # that queue becomes the socket's inbox, so a frame is read by this loop without a
-        # second task and queue in between. Another server's `receive` is read by a task.
-        server_queue = getattr(receive, "__self__", None)
-        if isinstance(server_queue, asyncio.Queue) and receive == server_queue.get:
-            queue, client = inbox(self.channel_name, server_queue), None
-        else:
-            queue = inbox(self.channel_name)
+        user = scope.get("user")
+        self._user_id = user.pk if user is not None and user.is_authenticated else None
+        self._address = scope_address(scope)
+        self._owners = owners()
+        self._gate = budget.SocketGate(
+            self._owners,
+            budget.owner_key(self._user_id, self._address),
+            time.monotonic(),
+            socket=budget.Budget(*getattr(settings, self.budget_setting)),
+        )
+        loop = asyncio.get_running_loop()
+        inbox = getattr(layer, "inbox", None)
+        if inbox is not None:
+            queue, from_layer = inbox(self.channel_name), None
+        else:  # another channel layer: its messages read by a task, as channels does
+            queue = asyncio.Queue()
 
-            async def from_client() -> None:
+            async def read_layer() -> None:
                 while True:
-                    message = await receive()
-                    queue.put_nowait(message)
-                    if message["type"] == "websocket.disconnect":
-                        return
+                    queue.put_nowait(await layer.receive(self.channel_name))
 
-            client = asyncio.get_running_loop().create_task(from_client())
+            from_layer = loop.create_task(read_layer())
+        client = loop.create_task(self._read_client(receive, queue))
         try:
             while True:
-                await self.dispatch(await queue.get())
+                message = await queue.get()
+                if message["type"] == "websocket.receive":
+                    self._gate.taken(message.get("kind"))
+                await self.dispatch(message)
         except StopConsumer:
             pass
         finally:
-            if client is not None:
-                client.cancel()
-                try:
-                    await client
-                except asyncio.CancelledError:
-                    pass
-            layer.forget(self.channel_name)
+            for task in (client, from_layer):
+                if task is not None:
+                    task.cancel()
+                    try:
+                        await task
+                    except asyncio.CancelledError:
+                        pass
+            if inbox is not None:
+                layer.forget(self.channel_name)
+
+    async def _read_client(self, receive, queue: asyncio.Queue) -> None:
+        """Every message of the server, as it arrives: a client frame goes into the inbox, read
+        and checked by `parse_frame`, only within the socket's budget; over it, the frame is
+        dropped unread, answered `rate_limited` at most once a second, and a socket that goes
+        on is closed (4429; live.budget)."""
+        gate = self._gate
+        try:
+            while True:
+                message = await receive()
+                if message["type"] != "websocket.receive":
+                    queue.put_nowait(message)
+                    if message["type"] == "websocket.disconnect":
+                        return
+                    continue
+                verdict = gate.admit(time.monotonic())
+                if verdict is budget.Verdict.ADMIT:
+                    try:
+                        frame: dict[str, Any] | FrameError = parse_frame(
+                            message.get("text"), message.get("bytes")
+                        )
+                        kind = frame["type"]
+                    except FrameError as error:
+                        frame, kind = error, None
+                    if gate.queued(kind, kind in self.coalesced):
+                        queue.put_nowait(
+                            {"type": "websocket.receive", "frame": frame, "kind": kind}
+                        )
+                elif verdict is budget.Verdict.REFUSE:
+                    await LiveConsumer.send_json(
+                        self,
+                        {
+                            "type": "error",
+                            "code": "rate_limited",
+                            "message": "too many messages: slow down",
+                        },
+                    )
+                elif verdict is budget.Verdict.CLOSE:
+                    log.warning(
+                        "%s: closed for too many messages (%s)", type(self).__name__, gate.owner
+                    )
+                    await self.close(code=budget.CLOSE_TOO_MANY_MESSAGES)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the consumer must still hear that the socket is gone
+            log.exception("%s: reading the client failed", type(self).__name__)
+            queue.put_nowait({"type": "websocket.disconnect", "code": 1011})
+
+    async def websocket_connect(self, message: dict[str, Any]) -> None:
+        """A socket over its owner's count (4409), or of an owner cooling down after abuse
+        (4429), is refused before the consumer's `connect` reads anything (live.budget)."""
+        now = time.monotonic()
+        if self._owners.is_cooling(self._gate.owner, now):
+            await self.refuse(budget.CLOSE_TOO_MANY_MESSAGES)
+            return
+        if not self._owners.open(self._user_id, self._address):
+            await self.refuse(budget.CLOSE_TOO_MANY_SOCKETS)
+            return
+        self._counted = True
+        await super().websocket_connect(message)
+
+    async def websocket_receive(self, message: dict[str, Any]) -> None:
+        frame = message.get("frame")
+        if frame is None:  # not through `_read_client`
+            try:
+                frame = parse_frame(message.get("text"), message.get("bytes"))
+            except FrameError as error:
+                frame = error
+        await self.receive_frame(frame)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         handler = getattr(self, _handler_name(message), None)
@@ -334,22 +463,21 @@ class LiveConsumer(AsyncWebsocketConsumer):
     async def closed(self) -> None:
         """What the socket recorded, undone (subclasses)."""
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None):
+    async def receive_frame(self, frame: dict[str, Any] | FrameError) -> None:
+        """A client frame as `parse_frame` read it (or the reason it could not)."""
         self._request = None
-        try:
-            message = parse_frame(text_data, bytes_data)
-        except FrameError as error:
-            await self.send_error("malformed", str(error))
+        if isinstance(frame, FrameError):
+            await self.send_error("malformed", str(frame))
             return
-        self._request = message
-        kind = message["type"]
+        self._request = frame
+        kind = frame["type"]
         if kind == "ping":
-            await self.send_json({"type": "pong", "id": message.get("id")})
+            await self.send_json({"type": "pong", "id": frame.get("id")})
             return
         if kind not in self.accepts:
-            await self.send_error("malformed", "unknown or missing message type", message)
+            await self.send_error("malformed", "unknown or missing message type", frame)
             return
-        await getattr(self, f"on_{kind}")(message)
+        await getattr(self, f"on_{kind}")(frame)
 
     async def send_error(self, code: str, message: str, request: Any = None) -> None:
         reply: dict[str, Any] = {"type": "error", "code": code, "message": message}

@@ -744,7 +744,12 @@ function connect() {
       else if (message.type === "draw_declined") { drawDeclined = message; renderSide(); }
       else if (message.type === "error") {
         if (message.code === "no_draw_to_claim") notice(t("tNoClaim"));
-        else {
+        else if (message.code === "rate_limited") {
+          // Something of ours was dropped unread (docs/protocol.md, "Budgets"): the state,
+          // once the budget has come back, says what became of it.
+          board.render();
+          setTimeout(() => send({ type: "sync" }), 2000);
+        } else {
           const key = "tE" + message.code.replace(/(^|_)([a-z])/g, (_, __, c) => c.toUpperCase());
           if (t(key)) notice(t(key));
           if (!(message.version <= state.version)) send({ type: "sync" }); // we missed a change

@@ -3,10 +3,14 @@
 // comes back after a back-off that doubles from 0.5 s up to 15 s, with some jitter so that a
 // restarted server is not met by every page at the same instant; it is reset once a socket
 // has stayed open. Close codes the server uses to say "do not come back" (4401 signed out,
-// 4404 no such thing) stop it. Messages sent while the socket is down wait for the next open.
+// 4404 no such thing) stop it; those that say "too much" (4429 too many messages, 4409 too
+// many sockets open) make it wait 30 s, the server's cool-down. Messages sent while the socket
+// is down wait for the next open.
 (function () {
   "use strict";
   const FINAL_CODES = new Set([4401, 4404]);
+  const TOO_MUCH_CODES = new Set([4409, 4429]);
+  const TOO_MUCH_WAIT_MS = 30000;
 
   // The paths of this page's sockets open now, on <html data-open-sockets="/ws/me/ ...">: what
   // a look at the page (or a browser test, before it makes the server push) can tell of
@@ -45,7 +49,9 @@
         mark(path, false);
         if (handlers.close) handlers.close(event);
         if (stopped || FINAL_CODES.has(event.code)) return;
-        const wait = delay * (0.8 + 0.4 * Math.random());
+        const wait = TOO_MUCH_CODES.has(event.code)
+          ? TOO_MUCH_WAIT_MS * (1 + 0.2 * Math.random())
+          : delay * (0.8 + 0.4 * Math.random());
         delay = Math.min(delay * 2, 15000);
         setTimeout(connect, wait);
       };
