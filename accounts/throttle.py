@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import ipaddress
 import logging
 
 import redis
@@ -38,6 +37,7 @@ from django.http import HttpRequest
 from redis.exceptions import RedisError
 
 from accounts.models import User
+from live.budget import forwarded_address
 
 logger = logging.getLogger(__name__)
 
@@ -81,11 +81,7 @@ def client_address(request: HttpRequest) -> str:
     remote = request.META.get("REMOTE_ADDR") or "unknown"
     if not settings.BEHIND_PROXY:
         return remote
-    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "").rsplit(",", 1)[-1].strip()
-    try:
-        return str(ipaddress.ip_address(forwarded))
-    except ValueError:  # no header, or not an address: the proxy did not set it
-        return remote
+    return forwarded_address(remote, request.META.get("HTTP_X_FORWARDED_FOR", ""))
 
 
 def _user_key(username: str) -> str:

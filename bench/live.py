@@ -394,6 +394,10 @@ def server_environment() -> dict[str, str]:
     url = env.get("DATABASE_URL", "")
     if url.startswith(("postgres", "pgsql")) and "conn_max_age=" not in url:
         env["DATABASE_URL"] = url + ("&" if "?" in url else "?") + "conn_max_age=600"
+    # Every client of a bench comes from 127.0.0.1, where a real site sees each player from
+    # their own address: the cap of open sockets per address (live/budget.py) would stop the
+    # bench at 100 sockets per daphne. Budgets per socket and per player stay as deployed.
+    env.setdefault("SOCKET_ADDRESS_CAP", "1000000")
     # REDIS_URL stays a plain URL: it is also Celery's broker, and kombu refuses pool options in
     # it (a game's settle task could then never be sent from daphne).
     # Their logs hold warnings and errors only (`report_server_logs`); the site logs nothing
