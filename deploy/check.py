@@ -8,9 +8,13 @@ WorkingDirectory, Environment and EnvironmentFile of deploy/systemd/ (read from 
 /srv/circolo mapped to this checkout and the env file to the run's); nginx with
 deploy/nginx/circolo.conf (only its ports and paths changed) on free loopback ports. Then,
 through https:// and wss:// only: /healthz, static files, the log-in throttle's view of the
-client's address, two players signing up and playing a rated game in Chromium while the daphne
-holding their game sockets is SIGKILLed, an arena pairing, and a tournament dumped with
-deploy/backup.sh mid-round, restored with deploy/restore.sh into a new database, and carried on.
+client's address, nginx's limits (limit_req on the account forms' POSTs and the websocket
+handshakes, limit_conn on open sockets per address) refusing with 429, the daphne unit's
+MemoryHigh=/MemoryMax= in force where systemd can apply them (else a "skip" line with the
+reason) and the daphnes' RSS under MemoryHigh, two players signing up and playing a rated
+game in Chromium while the daphne holding their game sockets is SIGKILLed, an arena pairing,
+and a tournament dumped with deploy/backup.sh mid-round, restored with deploy/restore.sh into a
+new database, and carried on.
 
 One line per check; exit status 1 on any failure. Every process started is stopped at the
 end, failure or not (and on SIGINT/SIGTERM).
@@ -18,6 +22,7 @@ end, failure or not (and on SIGINT/SIGTERM).
 
 from __future__ import annotations
 
+import base64
 import html
 import http.client
 import os
@@ -31,9 +36,11 @@ import ssl
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import traceback
 import urllib.parse
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,6 +64,11 @@ def say(ok: bool, what: str, detail: str = "") -> None:
     print(f"{'ok  ' if ok else 'FAIL'} {what}" + (f": {detail}" if detail else ""), flush=True)
     if not ok:
         FAILURES.append(what)
+
+
+def skip(what: str, reason: str) -> None:
+    """A check this machine cannot make: said, with why, and not counted as a failure."""
+    print(f"skip {what}: {reason}", flush=True)
 
 
 def must(ok: bool, what: str, detail: str = "") -> None:
@@ -191,6 +203,75 @@ def site_config(https_port, http_port, daphne_ports, cert, key, static_dir, webr
     sub(r"alias /var/lib/circolo/staticfiles/;", f"alias {static_dir}/;")
     sub(r"root /var/www/html;", f"root {webroot};")
     return text
+
+
+def nginx_limits() -> dict[str, float]:
+    """The limits of deploy/nginx/circolo.conf, read from it, so the checks follow a tuned file:
+    open sockets per address, the handshakes' rate and burst, the forms' rate and burst."""
+    text = (DEPLOY / "nginx" / "circolo.conf").read_text()
+    patterns = {
+        "ws_conn": r"^\s*limit_conn circolo_ws_addr (\d+);",
+        "ws_rate": r"^limit_req_zone \S+ zone=circolo_ws_handshake:\S+ rate=(\d+)r/s;",
+        "ws_burst": r"^\s*limit_req zone=circolo_ws_handshake burst=(\d+)",
+        "forms_rate": r"^limit_req_zone \S+ zone=circolo_forms:\S+ rate=(\d+)r/s;",
+        "forms_burst": r"^\s*limit_req zone=circolo_forms burst=(\d+)",
+    }
+    limits = {}
+    for name, pattern in patterns.items():
+        match = re.search(pattern, text, re.M)
+        if not match:
+            raise CheckFailed(f"nginx site file: no line matches {pattern!r}")
+        limits[name] = int(match.group(1))
+    return limits
+
+
+def memory_bytes(value: str) -> int | None:
+    """systemd's MemoryMax=/MemoryHigh= value in bytes (K, M, G, T: powers of 1024), None for
+    infinity. A percentage of the machine's memory is not used in these units."""
+    value = value.strip()
+    if value == "infinity":
+        return None
+    match = re.fullmatch(r"(\d+)([KMGT]?)", value)
+    if not match:
+        raise CheckFailed(f"unexpected memory value {value!r} in a unit")
+    return int(match.group(1)) * 1024 ** " KMGT".index(match.group(2) or " ")
+
+
+def memory_cgroups_unavailable() -> str:
+    """Why no process started here can be given a unit's MemoryMax=, or "" when it can: systemd
+    must be PID 1 (sd_booted's test, /run/systemd/system) with the memory controller on cgroup
+    v2, so that `systemd-run --scope -p MemoryMax=` applies it as the unit would."""
+    init = Path("/proc/1/comm").read_text().strip()
+    reasons = []
+    if not Path("/run/systemd/system").is_dir():
+        reasons.append(f"PID 1 is {init}, not systemd: no unit or scope to give MemoryMax=")
+    controllers = Path("/sys/fs/cgroup/cgroup.controllers")
+    if not controllers.exists() or "memory" not in controllers.read_text().split():
+        mounts = Path("/proc/self/mounts").read_text().splitlines()
+        v2 = [m.split()[1] for m in mounts if m.split()[2] == "cgroup2"]
+        where = ", ".join(
+            f"{m} has {Path(m, 'cgroup.controllers').read_text().split() or 'none'}" for m in v2
+        )
+        reasons.append(
+            "the memory controller is not on cgroup v2 here"
+            + (f" (cgroup v2: {where})" if where else " (no cgroup v2 mounted)")
+        )
+    return "; ".join(reasons)
+
+
+def cgroup_v2_path(pid: int) -> Path:
+    """The cgroup v2 directory of a process (its `0::` line)."""
+    for line in Path(f"/proc/{pid}/cgroup").read_text().splitlines():
+        if line.startswith("0::"):
+            return Path("/sys/fs/cgroup") / line[3:].lstrip("/")
+    raise CheckFailed(f"process {pid} has no cgroup v2")
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
 
 
 # --- Processes ----------------------------------------------------------------------------
@@ -343,7 +424,19 @@ class Run:
             self.stack.start(name, argv, self.process_env() | extra)
 
     def start_daphne(self, port: int) -> None:
-        argv, extra = unit_command("circolo-daphne@.service", str(port))
+        unit = "circolo-daphne@.service"
+        argv, extra = unit_command(unit, str(port))
+        if not memory_cgroups_unavailable():
+            # The unit's memory limits, applied by systemd itself to a scope around the same
+            # command (--scope runs it in this process's place: same pid, same environment).
+            limits = [
+                arg
+                for key in ("MemoryHigh", "MemoryMax")
+                for value in read_unit(unit).get(key, [])
+                for arg in ("-p", f"{key}={value}")
+            ]
+            argv = [shutil.which("systemd-run"), "--scope", "--quiet", "--collect", *limits, "--"]
+            argv += unit_command(unit, str(port))[0]
         self.stack.start(f"daphne-{port}", argv, self.process_env() | extra)
 
     def manage(self, *args: str) -> None:
@@ -448,6 +541,224 @@ http {{
         say(
             page.startswith("200 "),
             "log-in throttle counts the client's address, not nginx's nor a forged X-Forwarded-For",
+        )
+
+    def ws_handshake(
+        self, source: str, path: str = "/ws/lobby/", together: threading.Barrier | None = None
+    ) -> tuple[int, ssl.SSLSocket | None]:
+        """A websocket handshake through nginx from a chosen loopback address, as a guest's page
+        makes it: the HTTP status, and the open socket when it is 101 (the caller closes it).
+        With a barrier, the request is sent once every thread has its TLS connection: they
+        reach nginx together, however slow the TLS handshakes before."""
+        context = ssl.create_default_context()
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+        raw = socket.create_connection(
+            ("127.0.0.1", self.https), timeout=20, source_address=(source, 0)
+        )
+        conn = context.wrap_socket(raw)
+        if together is not None:
+            together.wait(timeout=60)
+        conn.sendall(
+            (
+                f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.https}\r\n"
+                "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                f"Sec-WebSocket-Key: {base64.b64encode(os.urandom(16)).decode()}\r\n"
+                f"Origin: {self.site}\r\n\r\n"
+            ).encode()
+        )
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = conn.recv(4096)
+            if not chunk:
+                break
+            head += chunk
+        status = int(head.split(b" ", 2)[1]) if head.startswith(b"HTTP/") else 0
+        if status == 101:
+            return status, conn
+        conn.close()
+        return status, None
+
+    def nginx_refusals(self, zone: str) -> int:
+        """nginx's error log lines for refusals by one zone ("limiting requests" of limit_req,
+        "limiting connections" of limit_conn; a request only delayed is not one)."""
+        log = (self.tmp / "nginx" / "error.log").read_text(errors="replace")
+        return sum("limiting " in line and f'by zone "{zone}"' in line for line in log.splitlines())
+
+    def check_nginx_limits(self) -> None:
+        """The limits of deploy/nginx/circolo.conf in force, each from a loopback address of
+        its own (nginx counts per address; the browser's 127.0.0.1 stays untouched): POSTs to
+        the account forms past their burst refused 429 while GETs pass; more open sockets than
+        limit_conn allows refused at the handshake, and one more let in once one closes;
+        handshakes faster than their rate past the burst refused."""
+        limits = nginx_limits()
+        too_many = "Troppe richieste da questo indirizzo"
+
+        # The forms: POSTs without a CSRF token, so the ones let through cost daphne nothing
+        # (403) and nginx's 429 cannot be the site's own throttle.
+        sent = int(limits["forms_burst"]) * 2 + 10
+        answers: list[tuple[int, str]] = []
+
+        def post(i: int) -> None:
+            path = ("/accounts/login/", "/accounts/signup/")[i % 2]
+            response, text = Client(self.https, "127.0.0.4").request(
+                "POST", path, {"username": f"nessuno{i}", "password": "sbagliata-0"}
+            )
+            answers.append((response.status, text))
+
+        logged = self.nginx_refusals("circolo_forms")
+        started = time.monotonic()
+        threads = [threading.Thread(target=post, args=(i,)) for i in range(sent)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        took = time.monotonic() - started
+        refused = [text for status, text in answers if status == 429]
+        passed = [status for status, _ in answers if status != 429]
+        # At most the burst and the one the rate allows, plus what the rate refilled meanwhile.
+        allowed = 1 + limits["forms_burst"] + limits["forms_rate"] * took
+        say(
+            len(answers) == sent
+            and 0 < len(passed) <= allowed
+            and refused
+            and all(too_many in text for text in refused)
+            and set(passed) == {403}
+            and self.nginx_refusals("circolo_forms") - logged == len(refused),
+            f"nginx limit_req: {sent} POSTs at once to the log-in and sign-up forms from one"
+            f" address, {len(passed)} let through, {len(refused)} refused 429 by nginx",
+            f"{took:.1f} s, statuses {dict(sorted(Counter(s for s, _ in answers).items()))}",
+        )
+        response, _ = Client(self.https, "127.0.0.4").request("GET", "/accounts/login/")
+        other, _ = Client(self.https, "127.0.0.5").request("POST", "/accounts/login/", {})
+        say(
+            response.status == 200 and other.status == 403,
+            "nginx limit_req counts only POSTs, per address (a GET from it and another"
+            " address's POST pass)",
+            f"GET {response.status}, other address's POST {other.status}",
+        )
+
+        # Open sockets per address: as many as limit_conn allows, at the handshakes' own rate
+        # (so limit_req is not what refuses), then five more.
+        cap = int(limits["ws_conn"])
+        pace = 1.5 / limits["ws_rate"]
+        held: list[ssl.SSLSocket] = []
+        statuses: list[int] = []
+        extra: list[int] = []
+        after_close: tuple[int, ssl.SSLSocket | None] = (0, None)
+        logged = self.nginx_refusals("circolo_ws_addr")
+        try:
+            for _ in range(cap):
+                status, conn = self.ws_handshake("127.0.0.6")
+                statuses.append(status)
+                if conn is not None:
+                    held.append(conn)
+                time.sleep(pace)
+            for _ in range(5):
+                extra.append(self.ws_handshake("127.0.0.6")[0])
+                time.sleep(pace)
+            held.pop().close()
+            after_close = wait_until(
+                lambda: (s := self.ws_handshake("127.0.0.6"))[1] and s, 10, "a socket let in"
+            )
+            held.append(after_close[1])
+        except CheckFailed as error:
+            say(False, "nginx limit_conn on /ws/: a socket let in once one closes", str(error))
+        finally:
+            for conn in held:
+                conn.close()
+        say(
+            len(held) == cap
+            and extra == [429] * 5
+            and after_close[0] == 101
+            and self.nginx_refusals("circolo_ws_addr") - logged >= 5,
+            f"nginx limit_conn: {cap} open sockets from one address, the next 5 handshakes"
+            " refused 429, one let in again once a socket closes",
+            f"open {len(held)} of {cap} ({sorted(set(statuses))}), then {extra}",
+        )
+
+        # Handshakes faster than their rate: all at once from one address, each socket closed
+        # as soon as it opens (so limit_conn is not what refuses).
+        sent = int(limits["ws_burst"]) + 40
+        codes: list[int] = []
+        together = threading.Barrier(sent)
+
+        def handshake() -> None:
+            status, conn = self.ws_handshake("127.0.0.7", together=together)
+            codes.append(status)
+            if conn is not None:
+                conn.close()
+
+        logged = self.nginx_refusals("circolo_ws_handshake")
+        started = time.monotonic()
+        threads = [threading.Thread(target=handshake) for _ in range(sent)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        took = time.monotonic() - started
+        allowed = 1 + limits["ws_burst"] + limits["ws_rate"] * took
+        accepted, refused = codes.count(101), codes.count(429)
+        say(
+            len(codes) == sent
+            and accepted + refused == sent
+            and 0 < accepted <= allowed
+            and refused > 0
+            and self.nginx_refusals("circolo_ws_handshake") - logged == refused,
+            f"nginx limit_req on /ws/: {sent} handshakes at once from one address,"
+            f" {accepted} let through, {refused} refused 429",
+            f"{took:.1f} s, statuses {dict(sorted(Counter(codes).items()))}",
+        )
+
+    def check_memory_limit(self) -> None:
+        """The daphne unit's MemoryHigh=/MemoryMax= in force on the daphnes started here: their
+        cgroup's memory.high and memory.max as the unit says (systemd-run's scope, see
+        start_daphne), or a clear skip where this machine cannot apply them. Their RSS now,
+        after the sockets of the checks above, under MemoryHigh either way."""
+        unit = read_unit("circolo-daphne@.service")
+        wanted = {
+            key: memory_bytes(values[-1])
+            for key, values in unit.items()
+            if key.startswith("Memory")
+        }
+        must(
+            wanted.get("MemoryMax") is not None
+            and wanted.get("MemoryHigh") is not None
+            and wanted["MemoryHigh"] < wanted["MemoryMax"],
+            "the daphne unit sets MemoryHigh= below MemoryMax=",
+            str(unit.get("MemoryHigh")) + " " + str(unit.get("MemoryMax")),
+        )
+        pids = [self.stack.running[f"daphne-{port}"].pid for port in self.daphne_ports]
+        rss = [rss_mb(pid) for pid in pids]
+        say(
+            all(0 < r < wanted["MemoryHigh"] / 2**20 for r in rss),
+            f"daphne RSS {' and '.join(f'{r:.0f}' for r in rss)} MB after the checks' sockets,"
+            f" under the unit's MemoryHigh ({unit['MemoryHigh'][-1]})",
+        )
+        why_not = memory_cgroups_unavailable()
+        if why_not:
+            skip("the daphne unit's MemoryMax= in force", why_not)
+            return
+        found = []
+        for pid in pids:
+            group = cgroup_v2_path(pid)
+            found.append(
+                (
+                    group.name,
+                    int((group / "memory.max").read_text()),
+                    int((group / "memory.high").read_text()),
+                )
+            )
+        say(
+            all(
+                (limit, high) == (wanted["MemoryMax"], wanted["MemoryHigh"])
+                for _, limit, high in found
+            )
+            and len({name for name, _, _ in found}) == len(pids),
+            f"the daphne unit's MemoryMax={unit['MemoryMax'][-1]} and MemoryHigh="
+            f"{unit['MemoryHigh'][-1]} in force: each daphne in its own cgroup with that"
+            " memory.max and memory.high",
+            str(found),
         )
 
     def play(self, browser) -> None:
@@ -802,6 +1113,8 @@ http {{
         self.wait_healthy("two daphne, worker, beat")
         self.check_proxy()
         self.check_throttle(limit)
+        self.check_nginx_limits()
+        self.check_memory_limit()
 
         from playwright.sync_api import sync_playwright
 
