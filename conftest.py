@@ -117,7 +117,16 @@ _CHROMIUM = _Chromium()
 
 @pytest.fixture
 def browser():
-    return _CHROMIUM.get()
+    """The session's Chromium, its pages watched for Content-Security-Policy violations: a
+    test on whose pages the policy refused anything (an inline handler, an injected style)
+    fails, whatever else it checks (tests/browser.py `CspWatchedBrowser`)."""
+    from tests.browser import CspWatchedBrowser
+
+    watched = CspWatchedBrowser(_CHROMIUM.get())
+    yield watched
+    assert watched.csp_violations == [], (
+        f"Content-Security-Policy violations: {watched.csp_violations}"
+    )
 
 
 @pytest.hookimpl(tryfirst=True)

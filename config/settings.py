@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from csp.constants import NONE, SELF
 from django.utils.translation import gettext_lazy as _
 
 from config.env import (
@@ -16,6 +17,7 @@ from config.env import (
     env_port,
     env_rate,
     secret_key,
+    socket_sources,
     xdist_worker_names,
 )
 
@@ -42,6 +44,7 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "django_htmx",
     "template_partials",
+    "csp",
     "channels",
     "live",
     "accounts",
@@ -54,6 +57,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "config.middleware.SessionMiddleware",
     "config.middleware.ChosenLanguageMiddleware",
@@ -231,6 +235,36 @@ CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 # to X-Forwarded-For (README "Deploying"); the log-in throttle reads that address.
 BEHIND_PROXY = env_bool(os.environ, "BEHIND_PROXY", False)
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if BEHIND_PROXY else None
+
+# Content-Security-Policy (django-csp): a page runs, styles and loads only the site's own files,
+# so markup that ever slipped into a page unescaped could run nothing and send nothing away.
+# - script-src 'self', no nonce: every script is a static file; behaviour is bound from data-
+#   attributes by static/js/site.js (data-confirm, data-select-on-click, data-print), never an
+#   inline handler or <script> body; htmx's eval paths (hx-on, trigger filters, js: values)
+#   are switched off by base.html's htmx-config, and nothing else evaluates strings.
+# - style-src 'self': no style= attribute or <style> anywhere; htmx's own indicator <style>
+#   is switched off in the same htmx-config and its rules live in site.css. Scripts still
+#   move things through element.style (chessground), which the CSP does not govern.
+# - img-src data:: chessground's piece sets are data: URIs in its CSS.
+# - connect-src: the site's own sockets (config.env.socket_sources).
+# - object-src, base-uri, form-action, frame-ancestors: no plugins, no <base> or form posting
+#   elsewhere, no framing (X-Frame-Options says the same to older browsers).
+# The admin (Django 5.2) ships its scripts as files and keeps within it. tests/test_csp.py
+# opens every kind of page in Chromium under this policy and fails on any violation, and every
+# browser test does too (conftest.py).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF, *socket_sources(ALLOWED_HOSTS)],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
 
 LOGGING = {
     "version": 1,

@@ -192,3 +192,60 @@ def fresh_lobby_window() -> None:
     heartbeat.client().delete(
         heartbeat.prefixed(f"throttle:{LOBBY_GROUP}"), heartbeat.prefixed(f"trailing:{LOBBY_GROUP}")
     )
+
+
+# Every page's Content-Security-Policy violations (config/settings.py), as the browser reports
+# them to the page: an inline handler refused when its event fires, an injected <style>, a
+# socket to a source not allowed. The listener is on before any script of the page runs.
+CSP_WATCH = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.circoloCspViolation({
+    page: location.pathname,
+    directive: event.effectiveDirective,
+    blocked: event.blockedURI,
+    sample: event.sample,
+    source: event.sourceFile ? event.sourceFile + ":" + event.lineNumber : "",
+  });
+}, true);
+"""
+
+
+def watch_csp(context, violations: list[dict]) -> None:
+    """Each Content-Security-Policy violation on any page of `context` appended to
+    `violations` (Playwright's `expose_binding` and `add_init_script`, public API)."""
+    context.expose_binding("circoloCspViolation", lambda _source, seen: violations.append(seen))
+    context.add_init_script(CSP_WATCH)
+
+
+class CspWatchedBrowser:
+    """The suite's Chromium as every browser test gets it (conftest.py's `browser` fixture):
+    the contexts and pages it opens record their Content-Security-Policy violations in
+    `csp_violations`, and the fixture fails the test on any. Everything else is the browser's.
+    Playwright runs a predicate given as a bare expression (`wait_for_function("x > 1")`)
+    through the page's eval, which the policy refuses: give it a function (`"() => x > 1"`)."""
+
+    def __init__(self, browser) -> None:
+        self._browser = browser
+        self.csp_violations: list[dict] = []
+
+    def new_context(self, **kwargs):
+        context = self._browser.new_context(**kwargs)
+        watch_csp(context, self.csp_violations)
+        return context
+
+    def new_page(self, **kwargs):
+        page = self._browser.new_page(**kwargs)  # blank yet: the watch is on before it loads
+        watch_csp(page.context, self.csp_violations)
+        return page
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+
+def no_csp_violations(page, browser) -> None:
+    """Assert, now, that no page of the browser broke the Content-Security-Policy. A round trip
+    to the page first: a violation it reported before is delivered by then."""
+    page.evaluate("0")
+    seen = list(browser.csp_violations)
+    browser.csp_violations.clear()  # said here once, not again by the fixture at the end
+    assert seen == [], seen

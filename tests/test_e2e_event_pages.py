@@ -158,6 +158,11 @@ def test_round_robin_results_read_as_a_player_expects(site, context):
     page.get_by_test_id("print-link").click()
     expect(page.get_by_test_id("print-sheet").get_by_test_id("standings")).to_be_visible()
     expect(page.get_by_test_id("print-sheet").get_by_test_id("cross-table")).to_be_visible()
+    # Its button opens the browser's print dialog (site.js's data-print), which a headless
+    # browser has not: the page's window.print says it was called instead.
+    page.evaluate("() => { window.print = () => { document.body.dataset.printed = '1'; }; }")
+    page.get_by_role("button", name="Stampa").click()
+    expect(page.locator("body")).to_have_attribute("data-printed", "1")
     page.emulate_media(media="print")
     expect(page.locator(".topbar")).to_be_hidden()
 

@@ -81,7 +81,7 @@ def test_two_players_click_the_same_time_and_are_paired(site, two_players):
     # The leave's push makes the page fetch the grid again; a click while that answer replaces
     # the grid lands on the grid being removed and sends nothing (seen once in a full run):
     # the leave's answer and the re-fetch's, both in, before the next click.
-    anna.wait_for_function("window.gridSwaps >= 2")
+    anna.wait_for_function("() => window.gridSwaps >= 2")
     # Leaving the lobby page ends the wait as well.
     anna.get_by_test_id("pool-5+0").click()
     expect(anna.get_by_test_id("pool-waiting")).to_be_visible()
@@ -167,7 +167,7 @@ def test_a_tick_on_amichevole_survives_the_grid_being_fetched_again(site, two_pl
     anna.get_by_test_id("pool-casual").check()  # while the re-fetch is on its way
     count_grid_swaps(anna)
     refetches[0].continue_()
-    anna.wait_for_function("window.gridSwaps >= 1")  # the answer, made before the tick, is in
+    anna.wait_for_function("() => window.gridSwaps >= 1")  # the answer, made before the tick, is in
     anna.unroute_all()
     expect(anna.get_by_test_id("pool-casual")).to_be_checked()
 

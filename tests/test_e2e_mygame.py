@@ -75,14 +75,14 @@ def test_an_accepted_challenge_takes_the_challenger_from_another_page(two_player
     anna_page.add_init_script(HIDDEN_TAB)
     anna_page.goto(site + "/players/")
     expect(anna_page.locator("main")).to_be_visible()
-    anna_page.wait_for_function("document.documentElement.dataset.mygameSounds === undefined")
+    anna_page.wait_for_function("() => document.documentElement.dataset.mygameSounds === undefined")
     game = accepted_challenge(anna, bruno)
     # No link clicked: the players list goes to the board by itself.
     anna_page.wait_for_url(at_board(anna_page, game.pk))
     expect(anna_page.get_by_test_id("board")).to_be_visible()
     # Arrived in a background tab: its title says so, alternating with the game's.
-    anna_page.wait_for_function("document.documentElement.dataset.mygameFlashing === '1'")
-    anna_page.wait_for_function("document.title.startsWith('♞ La tua partita è aperta!')")
+    anna_page.wait_for_function("() => document.documentElement.dataset.mygameFlashing === '1'")
+    anna_page.wait_for_function("() => document.title.startsWith('♞ La tua partita è aperta!')")
     wait_sat(game.pk, "white")
 
 

@@ -11,6 +11,7 @@ from config.env import (
     env_list,
     env_port,
     secret_key,
+    socket_sources,
     xdist_worker_names,
 )
 
@@ -138,3 +139,13 @@ def test_each_test_worker_keeps_its_own_redis_names():
     assert again["REDIS_URL"] == first["REDIS_URL"]
     # Prefixes are derived from the environment's own value, never from a derived one.
     assert xdist_worker_names({**base, "PYTEST_XDIST_WORKER": "gw0"}) == first
+
+
+def test_socket_sources_name_each_plain_host_the_site_answers_to():
+    """CSP's connect-src: ws:// and wss:// of each host name; patterns and IPv6 literals,
+    which a CSP source cannot spell, are left to 'self'."""
+    assert socket_sources(["circolo.example", ".circolo.example", "*", "[::1]", ""]) == [
+        "ws://circolo.example",
+        "wss://circolo.example",
+    ]
+    assert socket_sources([]) == []
