@@ -522,6 +522,19 @@ http {{
             "static files served by nginx from collectstatic's directory",
             f"{response.status} Cache-Control: {cache}",
         )
+        response, _text = Client(self.https).request("GET", "/")
+        headers = {
+            name: response.getheader(name) or ""
+            for name in ("Server", "Strict-Transport-Security", "Content-Security-Policy")
+        }
+        say(
+            response.status == 200
+            and headers["Server"] == "nginx"
+            and "includeSubDomains" in headers["Strict-Transport-Security"]
+            and "script-src 'self'" in headers["Content-Security-Policy"],
+            "pages through nginx: no nginx version, HSTS with subdomains, the site's CSP",
+            str(headers),
+        )
 
     def check_throttle(self, limit: int) -> None:
         """LOGIN_ADDRESS_FAILURE_LIMIT failures from one address, any usernames, then it is
