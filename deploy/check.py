@@ -779,9 +779,12 @@ http {{
         from playwright.sync_api import expect
 
         from games.models import Game
-        from tests.browser import chess_move, open_game_between, sign_up, wait_plies
+        from tests.browser import chess_move, open_game_between, sign_up, wait_plies, watch_csp
 
         contexts = [browser.new_context(locale="it-IT", ignore_https_errors=True) for _ in range(2)]
+        violations: list[dict] = []  # the site's Content-Security-Policy, through nginx
+        for context in contexts:
+            watch_csp(context, violations)
         pages = [c.new_page() for c in contexts]
         sockets: list[list] = [[], []]
         for page, seen in zip(pages, sockets, strict=True):
@@ -815,6 +818,11 @@ http {{
             bool(urls) and all(u.startswith("wss://") for u in urls),
             "every socket is wss:// through nginx",
             ", ".join(sorted(set(urls)))[:300],
+        )
+        say(
+            not violations,
+            "the players' pages and wss:// sockets keep to the site's Content-Security-Policy",
+            str(violations)[:300],
         )
 
         # Which daphne holds the game's sockets (daphne's access log, one line per connect).
