@@ -6,11 +6,13 @@ A transaction that locks rows of several kinds takes them in this order, and row
 in ascending primary key:
 
 1. ``EVENT``: a tournament or an arena row (its steps, joins, edits, the end);
-2. ``CHALLENGE``: a challenge row (accepting, cancelling);
-3. ``USER``: user rows (opening a game checks one board at a time, RULES 1; opening an event
+2. ``PAIR``: two players, as a pair (`lock_pair`: what either of them may offer the other, a
+   rematch or a challenge, is decided one at a time, so two offers crossing become one game);
+3. ``CHALLENGE``: a challenge row (accepting, cancelling);
+4. ``USER``: user rows (opening a game checks one board at a time, RULES 1; opening an event
    checks one live event per person);
-4. ``GAME``: game rows (every move, flag, draw offer, presence change, end by the event);
-5. ``RATING``: rating rows (`ratings.services`, ascending player id within a pool).
+5. ``GAME``: game rows (every move, flag, draw offer, presence change, end by the event);
+6. ``RATING``: rating rows (`ratings.services`, ascending player id within a pool).
 
 Two transactions that keep the order queue on their first shared row and never deadlock. A
 lock of a lower rank after a higher one in the same transaction raises `LockOrderError` (a
@@ -40,10 +42,11 @@ LOCK_TIMEOUT_MS = int(getattr(settings, "LOCK_TIMEOUT_MS", 5000))
 
 class Rank(IntEnum):
     EVENT = 1
-    CHALLENGE = 2
-    USER = 3
-    GAME = 4
-    RATING = 5
+    PAIR = 2
+    CHALLENGE = 3
+    USER = 4
+    GAME = 5
+    RATING = 6
 
 
 class LockOrderError(RuntimeError):
@@ -138,3 +141,21 @@ def lock_one(queryset: models.QuerySet | type[models.Model], pk: Any, rank: Rank
     if not rows:
         raise queryset.model.DoesNotExist(f"no {queryset.model.__name__} {pk!r}")
     return rows[0]
+
+
+def lock_pair(first_id: int, second_id: int) -> None:
+    """Two players, as a pair, until the end of the transaction (PAIR rank): a PostgreSQL
+    advisory transaction lock on the two ids, lower first, in the two-key space no other lock
+    of the site uses. No row stands for a pair, and the users' rows come later in the order
+    (USER rank). SQLite locks the whole database for every transaction already."""
+    connection = entering(Rank.PAIR)
+    if connection.vendor != "postgresql":
+        return
+    low, high = sorted((int(first_id), int(second_id)))
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [low, high])
+    except DatabaseError as error:
+        if is_lock_timeout(error):
+            raise LockTimeout(str(error)) from error
+        raise

@@ -1,7 +1,10 @@
 """Challenges ("sfide", RULES 3): posted open or to one player; accepting opens the game.
 
-Locking: accepting or cancelling locks the challenge row (CHALLENGE rank), then opening the
-game locks the players' user rows (`play.game_open`), in the site's lock order (`live.locks`).
+Locking, in the site's lock order (`live.locks`): accepting a challenge or offering a rematch
+first locks the two players as a pair (PAIR rank), so what passes between them is decided one
+at a time: two rematch offers crossing make one game, and a challenge between them accepted
+twice at once opens one. Then accepting or cancelling locks the challenge row (CHALLENGE rank),
+and opening the game the players' user rows (`play.game_open`).
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ import secrets
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 
 from games.models import Challenge, ChallengeStatus, ColorChoice, Game
 from games.rules import VARIANT_CODES
@@ -97,8 +101,20 @@ def _locked_open_challenge(challenge_id: int) -> Challenge:
 
 def challenge_accept(*, challenge_id: int, user_id: int) -> Game:
     """Accept a challenge: the game opens at once (RULES 3). Raises PlayerBusy when either
-    player is in a live game (RULES 1) and ChallengeGone when someone else got there first."""
+    player is in a live game (RULES 1) and ChallengeGone when someone else got there first.
+
+    The other offers still open between the two players (a rematch crossing this one, an older
+    challenge) are withdrawn: the game they asked for is the one starting now, and one accepted
+    later would start another."""
+    challenger_id = (
+        Challenge.objects.filter(pk=challenge_id).values_list("challenger_id", flat=True).first()
+        if isinstance(challenge_id, int) and not isinstance(challenge_id, bool)
+        else None
+    )
+    if challenger_id is None:
+        raise ChallengeGone("no such challenge")
     with transaction.atomic():
+        locks.lock_pair(challenger_id, user_id)
         challenge = _locked_open_challenge(challenge_id)
         if user_id == challenge.challenger_id:
             raise NotAPlayer("you cannot accept your own challenge")
@@ -125,6 +141,13 @@ def challenge_accept(*, challenge_id: int, user_id: int) -> Game:
         challenge.game = game
         challenge.opponent_id = user_id
         challenge.save(update_fields=["status", "game", "opponent"])
+        # Under the pair's lock nobody else accepts or offers between these two: the rows need
+        # no lock of their own (and a CHALLENGE lock after the users' would break the order).
+        Challenge.objects.filter(
+            Q(challenger_id=challenge.challenger_id, opponent_id=user_id)
+            | Q(challenger_id=user_id, opponent_id=challenge.challenger_id),
+            status=ChallengeStatus.OPEN,
+        ).update(status=ChallengeStatus.CANCELLED)
         # Other open challenges of the two players can no longer start (one board at a time),
         # but they stay posted: they can be accepted after this game.
         lobby_changed_on_commit()
@@ -166,22 +189,28 @@ def rematch_offer(*, game_id: int, user_id: int) -> tuple[Challenge, Game | None
     if color is None:
         raise NotAPlayer("only its players may ask for a rematch")
     opponent_id = game.black_id if color.value == "white" else game.white_id
-    offers = Challenge.objects.filter(rematch_of=game, status=ChallengeStatus.OPEN)
-    theirs = offers.filter(challenger_id=opponent_id, opponent_id=user_id).first()
-    if theirs is not None:
-        return theirs, challenge_accept(challenge_id=theirs.pk, user_id=user_id)
-    mine = offers.filter(challenger_id=user_id, opponent_id=opponent_id).first()
-    if mine is not None:
-        return mine, None
-    offer = challenge_create(
-        challenger_id=user_id,
-        opponent_id=opponent_id,
-        variant_code=game.variant,
-        base_seconds=game.base_seconds,
-        increment_seconds=game.increment_seconds,
-        # Colours swapped: who had White asks to play Black this time.
-        color=ColorChoice.BLACK if color.value == "white" else ColorChoice.WHITE,
-        rated=game.rated,
-        rematch_of=game,
-    )
+    with transaction.atomic():
+        # The pair first: the opponent's offer made at this very moment is seen here, or sees
+        # this one (two crossing offers used to leave two open challenges and no game).
+        locks.lock_pair(user_id, opponent_id)
+        offers = Challenge.objects.filter(rematch_of=game, status=ChallengeStatus.OPEN)
+        theirs = offers.filter(challenger_id=opponent_id, opponent_id=user_id).first()
+        if theirs is not None:
+            return theirs, challenge_accept(challenge_id=theirs.pk, user_id=user_id)
+        mine = offers.filter(challenger_id=user_id, opponent_id=opponent_id).first()
+        if mine is not None:
+            return mine, None
+        if Challenge.objects.filter(rematch_of=game, status=ChallengeStatus.ACCEPTED).exists():
+            raise ChallengeGone("the rematch has been played already")
+        offer = challenge_create(
+            challenger_id=user_id,
+            opponent_id=opponent_id,
+            variant_code=game.variant,
+            base_seconds=game.base_seconds,
+            increment_seconds=game.increment_seconds,
+            # Colours swapped: who had White asks to play Black this time.
+            color=ColorChoice.BLACK if color.value == "white" else ColorChoice.WHITE,
+            rated=game.rated,
+            rematch_of=game,
+        )
     return offer, None
