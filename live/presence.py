@@ -12,7 +12,7 @@ import logging
 import time
 
 from django.conf import settings
-from django.db import connections, router, transaction
+from django.db import IntegrityError, connections, router, transaction
 
 from live.models import Connection
 
@@ -58,9 +58,16 @@ def left(*, key: str, topic: str, user_id: int, at_ms: int) -> None:
     linger = f"{LINGER_PREFIX}{topic}:{user_id}"
     with transaction.atomic():
         Connection.objects.filter(key=linger).delete()
-        Connection.objects.filter(key=key, topic=topic, user_id=user_id).update(
-            key=linger, seen_ms=at_ms
-        )
+        try:
+            with transaction.atomic():
+                Connection.objects.filter(key=key, topic=topic, user_id=user_id).update(
+                    key=linger, seen_ms=at_ms
+                )
+        except IntegrityError:
+            # Another socket of the same user on this topic closed at the same moment (tabs
+            # closed together) and its row became the lingering one first: that row keeps the
+            # user online for both, and this one goes.
+            Connection.objects.filter(key=key).delete()
 
 
 def count(*, topic: str, user_id: int) -> int:
