@@ -29,6 +29,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import logging
+from dataclasses import dataclass
 
 import redis
 from django.conf import settings
@@ -141,3 +142,74 @@ def attempt_succeeded(username: str, address: str) -> None:
     except RedisError as error:
         # The attempt was counted and its password checked; the counters just run out.
         logger.warning("Log-in counters not cleared after a success: %s", error)
+
+
+# --- counters of other attempts: sign-ups, private events' passwords --------------------------
+
+
+@dataclass(frozen=True)
+class Counter:
+    """`limit` attempts within `window` seconds from the first one, under the cache key `key`."""
+
+    key: str
+    limit: int
+    window: int
+
+
+def count_in_order(counters: list[Counter]) -> tuple[int, Counter | None]:
+    """Count one attempt on each counter in turn, stopping at the first one over its limit:
+    returns how many seconds that one still runs, and which it is (0 and None: go on).
+
+    Each counter is one MULTI (SET NX EX starts its window, INCR counts, TTL says how long the
+    window runs), so any number of attempts at once are counted exactly. The counters after a
+    refusing one are not touched: a client refused by its own counter does not use up a shared
+    one (an address hammering sign-up does not close it to everyone). Raises
+    ThrottleUnavailable when Redis cannot be reached: the caller fails closed."""
+    try:
+        client = _redis()
+        for counter in counters:
+            pipe = client.pipeline(transaction=True)
+            pipe.set(counter.key, 0, ex=counter.window, nx=True)
+            pipe.incr(counter.key)
+            pipe.ttl(counter.key)
+            _set, count, ttl = pipe.execute()
+            if count > counter.limit:
+                return (ttl if ttl > 0 else counter.window), counter
+    except RedisError as error:
+        logger.warning("attempt refused, it cannot be counted: %s", error)
+        raise ThrottleUnavailable from error
+    return 0, None
+
+
+def attempt_right(*, give_back: list[str], clear: list[str]) -> None:
+    """An attempt counted by `count_in_order` turned out right: it no longer counts on the
+    counters `give_back` (those of wrong attempts only), and the counters `clear` start again."""
+    try:
+        pipe = _redis().pipeline(transaction=True)
+        for key in give_back:
+            pipe.eval(_GIVE_BACK, 1, key)
+        if clear:
+            pipe.delete(*clear)
+        pipe.execute()
+    except RedisError as error:  # the counters just run out
+        logger.warning("attempt counters not given back: %s", error)
+
+
+def signup_attempt(address: str) -> int:
+    """Count a sign-up about to create an account; return how many seconds to wait (0: go on).
+
+    Only a valid form is counted (nothing else creates an account, and a typo must not use up a
+    club's allowance): SIGNUP_ADDRESS_LIMIT per address within SIGNUP_WINDOW seconds, then
+    SIGNUP_GLOBAL_LIMIT a minute over the whole site, the bound of an attacker with many
+    addresses. Accounts made by one address at a time were what let private passwords be
+    guessed with fresh accounts."""
+    return count_in_order(
+        [
+            Counter(
+                cache.make_key(f"signup:addr:{address}"),
+                settings.SIGNUP_ADDRESS_LIMIT,
+                settings.SIGNUP_WINDOW,
+            ),
+            Counter(cache.make_key("signup:site"), settings.SIGNUP_GLOBAL_LIMIT, 60),
+        ]
+    )[0]

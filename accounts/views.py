@@ -10,7 +10,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 from django.utils.translation import gettext as _
 
-from accounts import selectors, services
+from accounts import selectors, services, throttle
 from accounts.forms import LoginForm, PlayerSearchForm, SignupForm
 from accounts.redirects import local_next
 
@@ -25,6 +25,23 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
     form = SignupForm(request.POST or None)
+    status = 200
+    if request.method == "POST" and form.is_valid():
+        try:
+            wait = throttle.signup_attempt(throttle.client_address(request))
+        except throttle.ThrottleUnavailable:
+            form.add_error(
+                None, _("Iscrizione non disponibile in questo momento: riprova tra poco.")
+            )
+            status = 503
+        else:
+            if wait:
+                form.add_error(
+                    None,
+                    _("Troppe iscrizioni da questa rete: riprova tra %(minutes)d minuti.")
+                    % {"minutes": max(1, -(-wait // 60))},
+                )
+                status = 429
     if request.method == "POST" and form.is_valid():
         try:
             user = services.user_create(
@@ -40,7 +57,9 @@ def signup(request: HttpRequest) -> HttpResponse:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, _("Benvenuto, %(name)s!") % {"name": user.username})
             return redirect(_safe_next(request) or "home")
-    return render(request, "accounts/signup.html", {"form": form, "next": _safe_next(request)})
+    return render(
+        request, "accounts/signup.html", {"form": form, "next": _safe_next(request)}, status=status
+    )
 
 
 class LoginView(auth_views.LoginView):

@@ -139,6 +139,7 @@ def entry_enter(
     player,
     password: str = "",
     invite_token: str = "",
+    address: str = "",
     now: datetime | None = None,
 ) -> Entry:
     """RULES 8: enter (or come back) before or during the arena ("Entra", "Riprendi").
@@ -154,7 +155,9 @@ def entry_enter(
         raise ArenaError("closed", _("L'arena è finita: non si può più entrare."))
     entry = Entry.objects.filter(arena=arena, player=player).first()
     if entry is None and arena.is_private:
-        if not events.may_enter_private(arena, password, invite_token, player_id=player.pk):
+        if not events.may_enter_private(
+            arena, password, invite_token, player_id=player.pk, address=address
+        ):
             raise ArenaError(
                 "private",
                 _("Arena privata: serve la password giusta o il link d'invito.")

@@ -13,12 +13,14 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts.throttle import client_address
 from arena import selectors, services
 from arena.describe import describe, outcome_line
 from arena.forms import ArenaForm, EnterForm
 from arena.models import Arena, Entry, EntryState, PauseReason
 from events.forms import remember_zone, use_zone
 from events.kinds import open_live_event
+from events.services import private_throttled_until
 from ratings.models import CadenceChoice, Variant
 
 
@@ -154,6 +156,10 @@ def arena_detail(request: HttpRequest, pk: int) -> HttpResponse:
             reverse("arena:invite", args=[pk, arena.invite_token])
         ),
         "login_url": reverse("accounts:login") + "?" + urlencode({"next": request.path}),
+        # Password tries stopped for everyone: its organizer is told until when.
+        "private_throttled_until": private_throttled_until(arena)
+        if is_opener and arena.is_private
+        else None,
         "my_game_id": next(
             (r.playing_game_id for r in rows if entry and r.entry.pk == entry.pk), None
         ),
@@ -196,6 +202,7 @@ def arena_enter(request: HttpRequest, pk: int) -> HttpResponse:
             player=request.user,
             password=form.cleaned_data.get("password", ""),
             invite_token=request.session.get(_invite_key(pk), ""),
+            address=client_address(request),
         )
     except services.ArenaError as error:
         messages.error(request, error.message)

@@ -116,6 +116,18 @@ LOGIN_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
 LOGIN_FAILURE_WINDOW = int(os.environ.get("LOGIN_FAILURE_WINDOW", "900"))  # seconds
 LOGIN_ADDRESS_FAILURE_LIMIT = env_int(os.environ, "LOGIN_ADDRESS_FAILURE_LIMIT", 50)
 
+# Sign-ups that create an account: per address within SIGNUP_WINDOW seconds, and over the whole
+# site a minute (accounts/throttle.py).
+SIGNUP_ADDRESS_LIMIT = env_int(os.environ, "SIGNUP_ADDRESS_LIMIT", 5)
+SIGNUP_WINDOW = env_int(os.environ, "SIGNUP_WINDOW", 3600)
+SIGNUP_GLOBAL_LIMIT = env_int(os.environ, "SIGNUP_GLOBAL_LIMIT", 30)
+# Wrong passwords of private events within PRIVATE_PASSWORD_WINDOW seconds: per player and
+# event, per event whoever tries, per address whatever the event (events/services.py).
+PRIVATE_PASSWORD_TRIES = env_int(os.environ, "PRIVATE_PASSWORD_TRIES", 5)
+PRIVATE_EVENT_TRIES = env_int(os.environ, "PRIVATE_EVENT_TRIES", 20)
+PRIVATE_ADDRESS_TRIES = env_int(os.environ, "PRIVATE_ADDRESS_TRIES", 20)
+PRIVATE_PASSWORD_WINDOW = env_int(os.environ, "PRIVATE_PASSWORD_WINDOW", 900)
+
 # What a socket, a player and an address may send, per daphne process (live/budget.py,
 # docs/protocol.md "Budgets"): a burst, then a steady rate a second. A game page sends a move or
 # a `sync` now and then; the other pages send nothing but an occasional `ping`.

@@ -93,6 +93,10 @@ def thematic_choices(variant: str) -> list[tuple[int, str]]:
     ]
 
 
+# Letters of a private event's password, at least.
+PRIVATE_PASSWORD_MIN_LENGTH = 8
+
+
 class ManyOptionsSelect(forms.Select):
     """A `<select>` written in Python, the same markup Django's templates write (checked by
     tests/events), for the thematic openings' 175 options: through the templates each option
@@ -293,6 +297,15 @@ class EventForm(forms.Form):
         if data.get("private") and not data.get("password"):
             if self.instance is None or not self.instance.is_private:
                 self.add_error("password", _("Scegli una password per l'evento privato."))
+        elif data.get("private") and len(data["password"]) < PRIVATE_PASSWORD_MIN_LENGTH:
+            # A short password falls to guessing however the tries are counted (four digits
+            # were found on the 23rd guess with fresh accounts): a new one is long enough, or
+            # the organizer shares the invite link instead. Old short ones keep working.
+            self.add_error(
+                "password",
+                _("La password di un evento privato ha almeno %(n)d caratteri.")
+                % {"n": PRIVATE_PASSWORD_MIN_LENGTH},
+            )
         return data
 
     def event_options(self) -> dict:

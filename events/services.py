@@ -8,8 +8,9 @@ once cannot both pass the one-live-event check, RULES 1), the event row for ever
 from __future__ import annotations
 
 import secrets
+import time
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -18,6 +19,7 @@ from django.core.cache import cache
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from accounts.throttle import Counter, ThrottleUnavailable, attempt_right, count_in_order
 from events import options
 from events.kinds import open_live_event
 from live import locks
@@ -99,42 +101,81 @@ def apply_options(event, data: EventOptions, *, double_games: bool) -> None:
         event.password_hash = make_password(data.password) if data.password else ""
 
 
-# Issue 14: wrong private passwords were tried without limit (60 in 22 s). A player gets this many
-# tries per event within the window; each try is counted before the password is checked.
-PRIVATE_TRIES = int(getattr(settings, "PRIVATE_PASSWORD_TRIES", 5))
-PRIVATE_WINDOW = int(getattr(settings, "PRIVATE_PASSWORD_WINDOW", 900))
+def _private_counters(event, player_id: int | None, address: str) -> list[Counter]:
+    """The counters of a password try on a private event, in the order they are asked: the
+    player's own on this event, their address's on every event, and last the event's own,
+    whoever tries (fresh accounts from many addresses, 4 of them × 5 tries, found a 4-digit
+    password on the 23rd guess when only the first was counted)."""
+    window = settings.PRIVATE_PASSWORD_WINDOW
+    label = f"{event._meta.label_lower}:{event.pk}"
+    return [
+        Counter(
+            cache.make_key(f"private-tries:{label}:{player_id}"),
+            settings.PRIVATE_PASSWORD_TRIES,
+            window,
+        ),
+        Counter(
+            cache.make_key(f"private-tries:addr:{address}"),
+            settings.PRIVATE_ADDRESS_TRIES,
+            window,
+        ),
+        Counter(cache.make_key(f"private-tries:{label}"), settings.PRIVATE_EVENT_TRIES, window),
+    ]
 
 
-def may_enter_private(event, password: str, invite_token: str, *, player_id: int | None) -> bool:
-    """A private event lets in its opener (issue 16: they need not type their own password),
-    whoever came through the invite link, and whoever gives the password.
+def _throttled_key(event) -> str:
+    return f"private-throttled:{event._meta.label_lower}:{event.pk}"
 
-    Password tries are counted per (event, player) in the cache's Redis, atomically, before the
-    check: past PRIVATE_TRIES within PRIVATE_WINDOW seconds the try is refused without looking
-    at the password ("throttled"); a right password clears the count. Without Redis the
-    password cannot be counted and is refused ("unavailable": fail closed)."""
+
+def private_throttled_until(event) -> datetime | None:
+    """Until when password tries on `event` are refused to everyone (its organizer is told on
+    the event's page); None when they are not (or Redis cannot say)."""
+    try:
+        until = cache.get(_throttled_key(event))
+    except Exception:
+        return None
+    return datetime.fromtimestamp(until, tz=UTC) if until else None
+
+
+def may_enter_private(
+    event, password: str, invite_token: str, *, player_id: int | None, address: str = ""
+) -> bool:
+    """A private event lets in its opener (they need not type their own password), whoever came
+    through the invite link, and whoever gives the password.
+
+    Every password try is counted in the cache's Redis, atomically, before the check
+    (`accounts.throttle.count_in_order`, `_private_counters`): past a limit within
+    PRIVATE_PASSWORD_WINDOW seconds the try is refused without looking at the password
+    ("throttled"). A right password gives its try back to the address's and the event's
+    counters and clears the player's own. When the event's own counter refuses, the time it
+    reopens is kept for its organizer's page. Without Redis the password cannot be counted and
+    is refused ("unavailable": fail closed); the invite link still works."""
     if player_id is not None and player_id == event.opened_by_id:
         return True
     if invite_token and secrets.compare_digest(invite_token, event.invite_token):
         return True
     if not password:
         return False
-    key = f"private-tries:{event._meta.label_lower}:{event.pk}:{player_id}"
+    counters = _private_counters(event, player_id, address)
     try:
-        cache.add(key, 0, timeout=PRIVATE_WINDOW)
-        tries = cache.incr(key)
-    except Exception:
+        wait, refusing = count_in_order(counters)
+    except ThrottleUnavailable:
         raise EventError(
             "unavailable", _("Controllo della password non disponibile: riprova tra poco.")
         ) from None
-    if tries > PRIVATE_TRIES:
+    if refusing is not None:
+        if refusing is counters[-1]:
+            try:
+                cache.set(_throttled_key(event), time.time() + wait, timeout=wait)
+            except Exception:  # the notice is a help; the refusal stands
+                pass
         raise EventError(
             "throttled",
-            _("Troppe password sbagliate: riprova tra %(minutes)d minuti.")
-            % {"minutes": PRIVATE_WINDOW // 60},
+            _("Troppe password sbagliate: riprova tra %(minutes)d minuti o usa il link d'invito.")
+            % {"minutes": max(1, -(-wait // 60))},
         )
     if check_password(password, event.password_hash):
-        cache.delete(key)
+        attempt_right(give_back=[counters[1].key, counters[2].key], clear=[counters[0].key])
         return True
     return False
 

@@ -152,6 +152,7 @@ def registration_join(
     player,
     password: str = "",
     invite_token: str = "",
+    address: str = "",
     now: datetime | None = None,
 ) -> Registration:
     """RULES 4.2. The tournament row is locked before counting seats (module docstring)."""
@@ -168,7 +169,7 @@ def registration_join(
     if existing is not None:
         return existing
     if tournament.is_private and not events.may_enter_private(
-        tournament, password, invite_token, player_id=player.pk
+        tournament, password, invite_token, player_id=player.pk, address=address
     ):
         raise TournamentError(
             "private",

@@ -15,8 +15,10 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts.throttle import client_address
 from events.forms import remember_zone, use_zone
 from events.kinds import open_live_event
+from events.services import private_throttled_until
 from games.models import Game
 from games.selectors import games_export
 from ratings.models import CadenceChoice, Variant
@@ -150,6 +152,10 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
             reverse("tournaments:invite", args=[pk, tournament.invite_token])
         ),
         "login_url": reverse("accounts:login") + "?" + urlencode({"next": request.path}),
+        # Password tries stopped for everyone: its organizer is told until when.
+        "private_throttled_until": private_throttled_until(tournament)
+        if is_opener and tournament.is_private
+        else None,
     }
     if tournament.status in RUN_STATUSES:
         # The current round in full; the others are listed and read when opened (round view).
@@ -223,6 +229,7 @@ def tournament_join(request: HttpRequest, pk: int) -> HttpResponse:
             player=request.user,
             password=form.cleaned_data.get("password", ""),
             invite_token=request.session.get(_invite_key(pk), ""),
+            address=client_address(request),
         )
     except services.TournamentError as error:
         messages.error(request, error.message)

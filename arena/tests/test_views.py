@@ -57,6 +57,7 @@ def test_open_an_arena_through_the_form(client):
         ({"time_control": "custom", "base_minutes": "500", "increment": "0"}, "base_minutes"),
         ({"opening_mode": "table1"}, "opening_mode"),  # table openings are for draughts
         ({"private": "on", "password": ""}, "password"),
+        ({"private": "on", "password": "1234"}, "password"),  # 8 letters at least
         ({"rated": "", "floor": "1200"}, "floor"),
         ({"starts_at": "2020-01-01T10:00"}, "starts_at"),
         ({"timezone": "America"}, None),  # not a zone: the default is used, no 500

@@ -60,20 +60,20 @@ def test_the_tournament_form_says_so_and_saves_nothing(client):
 
 @pytest.mark.django_db
 def test_wrong_private_passwords_are_throttled_per_player():
-    """Issue 14: 60 tries in 22 s were possible; now five per player and event, then refused
-    without checking, the right password too; another player is not affected."""
+    """60 tries in 22 s were possible; now five per player and event, then refused without
+    checking, the right password too; another player is not affected."""
+    from django.conf import settings
     from django.contrib.auth.hashers import make_password
     from django.core.cache import cache
 
     from accounts.tests.factories import UserFactory
-    from events.services import PRIVATE_TRIES
     from tournaments import services
     from tournaments.tests.factories import TournamentFactory
 
     cache.clear()
     tournament = TournamentFactory(password_hash=make_password("giusta"))
     guesser, friend = UserFactory(), UserFactory()
-    for _ in range(PRIVATE_TRIES):
+    for _ in range(settings.PRIVATE_PASSWORD_TRIES):
         with pytest.raises(services.TournamentError) as caught:
             services.registration_join(tournament_id=tournament.pk, player=guesser, password="no")
         assert caught.value.code == "private"

@@ -159,11 +159,14 @@ def test_custom_time_control():
     assert "base_minutes" in errors(time_control="custom", base_minutes="", increment="")
 
 
-def test_private_needs_a_password():
+def test_private_needs_a_password_of_eight_letters_at_least():
     assert "password" in errors(private="on", password="")
-    form = TournamentForm(data(private="on", password="segreta"), now=NOW)
+    # Four digits fell to fresh accounts guessing in turn: a new password is long enough.
+    assert "password" in errors(private="on", password="1234")
+    assert "password" in errors(private="on", password="segreta")
+    form = TournamentForm(data(private="on", password="segreta!"), now=NOW)
     assert form.is_valid(), form.errors
-    assert form.to_options().password == "segreta"
+    assert form.to_options().password == "segreta!"
 
 
 def test_rated_hint_follows_double_games():
