@@ -246,6 +246,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
     budget_setting = "SOCKET_BUDGET_PAGE"
     _closed_ran = False
     _counted = False  # counted among its owner's open sockets (live.budget.Owners.open)
+    _refused = False  # closed by `refuse`: its client's frames are not handled
     _request: Any = None  # the client message being handled (its id goes into an error)
 
     async def __call__(self, scope, receive, send) -> None:
@@ -377,6 +378,8 @@ class LiveConsumer(AsyncWebsocketConsumer):
         await super().websocket_connect(message)
 
     async def websocket_receive(self, message: dict[str, Any]) -> None:
+        if self._refused:  # its `connect` never ran: nothing it would handle is set up
+            return
         frame = message.get("frame")
         if frame is None:  # not through `_read_client`
             try:
@@ -429,6 +432,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         self.joined.append(group)
 
     async def refuse(self, code: int) -> None:
+        self._refused = True
         await self.accept()
         await self.close(code=code)
 

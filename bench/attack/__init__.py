@@ -12,9 +12,13 @@ bounded loops, one scenario after another:
    pushed; ghost rows after the stale window;
 4. faults (`bench.attack.faults`): kill -9 of the worker, beat and a daphne, Redis and
    PostgreSQL stopped for 10 s, mid-game; lost or doubled results and ratings, unsettled
-   games, acknowledged moves missing, unanswered moves.
+   games, acknowledged moves missing, unanswered moves;
+5. flood (`bench.attack.flood`): guests and a signed-in user flooding every kind of socket for
+   20 s while 100 games are played; the daphnes' memory, the players' move latency and how
+   often the flooders are answered, against targets.
 
 Each prints one line of figures (and what each non-zero figure points at), then a total line.
-Target: every figure but the number of requests is zero; the run exits 1 otherwise. The
+Target: every figure but the number of requests is zero (the flood's "targets missed" counts
+its targets not met); the run exits 1 otherwise. The
 servers' logs stay in the directory printed at the end.
 """

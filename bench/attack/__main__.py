@@ -1,4 +1,4 @@
-"""python -m bench.attack [--only forms|sockets|presence|faults] [--quick]: see __init__."""
+"""python -m bench.attack [--only forms|sockets|presence|faults|flood] [--quick]: see __init__."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from bench.attack import fixtures
 from bench.attack.figures import Figures, grouped, total
 from bench.attack.servers import Site, describe, site_environment
 
-SCENARIOS = ("forms", "sockets", "presence", "faults")
+SCENARIOS = ("forms", "sockets", "presence", "faults", "flood")
 # Seconds a presence row lives unrefreshed (live.presence.STALE_MS), plus the tick's sweep.
 STALE_WAIT_SECONDS = 36.0
 
@@ -41,6 +41,10 @@ def main() -> int:
     parser.add_argument("--frames", type=int, help="hostile socket frames (4500; quick 900)")
     parser.add_argument("--games", type=int, help="presence: live games (100; quick 50)")
     parser.add_argument("--tables", type=int, help="faults: pairs of players (8; quick 4)")
+    parser.add_argument("--flood-games", type=int, help="flood: games played (100; quick 40)")
+    parser.add_argument(
+        "--flood-seconds", type=float, help="flood: seconds of flooding (20; quick 10)"
+    )
     parser.add_argument("--details", type=int, default=8, help="detail kinds shown per figure")
     args = parser.parse_args()
     chosen = args.only or list(SCENARIOS)
@@ -49,6 +53,8 @@ def main() -> int:
     frames_n = args.frames or (900 if quick else 4500)
     games_n = args.games or (50 if quick else 100)
     tables_n = args.tables or (4 if quick else 8)
+    flood_games = args.flood_games or (40 if quick else 100)
+    flood_seconds = args.flood_seconds or (10.0 if quick else 20.0)
 
     if not os.environ.get("DATABASE_URL", "").startswith(("postgres", "pgsql")):
         print("bench.attack needs PostgreSQL and Redis: run it through scripts/with-services.sh")
@@ -92,7 +98,30 @@ def main() -> int:
                 from bench.attack import frames
 
                 result = Figures("sockets", frames.SHOWN)
-                asyncio.run(frames.run(frames.cast(ports), result, frames_n, args.seed))
+                # What every hostile frame is answered with, not how many may come: the budgets
+                # (the flood scenario's) out of the way, then back.
+                site.restart_daphnes(**frames.ROOMY_BUDGETS)
+                try:
+                    asyncio.run(frames.run(frames.cast(ports), result, frames_n, args.seed))
+                finally:
+                    site.restart_daphnes()
+                found = [result]
+            elif scenario == "flood":
+                from bench.attack import flood
+
+                result = Figures("flood", flood.SHOWN)
+                pids = {name: site.running[name].pid for name in ("daphne-a", "daphne-b")}
+                asyncio.run(
+                    flood.run(
+                        flood.cast(flood_games),
+                        ports,
+                        pids,
+                        result,
+                        quiet=5.0 if quick else 10.0,
+                        seconds=flood_seconds,
+                        after=30.0,
+                    )
+                )
                 found = [result]
             elif scenario == "presence":
                 from bench.attack import presence

@@ -22,6 +22,7 @@ LABELS = {
     "offsite": "off-site redirects",
     "stored": "hostile values stored",
     "probes": "probes failed",
+    "missed": "targets missed",
 }
 WORK = ("requests",)
 

@@ -53,7 +53,9 @@ class Site:
 
     # --- processes -----------------------------------------------------------------------------
 
-    def start(self, name: str, argv: list[str] | None = None) -> subprocess.Popen:
+    def start(
+        self, name: str, argv: list[str] | None = None, env: dict[str, str] | None = None
+    ) -> subprocess.Popen:
         argv = argv or self.argv[name]
         self.argv[name] = argv
         self.log_dir.mkdir(parents=True, exist_ok=True)
@@ -61,7 +63,7 @@ class Site:
         proc = subprocess.Popen(
             argv,
             cwd=ROOT,
-            env=self.env,
+            env=env or self.env,
             stdout=log,
             stderr=subprocess.STDOUT,
             start_new_session=True,  # its own group: a kill reaches the worker's children too
@@ -70,14 +72,26 @@ class Site:
         self.running[name] = proc
         return proc
 
-    def start_daphne(self, name: str) -> None:
+    def start_daphne(self, name: str, env: dict[str, str] | None = None) -> None:
         port = self.ports.get(name) or free_port()
         self.ports[name] = port
         self.start(
             name,
             [str(BIN / "python"), "-m", "config.serve", "-b", "127.0.0.1", "-p", str(port)]
             + ["config.asgi:application"],
+            env,
         )
+
+    def restart_daphnes(self, **extra: str) -> None:
+        """Both daphne processes stopped and started again with `extra` in their environment
+        (nothing: the site's own), on the same ports."""
+        for name in ("daphne-a", "daphne-b"):
+            self.kill(name, signal.SIGTERM)
+        for name in ("daphne-a", "daphne-b"):
+            self.start_daphne(name, {**self.env, **extra})
+        for name in ("daphne-a", "daphne-b"):
+            wait_port(self.ports[name], 60)
+        self.wait_healthy(90)
 
     def start_all(self) -> None:
         for name in ("daphne-a", "daphne-b"):
