@@ -6,12 +6,13 @@ Black on the other, so every move crosses Redis), each moving `MOVE_EVERY` secon
 opponent's move; a move's latency runs from its frame being sent to the mover's own socket
 hearing it played.
 
-The flooders, started after a quiet phase: sockets that send, as fast as their pace lets them
-(about FLOOD_FRAMES_PER_SECOND in all, what this one process can push beside the players),
-8 KB `sync` frames (just under the frame cap) and small frames, to
-- game sockets as guests (the attack that grew a daphne from 331 to 871 MB in 25 s),
+The flooders, started after a quiet phase: sockets that send at a steady pace (about
+FLOOD_FRAMES_PER_SECOND in all, what this one process pushes beside the players) to
+- game sockets as guests, 8 KB `sync` frames only (just under the frame cap: the attack that
+  grew a daphne from 331 to 871 MB in 25 s),
 - game sockets, the site socket `/ws/me/` and the lobby as one signed-in user,
-- the lobby, a tournament's and an arena's sockets as guests.
+- the lobby, a tournament's and an arena's sockets as guests,
+these with 8 KB syncs, small syncs, pings and frames of no known kind.
 A flooder closed by the server comes back at once, to check that the budget is its owner's (the
 user, or the guests' address), not its socket's: a fresh socket is no fresh burst.
 
@@ -48,7 +49,7 @@ from bench.attack.presence import connect
 
 SHOWN = ("requests", "missed", "tracebacks")
 MOVE_EVERY = 2.0  # seconds a player waits, on average, before answering a move
-FLOOD_FRAMES_PER_SECOND = 3000
+FLOOD_FRAMES_PER_SECOND = 2900
 RSS_GROWTH_MB = 100
 RSS_BACK_MB = 50
 MOVE_P99_MS = 200.0
@@ -151,14 +152,16 @@ def flooders(cast_: dict[str, Any], ports: list[int]) -> list[Flooder]:
             )
 
     game_paths = [f"/ws/game/{g['id']}/" for g in games[:8]]
-    # frames a second: 8 x 175 + 8 x 100 + 8 x 100 = 3,000 (FLOOD_FRAMES_PER_SECOND)
-    add("guest game", 8, game_paths, "", game_texts, 175)
-    add("user game", 4, game_paths, user, game_texts, 100)
-    add("user site", 2, ["/ws/me/"], user, page_texts, 100)
-    add("user lobby", 2, ["/ws/lobby/"], user, page_texts, 100)
-    add("guest lobby", 4, ["/ws/lobby/"], "", page_texts, 100)
-    add("guest tournament", 2, [f"/ws/tournaments/{cast_['tournament']}/"], "", page_texts, 100)
-    add("guest arena", 2, [f"/ws/arenas/{cast_['arena']}/"], "", page_texts, 100)
+    # Frames a second: 8 x 250 = 2,000 8 KB syncs on game sockets as guests (the attack that
+    # grew a daphne by 540 MB), then 4 x 75 + 12 x 50 = 900 of every kind: 2,900 in all
+    # (FLOOD_FRAMES_PER_SECOND).
+    add("guest game", 8, game_paths, "", (big,), 250)
+    add("user game", 4, game_paths, user, game_texts, 75)
+    add("user site", 2, ["/ws/me/"], user, page_texts, 50)
+    add("user lobby", 2, ["/ws/lobby/"], user, page_texts, 50)
+    add("guest lobby", 4, ["/ws/lobby/"], "", page_texts, 50)
+    add("guest tournament", 2, [f"/ws/tournaments/{cast_['tournament']}/"], "", page_texts, 50)
+    add("guest arena", 2, [f"/ws/arenas/{cast_['arena']}/"], "", page_texts, 50)
     return found
 
 
