@@ -113,7 +113,9 @@ def main() -> int:
                 pids = {name: site.running[name].pid for name in ("daphne-a", "daphne-b")}
                 asyncio.run(
                     flood.run(
-                        flood.cast(flood_games),
+                        # The faults scenario may have restarted PostgreSQL under this
+                        # process's connection: a dead one is dropped and the cast made again.
+                        fixtures.db(flood.cast, flood_games, attempts=2),
                         ports,
                         pids,
                         result,
