@@ -72,10 +72,12 @@ def test_sign_ups_over_the_whole_site_stop_at_the_global_limit(settings):
 @pytest.mark.django_db
 def test_an_address_refused_does_not_use_up_the_sites_allowance(settings):
     settings.SIGNUP_ADDRESS_LIMIT, settings.SIGNUP_GLOBAL_LIMIT = 2, 5
-    for n in range(20):  # one address hammering
-        sign_up(Client(), f"bot{n}", address="198.51.100.66")
+    codes = [sign_up(Client(), f"bot{n}", address="198.51.100.66").status_code for n in range(20)]
+    assert codes == [302] * 2 + [429] * 18  # one address hammering: 2 accounts
     for n in range(3):  # three others still get in: 2 + 3 = 5
         assert sign_up(Client(), f"socio{n}", address=f"203.0.113.{n + 1}").status_code == 302
+    assert sign_up(Client(), "sesto", address="203.0.113.9").status_code == 429
+    assert len(accounts()) == 5
 
 
 @pytest.mark.django_db(transaction=True)
