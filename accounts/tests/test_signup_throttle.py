@@ -96,3 +96,32 @@ def test_with_redis_down_sign_up_refuses_and_says_so(client, redis_down):  # noq
     assert response.status_code == 503
     assert "Iscrizione non disponibile" in response.content.decode()
     assert accounts() == set()
+
+
+@pytest.mark.django_db
+def test_behind_the_proxy_the_address_it_appended_is_counted(settings):
+    """BEHIND_PROXY: the right-most X-Forwarded-For entry is the client's (client_address); what
+    the client wrote left of it does not buy it a fresh allowance."""
+    settings.BEHIND_PROXY, settings.SIGNUP_ADDRESS_LIMIT = True, 2
+
+    def through_proxy(name: str, forwarded: str) -> int:
+        return (
+            Client()
+            .post(
+                SIGNUP,
+                {
+                    "username": name,
+                    "email": f"{name}@example.org",
+                    "password1": "una-password-lunga",
+                    "password2": "una-password-lunga",
+                },
+                REMOTE_ADDR="127.0.0.1",
+                HTTP_X_FORWARDED_FOR=forwarded,
+            )
+            .status_code
+        )
+
+    codes = [through_proxy(f"bot{n}", f"10.0.0.{n}, 198.51.100.66") for n in range(4)]
+    assert codes == [302, 302, 429, 429]
+    assert through_proxy("socio", "198.51.100.67") == 302  # another client behind the proxy
+    assert accounts() == {"bot0", "bot1", "socio"}
