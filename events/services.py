@@ -18,6 +18,7 @@ from django.contrib.auth.hashers import check_password, make_password
 from django.core.cache import cache
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
+from redis.exceptions import RedisError
 
 from accounts.throttle import Counter, ThrottleUnavailable, attempt_right, count_in_order
 from events import options
@@ -132,7 +133,7 @@ def private_throttled_until(event) -> datetime | None:
     the event's page); None when they are not (or Redis cannot say)."""
     try:
         until = cache.get(_throttled_key(event))
-    except Exception:
+    except RedisError:  # the page shows without the notice while Redis is away
         return None
     return datetime.fromtimestamp(until, tz=UTC) if until else None
 
@@ -167,7 +168,7 @@ def may_enter_private(
         if refusing is counters[-1]:
             try:
                 cache.set(_throttled_key(event), time.time() + wait, timeout=wait)
-            except Exception:  # the notice is a help; the refusal stands
+            except RedisError:  # the notice is a help; the refusal stands
                 pass
         raise EventError(
             "throttled",

@@ -72,10 +72,12 @@ def test_sign_ups_over_the_whole_site_stop_at_the_global_limit(settings):
 @pytest.mark.django_db
 def test_an_address_refused_does_not_use_up_the_sites_allowance(settings):
     settings.SIGNUP_ADDRESS_LIMIT, settings.SIGNUP_GLOBAL_LIMIT = 2, 5
-    for n in range(20):  # one address hammering
-        sign_up(Client(), f"bot{n}", address="198.51.100.66")
+    codes = [sign_up(Client(), f"bot{n}", address="198.51.100.66").status_code for n in range(20)]
+    assert codes == [302] * 2 + [429] * 18  # one address hammering: 2 accounts
     for n in range(3):  # three others still get in: 2 + 3 = 5
         assert sign_up(Client(), f"socio{n}", address=f"203.0.113.{n + 1}").status_code == 302
+    assert sign_up(Client(), "sesto", address="203.0.113.9").status_code == 429
+    assert len(accounts()) == 5
 
 
 @pytest.mark.django_db(transaction=True)
@@ -94,3 +96,32 @@ def test_with_redis_down_sign_up_refuses_and_says_so(client, redis_down):  # noq
     assert response.status_code == 503
     assert "Iscrizione non disponibile" in response.content.decode()
     assert accounts() == set()
+
+
+@pytest.mark.django_db
+def test_behind_the_proxy_the_address_it_appended_is_counted(settings):
+    """BEHIND_PROXY: the right-most X-Forwarded-For entry is the client's (client_address); what
+    the client wrote left of it does not buy it a fresh allowance."""
+    settings.BEHIND_PROXY, settings.SIGNUP_ADDRESS_LIMIT = True, 2
+
+    def through_proxy(name: str, forwarded: str) -> int:
+        return (
+            Client()
+            .post(
+                SIGNUP,
+                {
+                    "username": name,
+                    "email": f"{name}@example.org",
+                    "password1": "una-password-lunga",
+                    "password2": "una-password-lunga",
+                },
+                REMOTE_ADDR="127.0.0.1",
+                HTTP_X_FORWARDED_FOR=forwarded,
+            )
+            .status_code
+        )
+
+    codes = [through_proxy(f"bot{n}", f"10.0.0.{n}, 198.51.100.66") for n in range(4)]
+    assert codes == [302, 302, 429, 429]
+    assert through_proxy("socio", "198.51.100.67") == 302  # another client behind the proxy
+    assert accounts() == {"bot0", "bot1", "socio"}

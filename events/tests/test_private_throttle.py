@@ -3,12 +3,14 @@ player and event, per address, and per event whoever tries; the organizer told."
 
 from __future__ import annotations
 
+import contextlib
+import socket
 from datetime import timedelta
 
 import pytest
 from django.contrib.auth.hashers import make_password
 from django.core.cache import cache
-from django.test import Client
+from django.test import Client, override_settings
 from django.urls import reverse
 from django.utils import timezone
 
@@ -28,6 +30,22 @@ def _limits(settings):
     cache.clear()
     yield
     cache.clear()
+
+
+@contextlib.contextmanager
+def _redis_down():
+    """The cache pointed at a port where nothing listens, as when Redis is stopped (as
+    accounts.tests.test_login_throttle's `redis_down`, but only for the block: the fixtures
+    clear the real cache after it)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    backend = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": f"redis://127.0.0.1:{port}/0",
+    }
+    with override_settings(CACHES={"default": backend}):
+        yield
 
 
 def guess(tournament, player, password: str, address: str) -> str:
@@ -105,3 +123,54 @@ def test_the_organizer_is_told_when_password_entry_was_stopped(client, settings,
     someone.force_login(UserFactory())
     page = someone.get(reverse(detail, args=[event.pk])).content.decode()
     assert 'data-testid="private-throttled"' not in page
+
+
+def test_four_accounts_guessing_five_times_each_and_a_fifth_are_stopped_at_the_twenty_first():
+    """The attack as it was run, each account from its own address: 4 × 5 wrong guesses use up
+    the event's 20; the fifth account's guesses, the right one among them, are refused."""
+    tournament = TournamentFactory(password_hash=make_password("0023"))
+    codes = []
+    for account in range(5):
+        player, address = UserFactory(), f"203.0.113.{account + 1}"
+        codes += [guess(tournament, player, f"{account * 5 + n:04d}", address) for n in range(5)]
+    assert codes == ["private"] * 20 + ["throttled"] * 5  # "0023" was the 24th guess
+    assert not tournament.registrations.exists()
+
+
+def test_a_short_password_set_before_the_minimum_still_lets_players_in():
+    """No data migration: a private event keeps its four-digit password until its organizer
+    changes it; only new passwords need eight letters."""
+    tournament = TournamentFactory(password_hash=make_password("1234"))
+    assert guess(tournament, UserFactory(), "1234", "198.51.100.7") == "in"
+
+
+@pytest.mark.parametrize("kind", ["tournament", "arena"])
+def test_with_redis_down_a_password_is_refused_with_a_message_and_the_invite_link_works(kind):
+    """Without Redis the tries cannot be counted, so none is checked (fail closed): the player
+    is told why, nothing is registered, and the invite link, which needs no counting, works."""
+    if kind == "tournament":
+        event = TournamentFactory(password_hash=make_password("giusta-davvero"))
+        detail, join, invite = "tournaments:detail", "tournaments:join", "tournaments:invite"
+        entered = event.registrations
+    else:
+        event = ArenaFactory(
+            starts_at=timezone.now() + timedelta(hours=1),
+            password_hash=make_password("giusta-davvero"),
+        )
+        detail, join, invite = "arena:detail", "arena:enter", "arena:invite"
+        entered = event.entries
+    player = Client()
+    player.force_login(UserFactory())
+    with _redis_down():
+        response = player.post(
+            reverse(join, args=[event.pk]), {"password": "giusta-davvero"}, follow=True
+        )
+        assert "Controllo della password non disponibile" in response.content.decode()
+        assert not entered.exists()
+        player.get(reverse(invite, args=[event.pk, event.invite_token]))
+        player.post(reverse(join, args=[event.pk]))
+        assert entered.count() == 1
+        # The organizer's page shows, without the notice Redis would have kept.
+        organizer = Client()
+        organizer.force_login(event.opened_by)
+        assert organizer.get(reverse(detail, args=[event.pk])).status_code == 200

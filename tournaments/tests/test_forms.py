@@ -179,3 +179,19 @@ def test_rated_hint_follows_double_games():
 def test_now_defaults_to_the_clock():
     form = TournamentForm(data(starts_at=local(timezone.now() + timedelta(minutes=30))))
     assert form.is_valid(), form.errors
+
+
+@pytest.mark.django_db
+def test_an_old_short_password_is_kept_on_edit_but_cannot_be_set_again():
+    """No data migration: an event whose four-digit password predates the minimum is edited
+    without retyping it and keeps it; typed again, it is refused like any new short one."""
+    from django.contrib.auth.hashers import make_password
+
+    from tournaments.tests.factories import TournamentFactory
+
+    tournament = TournamentFactory(password_hash=make_password("1234"))
+    form = TournamentForm(data(private="on", password=""), instance=tournament, now=NOW)
+    assert form.is_valid(), form.errors
+    assert form.to_options().password is None  # None: the current password stays
+    form = TournamentForm(data(private="on", password="1234"), instance=tournament, now=NOW)
+    assert not form.is_valid() and "password" in form.errors
