@@ -55,7 +55,7 @@ def test_private_tournament_invite_and_live_list(site, browser):
         )
         first.get_by_label("Aperture").select_option("table3")
         first.get_by_label("Privato").check()
-        first.get_by_label("Password del torneo").fill("segreta")
+        first.get_by_label("Password del torneo").fill("segreta-del-circolo")
         first.get_by_role("button", name="Apri il torneo").click()
         expect(first).to_have_url(re.compile(r"/tournaments/\d+/$"))
         tournament = Tournament.objects.get()
