@@ -59,10 +59,10 @@ PAD = "x" * 8000  # a frame just under the 8 KB cap (live.sockets.MAX_FRAME_CHAR
 
 
 def cast(games: int) -> dict[str, Any]:
-    whites = fixtures.users([fixtures.name("fw", i) for i in range(games)])
-    blacks = fixtures.users([fixtures.name("fb", i) for i in range(games)])
+    whites = fixtures.users([fixtures.name("flw", i) for i in range(games)])
+    blacks = fixtures.users([fixtures.name("flb", i) for i in range(games)])
     flooder = fixtures.user(fixtures.name("flooder"))
-    opener = fixtures.user(fixtures.name("fopen"))
+    opener = fixtures.user(fixtures.name("flopen"))
     found = []
     for white, black in zip(whites, blacks, strict=True):
         game = fixtures.live_game(white, black)
@@ -79,7 +79,7 @@ def cast(games: int) -> dict[str, Any]:
         "games": found,
         "flooder": fixtures.session_cookie(flooder),
         "tournament": fixtures.tournament(opener).pk,
-        "arena": fixtures.arena(fixtures.user(fixtures.name("fopen2"))).pk,
+        "arena": fixtures.arena(fixtures.user(fixtures.name("flopen2"))).pk,
     }
 
 
