@@ -244,7 +244,15 @@ def start_background(log_dir: Path) -> list[subprocess.Popen]:
     for name, argv in (
         (
             "worker",
-            ["worker", "--loglevel=INFO", "--concurrency=2", "-n", f"bench-arena-{os.getpid()}@%h"],
+            [
+                "worker",
+                "--loglevel=INFO",
+                "--concurrency=2",
+                "--without-gossip",  # as deployed (deploy/systemd/circolo-worker.service)
+                "--without-mingle",
+                "-n",
+                f"bench-arena-{os.getpid()}@%h",
+            ],
         ),
         (
             "beat",

@@ -39,7 +39,10 @@ stop() {
 }
 trap stop INT TERM EXIT
 
+# No gossip or mingle (nothing here asks other workers anything): restarting gossip after
+# Redis came back killed the worker once (kombu#582; deploy/systemd/circolo-worker.service).
 "$VENV/bin/celery" -A config worker --loglevel=WARNING --concurrency=2 -n "worker-$PORT@%h" \
+  --without-gossip --without-mingle \
   >var/log/worker.log 2>&1 &
 pids+=($!)
 "$VENV/bin/celery" -A config beat --loglevel=WARNING --scheduler config.beat:HeartbeatScheduler \

@@ -102,6 +102,8 @@ class Processes:
                 "--loglevel=WARNING",
                 "--concurrency=2",
                 "--pool=prefork",
+                "--without-gossip",  # as deployed (deploy/systemd/circolo-worker.service)
+                "--without-mingle",
                 "-n",
                 f"test-{os.getpid()}@%h",
                 # The content types' cache, emptied before every task (see the module).

@@ -106,6 +106,8 @@ class Site:
                 "--loglevel=WARNING",
                 "--concurrency=2",
                 "--pool=prefork",
+                "--without-gossip",  # as deployed (deploy/systemd/circolo-worker.service)
+                "--without-mingle",
                 "-n",
                 f"attack-{os.getpid()}@%h",
             ],
