@@ -21,42 +21,47 @@ def _safe_next(request: HttpRequest) -> str | None:
     return local_next(request, request.POST.get("next") or request.GET.get("next"))
 
 
+def _signup_refused(request: HttpRequest) -> tuple[str, int] | None:
+    """Why a valid sign-up may not create its account now, and the status to answer with
+    (accounts/throttle.py: counted per address and over the site, failing closed)."""
+    try:
+        wait = throttle.signup_attempt(throttle.client_address(request))
+    except throttle.ThrottleUnavailable:
+        return _("Iscrizione non disponibile in questo momento: riprova tra poco."), 503
+    if wait:
+        return (
+            _("Troppe iscrizioni da questa rete: riprova tra %(minutes)d minuti.")
+            % {"minutes": max(1, -(-wait // 60))},
+            429,
+        )
+    return None
+
+
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
     form = SignupForm(request.POST or None)
     status = 200
     if request.method == "POST" and form.is_valid():
-        try:
-            wait = throttle.signup_attempt(throttle.client_address(request))
-        except throttle.ThrottleUnavailable:
-            form.add_error(
-                None, _("Iscrizione non disponibile in questo momento: riprova tra poco.")
-            )
-            status = 503
+        refused = _signup_refused(request)
+        if refused is not None:
+            message, status = refused
+            form.add_error(None, message)
         else:
-            if wait:
-                form.add_error(
-                    None,
-                    _("Troppe iscrizioni da questa rete: riprova tra %(minutes)d minuti.")
-                    % {"minutes": max(1, -(-wait // 60))},
+            try:
+                user = services.user_create(
+                    username=form.cleaned_data["username"],
+                    email=form.cleaned_data["email"],
+                    password=form.cleaned_data["password1"],
                 )
-                status = 429
-    if request.method == "POST" and form.is_valid():
-        try:
-            user = services.user_create(
-                username=form.cleaned_data["username"],
-                email=form.cleaned_data["email"],
-                password=form.cleaned_data["password1"],
-            )
-        except ValidationError as error:
-            for field, errors in error.message_dict.items():
-                for message in errors:
-                    form.add_error(field, message)
-        else:
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            messages.success(request, _("Benvenuto, %(name)s!") % {"name": user.username})
-            return redirect(_safe_next(request) or "home")
+            except ValidationError as error:
+                for field, errors in error.message_dict.items():
+                    for message in errors:
+                        form.add_error(field, message)
+            else:
+                login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+                messages.success(request, _("Benvenuto, %(name)s!") % {"name": user.username})
+                return redirect(_safe_next(request) or "home")
     return render(
         request, "accounts/signup.html", {"form": form, "next": _safe_next(request)}, status=status
     )

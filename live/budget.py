@@ -129,16 +129,16 @@ class Owners:
     buckets: dict[str, TokenBucket] = field(default_factory=dict)
     cooling: dict[str, float] = field(default_factory=dict)  # owner -> until
     open_sockets: dict[str, int] = field(default_factory=dict)  # owner or address -> count
-    _takes: int = 0
+    _made: int = 0  # buckets made since the last `forget_idle`
 
     def bucket(self, owner: str, now: float) -> TokenBucket:
         bucket = self.buckets.get(owner)
         if bucket is None:
             budget = self.limits.player if owner.startswith("user:") else self.limits.guest
             bucket = self.buckets[owner] = TokenBucket.full(budget, now)
-            self._takes += 1
-            if self._takes >= 1000:
-                self._takes = 0
+            self._made += 1
+            if self._made >= 1000:
+                self._made = 0
                 self.forget_idle(now)
         return bucket
 

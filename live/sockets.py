@@ -345,8 +345,8 @@ class LiveConsumer(AsyncWebsocketConsumer):
                             {"type": "websocket.receive", "frame": frame, "kind": kind}
                         )
                 elif verdict is budget.Verdict.REFUSE:
-                    await LiveConsumer.send_json(
-                        self,
+                    # No `send_error`: a game socket's reads the game's state.
+                    await self.send_json(
                         {
                             "type": "error",
                             "code": "rate_limited",
