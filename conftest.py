@@ -144,3 +144,24 @@ def pytest_runtest_setup(item):
 def _browser_stops_at_the_end():
     yield
     _CHROMIUM.stop()
+
+
+@pytest.fixture(scope="session")
+def mailbox_server():
+    """The suite's SMTP server (tests/mailbox.py), one per test process."""
+    from tests.mailbox import Mailbox
+
+    box = Mailbox()
+    box.start()
+    yield box
+    box.stop()
+
+
+@pytest.fixture
+def mailbox(mailbox_server, settings):
+    """Mail sent by this test's process goes to the real SMTP server, emptied first."""
+    for name, value in mailbox_server.settings().items():
+        setattr(settings, name, value)
+    mailbox_server.clear()
+    mailbox_server.ensure_started()  # a test that stopped it may have failed before restarting
+    yield mailbox_server

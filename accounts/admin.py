@@ -1,6 +1,11 @@
+import secrets
+
 from django.contrib import admin, messages
 from django.contrib.auth.admin import GroupAdmin, UserAdmin
 from django.contrib.auth.models import Group
+from django.db import transaction
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -11,12 +16,85 @@ from accounts.models import User
 @admin.register(User)
 class PlayerAdmin(NamedModelAdmin, UserAdmin):
     noun = Noun(MASCULINE, _("il giocatore"), _("un altro giocatore"))
-    list_display = ("username", "email", "is_bot", "is_active", "is_staff", "date_joined")
+    list_display = (
+        "username",
+        "email",
+        "email_verified",
+        "is_bot",
+        "is_active",
+        "is_staff",
+        "date_joined",
+    )
     list_filter = ("is_bot", "is_active", "is_staff", "is_superuser", "date_joined")
     search_fields = ("username", "email")
     ordering = ("username",)
-    fieldsets = (*UserAdmin.fieldsets, (_("Circolo"), {"fields": ("is_bot",)}))
-    actions = ["mark_bot", "unmark_bot", "deactivate"]
+    fieldsets = (
+        *UserAdmin.fieldsets,
+        (_("Circolo"), {"fields": ("is_bot", "language", "deleted_at")}),
+        (
+            _("Posta"),
+            {"fields": ("email_verified_at", "last_mail_failure", "remind_by_email")},
+        ),
+    )
+    readonly_fields = ("deleted_at", "last_mail_failure")
+    actions = ["mark_bot", "unmark_bot", "deactivate", "send_password_reset"]
+
+    @admin.display(boolean=True, description=_("e-mail verificata"))
+    def email_verified(self, obj) -> bool:
+        return obj.email_verified
+
+    @admin.display(description=_("ultima mail non consegnata"))
+    def last_mail_failure(self, obj) -> str:
+        from accounts.selectors import last_failed_mail
+
+        failed = last_failed_mail(obj) if obj.pk else None
+        if failed is None:
+            return "—"
+        return f"{date_format(timezone.localtime(failed.failed_at), 'DATETIME_FORMAT')} · {failed.last_error}"
+
+    @admin.action(description=_("Manda una mail per reimpostare la password"))
+    def send_password_reset(self, request, queryset):
+        """The player's own "forgot password" mail, sent by the worker (mail/)."""
+        from django.contrib.auth.tokens import default_token_generator
+        from django.urls import reverse
+        from django.utils.encoding import force_bytes
+        from django.utils.http import urlsafe_base64_encode
+
+        from accounts import emails
+
+        sent = skipped = 0
+        with transaction.atomic():
+            for user in queryset:
+                if not user.email or not user.is_active or not user.has_usable_password():
+                    skipped += 1
+                    continue
+                path = reverse(
+                    "accounts:password_reset_confirm",
+                    kwargs={
+                        "uidb64": urlsafe_base64_encode(force_bytes(user.pk)),
+                        "token": default_token_generator.make_token(user),
+                    },
+                )
+                emails.reset_mail_queue(
+                    user, reset_path=path, request_key=f"staff {secrets.token_hex(8)}"
+                )
+                sent += 1
+        self.message_user(
+            request,
+            ngettext("%d mail in partenza.", "%d mail in partenza.", sent) % sent,
+            messages.SUCCESS,
+        )
+        if skipped:
+            self.message_user(
+                request,
+                ngettext(
+                    "%d account senza indirizzo, disattivato o senza password: nessuna mail.",
+                    "%d account senza indirizzo, disattivati o senza password: nessuna mail.",
+                    skipped,
+                )
+                % skipped,
+                messages.WARNING,
+            )
 
     @admin.action(description=_("Segna come bot"))
     def mark_bot(self, request, queryset):

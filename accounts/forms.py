@@ -1,10 +1,13 @@
 from __future__ import annotations
 
+import secrets
+
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import password_validation
-from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm
 from django.core.exceptions import NON_FIELD_ERRORS
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -27,6 +30,10 @@ class SignupForm(forms.Form):
         required=False,
         max_length=254,
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+        help_text=_(
+            "Solo per i promemoria che sceglierai e per recuperare la password: "
+            "ti mandiamo un link per confermarla."
+        ),
     )
     password1 = forms.CharField(
         label=_("Password"),
@@ -127,3 +134,118 @@ class PlayerSearchForm(forms.Form):
 class AdminLoginForm(ThrottledLoginMixin, AdminAuthenticationForm):
     """The admin's log-in form (staff only), throttled with the same counters as the site's:
     issue 14, /admin/login/ took any number of wrong passwords (accounts/admin_site.py)."""
+
+
+class ResetRequestForm(PasswordResetForm):
+    """Django's "forgot password" form; its mail goes through the outbox (mail/), sent by the
+    worker after the request, never inside it. Deleted and deactivated accounts, and those with
+    no usable password, get nothing (Django's own rule), and the page says the same either way."""
+
+    email = forms.EmailField(
+        label=_("E-mail"),
+        max_length=254,
+        widget=forms.EmailInput(attrs={"autocomplete": "email", "autofocus": True}),
+    )
+
+    def send_mail(self, subject_template_name, email_template_name, context, *args, **kwargs):
+        from accounts import emails
+
+        user = context["user"]
+        path = reverse(
+            "accounts:password_reset_confirm",
+            kwargs={"uidb64": context["uid"], "token": context["token"]},
+        )
+        # Each request is its own mail: the counters of ResetView bound how many there are.
+        emails.reset_mail_queue(user, reset_path=path, request_key=secrets.token_hex(8))
+
+
+class PasswordConfirmMixin:
+    """A form that asks the signed-in player's password again before a change that matters
+    (the address that recovers the account, the account itself), counted by the log-in
+    throttle: a borrowed session cannot try passwords here either."""
+
+    def __init__(self, user: User, address: str, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+        self.address = address
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        try:
+            wait = throttle.attempt_start(self.user.username, self.address)
+        except throttle.ThrottleUnavailable:
+            raise forms.ValidationError(
+                _("Non possiamo controllare la password ora: riprova tra qualche minuto."),
+                code="unavailable",
+            ) from None
+        if wait:
+            minutes = max(1, (wait + 59) // 60)
+            raise forms.ValidationError(
+                ngettext(
+                    "Troppi tentativi falliti: riprova tra %(n)d minuto.",
+                    "Troppi tentativi falliti: riprova tra %(n)d minuti.",
+                    minutes,
+                )
+                % {"n": minutes},
+                code="throttled",
+            )
+        if not self.user.check_password(password):
+            raise forms.ValidationError(_("Password errata."), code="wrong_password")
+        throttle.attempt_succeeded(self.user.username, self.address)
+        return password
+
+
+class EmailChangeForm(PasswordConfirmMixin, forms.Form):
+    email = forms.EmailField(
+        label=_("Nuovo indirizzo"),
+        max_length=254,
+        widget=forms.EmailInput(attrs={"autocomplete": "email"}),
+    )
+    password = forms.CharField(
+        label=_("La tua password"),
+        max_length=PASSWORD_MAX,
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        help_text=_("Per essere sicuri che sei tu: l'indirizzo serve a recuperare la password."),
+    )
+
+
+class LanguageForm(forms.ModelForm):
+    class Meta:
+        model = User
+        fields = ["language"]
+        labels = {"language": _("Lingua del sito e delle mail")}
+
+
+class RemindersForm(forms.ModelForm):
+    class Meta:
+        model = User
+        fields = ["remind_by_email", "remind_minutes", "remind_on_site", "remind_in_browser"]
+        labels = {
+            "remind_by_email": _(
+                "Una mail prima dell'inizio dei tornei e delle arene a cui sono iscritto"
+            ),
+            "remind_minutes": _("Quanto prima"),
+            "remind_on_site": _("Un avviso sulle pagine del sito"),
+            "remind_in_browser": _(
+                "Una notifica del browser (promemoria e partite che si aprono) mentre una "
+                "scheda del sito è aperta"
+            ),
+        }
+        help_texts = {
+            "remind_by_email": _(
+                "Solo a un indirizzo confermato, e solo se ti sei iscritto più di un'ora prima."
+            ),
+        }
+
+
+class DeleteAccountForm(PasswordConfirmMixin, forms.Form):
+    password = forms.CharField(
+        label=_("La tua password"),
+        max_length=PASSWORD_MAX,
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+    confirm = forms.BooleanField(
+        label=_("Ho capito: il mio account sarà cancellato per sempre."), required=True
+    )

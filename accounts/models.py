@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser, UserManager
 from django.core.validators import MinLengthValidator, RegexValidator
 from django.db import models
@@ -8,6 +9,10 @@ from django.utils.translation import gettext_lazy as _
 
 USERNAME_MIN = 3
 USERNAME_MAX = 20
+# A deleted player's name everywhere their games and results still stand: characters no
+# sign-up may use, so nobody can take it (accounts.services.user_delete).
+TOMBSTONE = "giocatore cancellato #{pk}"
+REMIND_MINUTES = [(10, _("10 minuti prima")), (30, _("30 minuti prima")), (60, _("un'ora prima"))]
 
 username_validators = [
     RegexValidator(
@@ -30,7 +35,8 @@ class User(AbstractUser):
 
     username = models.CharField(
         _("nome utente"),
-        max_length=USERNAME_MAX,
+        # Room for the tombstone; the sign-up form allows USERNAME_MAX.
+        max_length=40,
         unique=True,
         validators=username_validators,
         help_text=_("Da 3 a 20 caratteri: lettere, cifre, «_» e «-»."),
@@ -41,6 +47,22 @@ class User(AbstractUser):
         default=False,
         help_text=_("Un account computer: gioca le sfide ma non entra in tornei né arene."),
     )
+
+    # The interface and the mails in this language (the account page, the language switch).
+    language = models.CharField(
+        _("lingua"), max_length=10, choices=settings.LANGUAGES, default=settings.LANGUAGE_CODE
+    )
+    # When the address in `email` was shown to be theirs (a link in a mail followed); None:
+    # not verified, and reminders are not mailed to it.
+    email_verified_at = models.DateTimeField(_("e-mail verificata il"), null=True, blank=True)
+    # Reminders before an event they joined (events/reminders.py).
+    remind_by_email = models.BooleanField(_("promemoria per e-mail"), default=True)
+    remind_minutes = models.PositiveSmallIntegerField(
+        _("quanto prima"), choices=REMIND_MINUTES, default=30
+    )
+    remind_on_site = models.BooleanField(_("avviso sul sito"), default=True)
+    remind_in_browser = models.BooleanField(_("notifiche del browser"), default=True)
+    deleted_at = models.DateTimeField(_("cancellato il"), null=True, blank=True)
 
     objects = PlayerManager()
 
@@ -54,3 +76,11 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.username
+
+    @property
+    def email_verified(self) -> bool:
+        return bool(self.email and self.email_verified_at)
+
+    @property
+    def is_deleted(self) -> bool:
+        return self.deleted_at is not None

@@ -29,3 +29,16 @@ def online_ids(player_ids) -> set[int]:
 
 def player_get(*, username: str) -> User:
     return get_object_or_404(User, username__iexact=username, is_active=True)
+
+
+def last_failed_mail(user: User):
+    """The player's latest mail that could not be delivered, if the address has failed since it
+    last worked (the account page and the admin say so)."""
+    from mail.models import Mail, Status
+
+    mails = Mail.objects.filter(user=user)
+    failed = mails.filter(failed_at__isnull=False).order_by("-failed_at").first()
+    if failed is None:
+        return None
+    later = mails.filter(status=Status.SENT, sent_at__gt=failed.failed_at).exists()
+    return None if later else failed

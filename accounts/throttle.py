@@ -213,3 +213,21 @@ def signup_attempt(address: str) -> int:
             Counter(cache.make_key("signup:site"), settings.SIGNUP_GLOBAL_LIMIT, 60),
         ]
     )[0]
+
+
+def reset_attempt(address: str, email: str) -> tuple[int, bool]:
+    """Count a password-reset request; return (seconds to wait, whether the client's address
+    is the one refused). PASSWORD_RESET_ADDRESS_LIMIT requests per client address, then
+    PASSWORD_RESET_EMAIL_LIMIT per e-mail address (however many clients ask), within
+    PASSWORD_RESET_WINDOW: a mailbox is not flooded, and nobody tries addresses by the
+    thousand. The e-mail's counter is kept under a hash of it."""
+    window = settings.PASSWORD_RESET_WINDOW
+    mailbox = hashlib.sha256(email.strip().lower().encode()).hexdigest()[:32]
+    by_address = Counter(
+        cache.make_key(f"reset:addr:{address}"), settings.PASSWORD_RESET_ADDRESS_LIMIT, window
+    )
+    by_email = Counter(
+        cache.make_key(f"reset:email:{mailbox}"), settings.PASSWORD_RESET_EMAIL_LIMIT, window
+    )
+    wait, refusing = count_in_order([by_address, by_email])
+    return wait, refusing is by_address

@@ -1,17 +1,34 @@
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import login
+from django.contrib.auth import login, logout
 from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.views import i18n as i18n_views
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST
 
-from accounts import selectors, services, throttle
-from accounts.forms import LoginForm, PlayerSearchForm, SignupForm
+from accounts import emails, personal, selectors, services, throttle
+from accounts.forms import (
+    DeleteAccountForm,
+    EmailChangeForm,
+    LanguageForm,
+    LoginForm,
+    PlayerSearchForm,
+    RemindersForm,
+    ResetRequestForm,
+    SignupForm,
+)
+from accounts.models import User
 from accounts.redirects import local_next
 
 PLAYERS_PER_PAGE = 50
@@ -86,6 +103,12 @@ class LoginView(auth_views.LoginView):
         response.status_code = form.refusal_status()
         return response
 
+    def form_valid(self, form: LoginForm) -> HttpResponse:
+        # The site in the player's own language from the first page after log-in.
+        response = super().form_valid(form)
+        _remember_language(response, form.get_user().language)
+        return response
+
 
 class PasswordChangeView(auth_views.PasswordChangeView):
     template_name = "accounts/password_change.html"
@@ -120,3 +143,239 @@ def player_detail(request: HttpRequest, username: str) -> HttpResponse:
     player = selectors.player_get(username=username)
     context = {"player": player, "online": bool(selectors.online_ids([player.pk]))}
     return render(request, "accounts/player_detail.html", context)
+
+
+# --- password reset (Django's views, our outbox and throttle) ----------------------------------
+
+
+class ResetView(auth_views.PasswordResetView):
+    """ "Password dimenticata?": the same answer whether or not the address belongs to anyone
+    (a form that said so would tell a stranger who plays here). Counted per client address
+    (refused with a message) and per e-mail address (over the limit nothing more is sent, and
+    the page says the same as ever: the mailbox's owner is not flooded)."""
+
+    template_name = "accounts/password_reset.html"
+    form_class = ResetRequestForm
+    success_url = reverse_lazy("accounts:password_reset_done")
+
+    def form_valid(self, form: ResetRequestForm) -> HttpResponse:
+        try:
+            wait, by_address = throttle.reset_attempt(
+                throttle.client_address(self.request), form.cleaned_data["email"]
+            )
+        except throttle.ThrottleUnavailable:
+            form.add_error(None, _("Recupero non disponibile in questo momento: riprova tra poco."))
+            return self.render_to_response(self.get_context_data(form=form), status=503)
+        if wait and by_address:
+            minutes = max(1, -(-wait // 60))
+            form.add_error(
+                None,
+                _("Troppe richieste da questa rete: riprova tra %(minutes)d minuti.")
+                % {"minutes": minutes},
+            )
+            return self.render_to_response(self.get_context_data(form=form), status=429)
+        if wait:
+            return redirect(self.success_url)
+        return super().form_valid(form)
+
+
+class ResetDoneView(auth_views.PasswordResetDoneView):
+    template_name = "accounts/password_reset_done.html"
+
+
+class ResetConfirmView(auth_views.PasswordResetConfirmView):
+    """The link of the mail: choose a new password, then signed in. Django's token is one-time
+    (it hashes the password and the last log-in, which the reset changes) and lasts
+    PASSWORD_RESET_TIMEOUT; a used or expired link says so and offers a new one. Following it
+    also shows the address is the player's."""
+
+    template_name = "accounts/password_reset_confirm.html"
+    post_reset_login = True
+    post_reset_login_backend = "django.contrib.auth.backends.ModelBackend"
+    success_url = reverse_lazy("home")
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        user = form.user
+        if user.email and user.email_verified_at is None:
+            User.objects.filter(pk=user.pk).update(email_verified_at=timezone.now())
+        messages.success(self.request, _("Password cambiata: ora sei dentro."))
+        return response
+
+
+# --- the address's check and the one-click unsubscribe ------------------------------------------
+
+
+def email_verify(request: HttpRequest, token: str) -> HttpResponse:
+    try:
+        user = services.email_verify(token=token)
+    except emails.BadLink as error:
+        return render(
+            request,
+            "accounts/email_verify.html",
+            {"ok": False, "expired": error.expired},
+            status=400,
+        )
+    return render(request, "accounts/email_verify.html", {"ok": True, "verified": user})
+
+
+@csrf_exempt  # RFC 8058: the mail client POSTs "List-Unsubscribe=One-Click", with no cookie
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """GET asks (a link opened by a mail scanner must not unsubscribe anyone); POST, from the
+    page's button or the mail client's own, stops reminder mails. The signed token is the
+    only credential."""
+    try:
+        user_id = emails.unsubscribe_token_read(token)
+    except emails.BadLink:
+        return render(request, "accounts/unsubscribe.html", {"bad": True}, status=400)
+    if request.method == "POST":
+        try:
+            services.reminders_stop(token=token)
+        except emails.BadLink:
+            return render(request, "accounts/unsubscribe.html", {"bad": True}, status=400)
+        return render(request, "accounts/unsubscribe.html", {"done": True})
+    if not User.objects.filter(pk=user_id, deleted_at=None).exists():
+        return render(request, "accounts/unsubscribe.html", {"bad": True}, status=400)
+    return render(request, "accounts/unsubscribe.html", {"token": token})
+
+
+# --- the player's account page ----------------------------------------------------------------
+
+
+def _account_page(request: HttpRequest, status: int = 200, **forms) -> HttpResponse:
+    user = request.user
+    address = throttle.client_address(request)
+    context = {
+        "email_form": forms.get("email_form") or EmailChangeForm(user, address),
+        "language_form": forms.get("language_form") or LanguageForm(instance=user),
+        "reminders_form": forms.get("reminders_form") or RemindersForm(instance=user),
+        "delete_form": forms.get("delete_form") or DeleteAccountForm(user, address),
+        "delete_blockers": forms.get("delete_blockers") or personal.blockers(user),
+        "last_failed": selectors.last_failed_mail(user),
+    }
+    return render(request, "accounts/account.html", context, status=status)
+
+
+@login_required
+def account(request: HttpRequest) -> HttpResponse:
+    return _account_page(request)
+
+
+@login_required
+@require_POST
+def account_email(request: HttpRequest) -> HttpResponse:
+    user = request.user
+    if "resend" in request.POST:
+        if user.email and user.email_verified_at is None:
+            with transaction.atomic():
+                queued = emails.verify_mail_queue(user)
+            messages.success(
+                request,
+                _("Ti abbiamo mandato di nuovo il link a %(email)s.") % {"email": user.email}
+                if queued
+                else _("Il link è appena partito: controlla la posta (anche lo spam)."),
+            )
+        return redirect("accounts:account")
+    form = EmailChangeForm(user, throttle.client_address(request), request.POST)
+    if not form.is_valid():
+        return _account_page(request, status=_refusal_status(form), email_form=form)
+    if services.email_change(user=user, email=form.cleaned_data["email"]):
+        messages.success(
+            request,
+            _(
+                "Indirizzo cambiato: apri il link che ti abbiamo mandato a %(email)s per confermarlo."
+            )
+            % {"email": user.email},
+        )
+    return redirect("accounts:account")
+
+
+@login_required
+@require_POST
+def account_language(request: HttpRequest) -> HttpResponse:
+    form = LanguageForm(request.POST, instance=request.user)
+    if not form.is_valid():
+        return _account_page(request, status=400, language_form=form)
+    form.save()
+    translation.activate(form.instance.language)
+    messages.success(request, _("Lingua salvata."))
+    response = redirect("accounts:account")
+    _remember_language(response, form.instance.language)
+    return response
+
+
+@login_required
+@require_POST
+def account_reminders(request: HttpRequest) -> HttpResponse:
+    form = RemindersForm(request.POST, instance=request.user)
+    if not form.is_valid():
+        return _account_page(request, status=400, reminders_form=form)
+    form.save()
+    messages.success(request, _("Promemoria salvati."))
+    return redirect("accounts:account")
+
+
+@login_required
+def account_data(request: HttpRequest) -> HttpResponse:
+    """ "Scarica i miei dati" (GDPR, art. 15 and 20): one ZIP, made on request."""
+    archive = services.personal_data_archive(user=request.user)
+    response = HttpResponse(archive, content_type="application/zip")
+    stamp = timezone.localdate().isoformat()
+    response["Content-Disposition"] = (
+        f'attachment; filename="circolo-{request.user.username}-{stamp}.zip"'
+    )
+    return response
+
+
+@login_required
+@require_POST
+def account_delete(request: HttpRequest) -> HttpResponse:
+    user = request.user
+    form = DeleteAccountForm(user, throttle.client_address(request), request.POST)
+    if not form.is_valid():
+        return _account_page(request, status=_refusal_status(form), delete_form=form)
+    try:
+        services.user_delete(user_id=user.pk)
+    except ValidationError as error:
+        for message in error.messages:
+            form.add_error(None, message)
+        return _account_page(request, status=409, delete_form=form, delete_blockers=error.messages)
+    logout(request)
+    messages.success(
+        request, _("Il tuo account è stato cancellato. Grazie di aver giocato con noi.")
+    )
+    return redirect("home")
+
+
+def _refusal_status(form) -> int:
+    for code, status in (("unavailable", 503), ("throttled", 429)):
+        if form.has_error("password", code):
+            return status
+    return 400
+
+
+def _remember_language(response: HttpResponse, language: str) -> None:
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        language,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        path=settings.LANGUAGE_COOKIE_PATH,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+    )
+
+
+def set_language(request: HttpRequest) -> HttpResponse:
+    """Django's language switch; a signed-in player's choice is also kept on the account, so
+    their mails are in it and a log-in elsewhere finds it."""
+    response = i18n_views.set_language(request)
+    language = request.POST.get("language")
+    if (
+        request.method == "POST"
+        and request.user.is_authenticated
+        and language in dict(settings.LANGUAGES)
+        and request.user.language != language
+    ):
+        User.objects.filter(pk=request.user.pk).update(language=language)
+    return response

@@ -16,4 +16,12 @@ class ArenaConfig(AppConfig):
 
             return arena_game_finished(game_id=game_id)
 
-        register(EventKind(model=Arena, game_finished=game_finished))
+        from arena import personal
+
+        register(EventKind(model=Arena, game_finished=game_finished, entrants=personal.entrants))
+
+        # What is personal to a player (accounts.personal).
+        from accounts import personal as account_data
+
+        account_data.register_section("arenas", personal.arenas_section)
+        account_data.register_blocker(personal.live_arena_blocker)

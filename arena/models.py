@@ -54,6 +54,9 @@ class Arena(Event):
 
         return reverse("arena:detail", args=[self.pk])
 
+    def calendar_end(self):
+        return self.ends_at
+
     @property
     def ends_at(self):
         """RULES 8: the arena lasts its duration from the announced start."""

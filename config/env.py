@@ -211,3 +211,53 @@ def socket_sources(allowed_hosts: list[str]) -> list[str]:
             continue
         sources += [f"ws://{host}", f"wss://{host}"]
     return sources
+
+
+def mail_config(environ: dict[str, str], var_dir: Path) -> dict:
+    """Django's EMAIL_* settings. With EMAIL_HOST set, its SMTP server (EMAIL_PORT,
+    EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS or EMAIL_USE_SSL, EMAIL_TIMEOUT);
+    without it, each mail is written to a file under VAR_DIR/mail, so a local site sends
+    nothing anywhere and the mails can still be read (`make run` says where)."""
+    use_tls = env_bool(environ, "EMAIL_USE_TLS", False)
+    use_ssl = env_bool(environ, "EMAIL_USE_SSL", False)
+    if use_tls and use_ssl:
+        raise ConfigError("EMAIL_USE_TLS and EMAIL_USE_SSL: set one of them, not both")
+    config = {
+        "DEFAULT_FROM_EMAIL": environ.get("DEFAULT_FROM_EMAIL", "").strip()
+        or "Circolo <noreply@localhost>",
+        "EMAIL_TIMEOUT": env_int(environ, "EMAIL_TIMEOUT", 10),
+    }
+    config["SERVER_EMAIL"] = config["DEFAULT_FROM_EMAIL"]
+    host = environ.get("EMAIL_HOST", "").strip()
+    if not host:
+        return {
+            **config,
+            "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
+            "EMAIL_FILE_PATH": str(Path(var_dir) / "mail"),
+        }
+    return {
+        **config,
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": host,
+        "EMAIL_PORT": env_port(environ, "EMAIL_PORT", 465 if use_ssl else 587 if use_tls else 25),
+        "EMAIL_HOST_USER": environ.get("EMAIL_HOST_USER", ""),
+        "EMAIL_HOST_PASSWORD": environ.get("EMAIL_HOST_PASSWORD", ""),
+        "EMAIL_USE_TLS": use_tls,
+        "EMAIL_USE_SSL": use_ssl,
+    }
+
+
+def site_url(environ: dict[str, str], allowed_hosts: list[str], port: int) -> str:
+    """The site's address as a mail links to it (SITE_URL, no trailing slash): a mail is sent by
+    the worker, with no request to take the host from. Without it, the first allowed host,
+    over HTTPS when it is a real name, else the local `make run` address."""
+    raw = environ.get("SITE_URL", "").strip().rstrip("/")
+    if raw:
+        parts = urlsplit(raw)
+        if parts.scheme not in ("http", "https") or not parts.netloc or parts.path:
+            raise ConfigError(f"SITE_URL={raw!r}: expected e.g. https://circolo.example")
+        return raw
+    host = next((h for h in allowed_hosts if h and not h.startswith((".", "*"))), "127.0.0.1")
+    if host in ("127.0.0.1", "localhost", "[::1]"):
+        return f"http://{host}:{port}"
+    return f"https://{host}"

@@ -16,7 +16,9 @@ from config.env import (
     env_list,
     env_port,
     env_rate,
+    mail_config,
     secret_key,
+    site_url,
     socket_sources,
     xdist_worker_names,
 )
@@ -47,6 +49,7 @@ INSTALLED_APPS = [
     "csp",
     "channels",
     "live",
+    "mail",
     "accounts",
     "games",
     "ratings",
@@ -112,6 +115,21 @@ LOGOUT_REDIRECT_URL = "home"
 # LOGIN_FAILURE_LIMIT, and per address alone only at the much higher
 # LOGIN_ADDRESS_FAILURE_LIMIT: a club or school behind one router shares one address
 # (accounts/throttle.py, issue 14).
+# Mail (README "Configuration"): SMTP from EMAIL_*, else files under VAR_DIR/mail.
+globals().update(mail_config(os.environ, VAR_DIR))
+SITE_URL = site_url(os.environ, ALLOWED_HOSTS, PORT)
+# How long a password-reset link works, in seconds (Django's setting; its default is 3 days).
+PASSWORD_RESET_TIMEOUT = env_int(os.environ, "PASSWORD_RESET_TIMEOUT", 3600)
+EMAIL_VERIFY_TIMEOUT = env_int(os.environ, "EMAIL_VERIFY_TIMEOUT", 3 * 24 * 3600)
+# Reset requests: per e-mail address and per client address, within PASSWORD_RESET_WINDOW.
+PASSWORD_RESET_EMAIL_LIMIT = env_int(os.environ, "PASSWORD_RESET_EMAIL_LIMIT", 3)
+PASSWORD_RESET_ADDRESS_LIMIT = env_int(os.environ, "PASSWORD_RESET_ADDRESS_LIMIT", 10)
+PASSWORD_RESET_WINDOW = env_int(os.environ, "PASSWORD_RESET_WINDOW", 3600)
+# A mail that cannot be sent is tried again after 10 s, 20 s, 40 s, … (at most MAIL_RETRY_MAX
+# seconds apart), MAIL_ATTEMPTS times in all.
+MAIL_ATTEMPTS = env_int(os.environ, "MAIL_ATTEMPTS", 12)
+MAIL_RETRY_MAX = env_int(os.environ, "MAIL_RETRY_MAX", 600)
+
 LOGIN_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
 LOGIN_FAILURE_WINDOW = int(os.environ.get("LOGIN_FAILURE_WINDOW", "900"))  # seconds
 LOGIN_ADDRESS_FAILURE_LIMIT = env_int(os.environ, "LOGIN_ADDRESS_FAILURE_LIMIT", 50)

@@ -13,7 +13,9 @@ urlpatterns = [
     path("@/<str:username>/", account_views.player_detail, name="player"),
     path("accounts/", include("accounts.urls")),
     path("ratings/", include("ratings.urls")),
-    path("i18n/", include("django.conf.urls.i18n")),
+    # Django's language switch, which also keeps a signed-in player's choice (their mails).
+    path("i18n/setlang/", account_views.set_language, name="set_language"),
+    path("events/", include("events.urls")),
     path("healthz", health.healthz, name="healthz"),
     path("admin/", admin.site.urls),
 ]

@@ -5,8 +5,9 @@ another.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.contrib.contenttypes.models import ContentType
@@ -15,11 +16,14 @@ from django.db import models
 
 @dataclass(frozen=True)
 class EventKind:
-    """One kind of event: its model (a concrete `events.models.Event`) and what it does when
-    one of its games ends (`game_finished(game_id=...)`, safe to run twice)."""
+    """One kind of event: its model (a concrete `events.models.Event`), what it does when
+    one of its games ends (`game_finished(game_id=...)`, safe to run twice), and who joined an
+    event and when (`entrants(event_ids) -> [(event_id, player_id, joined_at), …]`, for the
+    reminders before its start)."""
 
     model: type[models.Model]
     game_finished: Callable[..., Any]
+    entrants: Callable[[Iterable[int]], Iterable[tuple[int, int, datetime]]] | None = None
 
     @property
     def code(self) -> str:

@@ -148,7 +148,44 @@ class Event(models.Model):
         kind. Each kind says what it can; by default nothing."""
         return ""
 
+    def calendar_end(self):
+        """When the event is expected to end, for calendars (".ics"): each kind says."""
+        from datetime import timedelta
+
+        return self.starts_at + timedelta(hours=1)
+
     def has_started(self, now=None) -> bool:
         """RULES 4.2: from the start on the door is shut (arenas let people in, RULES 8)."""
         now = now or timezone.now()
         return self.status != self.Status.SCHEDULED or now >= self.starts_at
+
+
+class Reminder(models.Model):
+    """A player was reminded of an event they joined (events/reminders.py): one row per player
+    and event, so the tick reminds once however often it runs. The notice on the site's pages
+    reads these rows (name, page, start copied here: one query per page, no join)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="reminders",
+        verbose_name=_("giocatore"),
+    )
+    kind = models.CharField(_("tipo di evento"), max_length=20)  # events.kinds code
+    event_id = models.PositiveBigIntegerField(_("evento"))
+    name = models.CharField(_("nome"), max_length=NAME_MAX)
+    url = models.CharField(_("pagina"), max_length=200)
+    starts_at = models.DateTimeField(_("inizio"))
+    created_at = models.DateTimeField(_("inviato il"), auto_now_add=True)
+    dismissed = models.BooleanField(_("chiuso dal giocatore"), default=False)
+
+    class Meta:
+        verbose_name = _("promemoria")
+        verbose_name_plural = _("promemoria")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "kind", "event_id"], name="reminder_once"),
+        ]
+        indexes = [models.Index(fields=["user", "starts_at"], name="reminder_user_start")]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.name}"

@@ -17,3 +17,9 @@ class RatingsConfig(AppConfig):
         player_ratings.register(
             player_ratings.RatingReader(current=ratings_for, game_changes=game_rating_changes)
         )
+
+        # The data download's ratings and their history (accounts.personal).
+        from accounts import personal as account_data
+        from ratings.personal import ratings_section
+
+        account_data.register_section("ratings", ratings_section)

@@ -14,14 +14,20 @@ from tests.processes import Processes, free_port, http_status, process_env, wait
 
 
 @pytest.fixture(scope="session")
-def background(django_db_setup, django_db_blocker, tmp_path_factory):
-    """A real Celery worker and beat on the test database and Redis (session-wide)."""
+def background(django_db_setup, django_db_blocker, tmp_path_factory, mailbox_server):
+    """A real Celery worker and beat on the test database and Redis (session-wide), mailing
+    through the suite's SMTP server (tests/mailbox.py)."""
     # No test waits on a wall clock it can set (issue 27): a short pause between tournament
     # rounds (RULES 4.8's 30 s stays tested in tournaments/tests), a live page's resync after
     # 3 s of silence instead of 15.
     procs = Processes(
         tmp_path_factory.mktemp("processes"),
-        process_env(ROUND_PAUSE_SECONDS="2", GAME_RESYNC_SECONDS="3"),
+        process_env(
+            ROUND_PAUSE_SECONDS="2",
+            GAME_RESYNC_SECONDS="3",
+            EMAIL_HOST=mailbox_server.host,
+            EMAIL_PORT=str(mailbox_server.port),
+        ),
     )
     procs.start_worker()
     procs.start_beat()

@@ -16,7 +16,17 @@ class TournamentsConfig(AppConfig):
 
             return tournament_game_finished(game_id=game_id)
 
-        register(EventKind(model=Tournament, game_finished=game_finished))
+        from tournaments import personal
+
+        register(
+            EventKind(model=Tournament, game_finished=game_finished, entrants=personal.entrants)
+        )
+
+        # What is personal to a player (accounts.personal).
+        from accounts import personal as account_data
+
+        account_data.register_section("tournaments", personal.tournaments_section)
+        account_data.register_blocker(personal.live_tournament_blocker)
 
         # RULES 4.7: a player between rounds is warned before taking on another game.
         from games import commitments

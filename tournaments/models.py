@@ -83,6 +83,26 @@ class Tournament(Event):
 
         return reverse("tournaments:detail", args=[self.pk])
 
+    def calendar_end(self):
+        """The announced end once started (RULES 4.9); before, the same estimate for the
+        players registered now (at least the minimum)."""
+        if self.announced_end is not None:
+            return self.announced_end
+        from datetime import timedelta
+
+        from django.conf import settings
+
+        from tournaments.engine.rounds import MAX_PLAYERS, MIN_PLAYERS, plan_tournament
+
+        players = min(MAX_PLAYERS, max(MIN_PLAYERS, self.minimum, self.registrations.count()))
+        plan = plan_tournament(
+            players, threshold=self.threshold, extra=self.extra_round, double=self.double_games
+        )
+        # RULES 4.9 Decision, as running.round_slot: 2 × the estimate per game, + the pause.
+        games = 2 if plan.double else 1
+        slot = 2 * self.time_control.estimated_seconds * games + settings.ROUND_PAUSE_SECONDS
+        return self.starts_at + timedelta(seconds=plan.rounds * slot)
+
     def game_caption(self, game) -> str:
         """The game's round and board, and which of a double pairing's games it is."""
         from django.utils.translation import gettext

@@ -78,6 +78,19 @@
     document.addEventListener("visibilitychange", stop);
   }
 
+  // A tab in the background also shows a browser notification, when the player chose them
+  // (the account page, where the browser's permission is asked on a click, never here).
+  function notifyInBackground(game) {
+    if (!document.hidden || !script || script.dataset.notify !== "1") return;
+    if (!("Notification" in window) || Notification.permission !== "granted") return;
+    try {
+      const note = new Notification(t("tTitle"), { tag: "circolo-game-" + game });
+      note.onclick = () => { window.focus(); location.href = "/games/" + game + "/"; };
+      const html = document.documentElement;
+      html.dataset.notifications = String(Number(html.dataset.notifications || 0) + 1);
+    } catch (e) { /* notifications only from a service worker here: the title still flashes */ }
+  }
+
   // --- going there -------------------------------------------------------------------------
   function go(game, soundPlayed) {
     sessionStorage.setItem(ARRIVED_KEY, game);
@@ -146,6 +159,7 @@
     clearInterval(timer); timer = null;
     const played = chime();
     flashTitle();
+    notifyInBackground(game);
     act(game, played);
   }
 

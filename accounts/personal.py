@@ -1,0 +1,65 @@
+"""What is personal to a player, across the apps: the data they can take away, what keeps them
+from leaving now, and what is forgotten when they go.
+
+Accounts know no games, ratings or events (STYLE 6): each app registers its part when it is
+ready (`AppConfig.ready`), as the games app registers commitments:
+- a *section* of the data download, `(user) -> JSON-able`, under a name ("games", "ratings");
+- a *file* of the download, `(user) -> str`, under a file name ("games.pgn");
+- a *blocker*, `(user) -> [reason, …]`, why the account cannot be deleted now, in the
+  player's language (RULES 1: a player in a live event);
+- an *eraser*, `(user) -> None`, run in the deleting transaction: what the app forgets (an
+  open challenge, a wait in a pool).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+Section = Callable[[Any], Any]
+File = Callable[[Any], str]
+Blocker = Callable[[Any], list[str]]
+Eraser = Callable[[Any], None]
+
+_sections: dict[str, Section] = {}
+_files: dict[str, File] = {}
+_blockers: list[Blocker] = []
+_erasers: list[Eraser] = []
+
+
+def register_section(name: str, func: Section) -> None:
+    _sections[name] = func
+
+
+def register_file(name: str, func: File) -> None:
+    _files[name] = func
+
+
+def register_blocker(func: Blocker) -> None:
+    if func not in _blockers:
+        _blockers.append(func)
+
+
+def register_eraser(func: Eraser) -> None:
+    if func not in _erasers:
+        _erasers.append(func)
+
+
+def sections(user) -> dict[str, Any]:
+    return {name: func(user) for name, func in sorted(_sections.items())}
+
+
+def files(user) -> dict[str, str]:
+    return {name: func(user) for name, func in sorted(_files.items())}
+
+
+def blockers(user) -> list[str]:
+    found: list[str] = []
+    for func in _blockers:
+        found.extend(func(user))
+    return found
+
+
+def erase(user) -> None:
+    for func in _erasers:
+        func(user)

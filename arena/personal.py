@@ -1,0 +1,44 @@
+"""The arenas' part of what is personal to a player (accounts.personal), and who joined an arena
+when (the reminders, events.reminders)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.conf import settings
+from django.utils.translation import gettext as _
+
+from arena.models import Arena, Entry
+
+
+def entrants(arena_ids: Iterable[int]):
+    return Entry.objects.filter(arena_id__in=list(arena_ids)).values_list(
+        "arena_id", "player_id", "entered_at"
+    )
+
+
+def arenas_section(user) -> list[dict]:
+    return [
+        {
+            "name": entry.arena.name,
+            "url": settings.SITE_URL + entry.arena.get_absolute_url(),
+            "variant": entry.arena.variant,
+            "starts_at": entry.arena.starts_at.isoformat(),
+            "status": entry.arena.status,
+            "points": entry.points,
+            "games": entry.games,
+            "wins": entry.wins,
+            "rank": entry.rank,
+        }
+        for entry in Entry.objects.filter(player=user)
+        .select_related("arena")
+        .order_by("arena__starts_at", "arena_id")
+    ]
+
+
+def live_arena_blocker(user) -> list[str]:
+    names = Arena.objects.live().filter(entries__player=user).values_list("name", flat=True)
+    return [
+        _("Sei nell'arena «%(name)s»: esci o aspetta che finisca.") % {"name": name}
+        for name in sorted(set(names))
+    ]

@@ -1,0 +1,58 @@
+"""The tournaments' part of what is personal to a player (accounts.personal), and who joined a
+tournament when (the reminders, events.reminders)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.conf import settings
+from django.utils.translation import gettext as _
+
+from tournaments.models import Participant, Registration, Tournament
+
+
+def entrants(tournament_ids: Iterable[int]):
+    return Registration.objects.filter(tournament_id__in=list(tournament_ids)).values_list(
+        "tournament_id", "player_id", "joined_at"
+    )
+
+
+def tournaments_section(user) -> list[dict]:
+    played = {
+        p.tournament_id: p
+        for p in Participant.objects.filter(player=user).select_related("tournament")
+    }
+    joined = Registration.objects.filter(player=user).select_related("tournament")
+    rows = []
+    for tournament in sorted(
+        {p.tournament for p in played.values()} | {r.tournament for r in joined},
+        key=lambda t: (t.starts_at, t.pk),
+    ):
+        me = played.get(tournament.pk)
+        rows.append(
+            {
+                "name": tournament.name,
+                "url": settings.SITE_URL + tournament.get_absolute_url(),
+                "variant": tournament.variant,
+                "starts_at": tournament.starts_at.isoformat(),
+                "status": tournament.status,
+                "opened_by_me": tournament.opened_by_id == user.pk,
+                "number": me.number if me else None,
+                "start_rating": me.start_rating if me else None,
+                "rank": me.rank if me else None,
+                "points": me.points if me else None,
+            }
+        )
+    return rows
+
+
+def live_tournament_blocker(user) -> list[str]:
+    live = Tournament.objects.live()
+    names = sorted(
+        set(live.filter(registrations__player=user).values_list("name", flat=True))
+        | set(live.filter(participants__player=user).values_list("name", flat=True))
+    )
+    return [
+        _("Sei iscritto al torneo «%(name)s»: ritirati o aspetta che finisca.") % {"name": name}
+        for name in names
+    ]
