@@ -1,0 +1,145 @@
+"""'Password dimenticata?': Django's reset views, our outbox, our counters. The mails are read
+back from the suite's SMTP server (tests/mailbox.py)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.core.cache import cache
+from django.urls import reverse
+
+from accounts.models import User
+from accounts.tests.factories import PASSWORD, UserFactory
+from accounts.tests.test_login_throttle import redis_down  # noqa: F401 - a fixture
+from mail.models import Mail
+
+pytestmark = pytest.mark.django_db
+RESET = reverse("accounts:password_reset")
+NEW = "torre-e-alfiere-77"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_counters(settings):
+    caches = settings.CACHES
+    cache.clear()
+    yield
+    settings.CACHES = caches  # the real Redis again, after `redis_down`
+    cache.clear()
+
+
+@pytest.fixture
+def send(django_capture_on_commit_callbacks):
+    """Post with the commit's follow-ups run: the mail task (eager here) sends to the server."""
+
+    def post(client, url, data):
+        with django_capture_on_commit_callbacks(execute=True):
+            return client.post(url, data)
+
+    return post
+
+
+def link_in(received) -> str:
+    return re.search(r"http://\S+/accounts/password/reset/\S+/", received.text).group(0)
+
+
+def test_the_log_in_page_offers_it(client):
+    page = client.get(reverse("accounts:login")).content.decode()
+    assert "Password dimenticata?" in page and RESET in page
+
+
+def test_mail_link_new_password_logged_in_then_the_link_is_dead(client, mailbox, send):
+    user = UserFactory(email="lucia@example.org")
+    response = send(client, RESET, {"email": "Lucia@Example.org"})
+    assert response.status_code == 302
+    assert response.url == reverse("accounts:password_reset_done")
+    [received] = mailbox.wait_for("lucia@example.org")
+    assert received.subject == "Reimposta la tua password"
+    link = link_in(received)
+    assert link in received.html
+    path = link.split("://", 1)[1].split("/", 1)[1]
+    form = client.get("/" + path, follow=True)
+    assert form.status_code == 200 and "Scegli una nuova password" in form.content.decode()
+    done = client.post(
+        form.redirect_chain[-1][0], {"new_password1": NEW, "new_password2": NEW}, follow=True
+    )
+    assert done.status_code == 200
+    assert done.context["user"].pk == user.pk  # signed in
+    user.refresh_from_db()
+    assert user.check_password(NEW)
+    assert user.email_verified_at is not None  # the link proved the address
+    client.logout()
+    again = client.get("/" + path, follow=True).content.decode()
+    assert 'data-testid="reset-link-invalid"' in again
+
+
+def test_an_expired_link_says_so(client, mailbox, send, settings):
+    UserFactory(email="old@example.org")
+    send(client, RESET, {"email": "old@example.org"})
+    link = link_in(mailbox.wait_for("old@example.org")[0])
+    settings.PASSWORD_RESET_TIMEOUT = -1  # every link is past its time
+    page = client.get("/" + link.split("://", 1)[1].split("/", 1)[1], follow=True)
+    assert 'data-testid="reset-link-invalid"' in page.content.decode()
+
+
+def test_the_same_answer_for_an_unknown_address(client, mailbox, send):
+    response = send(client, RESET, {"email": "nessuno@example.org"})
+    assert response.url == reverse("accounts:password_reset_done")
+    assert not Mail.objects.exists()
+
+
+def test_a_deleted_or_deactivated_account_gets_nothing(client, mailbox, send):
+    UserFactory(email="gone@example.org", is_active=False)
+    send(client, RESET, {"email": "gone@example.org"})
+    assert not Mail.objects.exists()
+
+
+def test_a_malformed_address_is_an_error_on_the_form(client):
+    response = client.post(RESET, {"email": "non-un-indirizzo"})
+    assert response.status_code == 200
+    assert "indirizzo email valido" in response.content.decode()
+    assert not Mail.objects.exists()
+
+
+def test_throttled_per_email_silently(client, mailbox, send, settings):
+    settings.PASSWORD_RESET_EMAIL_LIMIT = 2
+    UserFactory(email="flood@example.org")
+    for _ in range(4):
+        response = send(client, RESET, {"email": "flood@example.org"})
+        assert response.url == reverse("accounts:password_reset_done")  # the same answer
+    assert Mail.objects.count() == 2
+    assert len(mailbox.wait_for("flood@example.org", 2)) == 2
+
+
+def test_throttled_per_client_address_with_a_message(client, settings):
+    settings.PASSWORD_RESET_ADDRESS_LIMIT = 2
+    for n in range(2):
+        assert client.post(RESET, {"email": f"a{n}@example.org"}).status_code == 302
+    refused = client.post(RESET, {"email": "a9@example.org"})
+    assert refused.status_code == 429
+    assert "Troppe richieste da questa rete" in refused.content.decode()
+
+
+def test_with_redis_down_it_says_so_and_sends_nothing(client, redis_down):  # noqa: F811
+    UserFactory(email="r@example.org")
+    response = client.post(RESET, {"email": "r@example.org"})
+    assert response.status_code == 503
+    assert "non disponibile" in response.content.decode()
+    assert not Mail.objects.exists()
+
+
+def test_staff_send_a_reset_mail_from_the_admin(client, mailbox, send):
+    staff = UserFactory(is_staff=True, is_superuser=True)
+    player = UserFactory(email="p@example.org")
+    no_address = UserFactory(email="")
+    client.force_login(staff)
+    response = send(
+        client,
+        reverse("admin:accounts_user_changelist"),
+        {"action": "send_password_reset", "_selected_action": [player.pk, no_address.pk]},
+    )
+    assert response.status_code == 302
+    [received] = mailbox.wait_for("p@example.org")
+    assert "/accounts/password/reset/" in received.text
+    assert Mail.objects.count() == 1
+    assert User.objects.get(pk=player.pk).check_password(PASSWORD)  # nothing changed yet
