@@ -51,11 +51,19 @@ pids+=($!)
 "$VENV/bin/python" -m config.serve -b 127.0.0.1 -p "$PORT" config.asgi:application &
 pids+=($!)
 
+# Mails: through EMAIL_HOST when set, else written to files (config/env.py mail_config).
+if [ -n "${EMAIL_HOST:-}" ]; then
+  mail_note="  Mails are sent through $EMAIL_HOST."
+else
+  mail_note="  No EMAIL_HOST set: mails are written to files in ${VAR_DIR:-$PWD/var}/mail/"
+fi
+
 cat <<MSG
 
   Circolo is running on http://127.0.0.1:$PORT/
   (worker and beat logs in var/log/; Ctrl-C stops everything)
   Create a staff account with:  .venv/bin/python manage.py createsuperuser
+$mail_note
 
 MSG
 # Stop everything as soon as any of the three exits.

@@ -149,3 +149,53 @@ def test_socket_sources_name_each_plain_host_the_site_answers_to():
         "wss://circolo.example",
     ]
     assert socket_sources([]) == []
+
+
+def test_mail_goes_to_files_without_an_smtp_server(tmp_path):
+    from config.env import mail_config
+
+    config = mail_config({}, tmp_path)
+    assert config["EMAIL_BACKEND"] == "django.core.mail.backends.filebased.EmailBackend"
+    assert config["EMAIL_FILE_PATH"] == str(tmp_path / "mail")
+
+
+def test_mail_through_the_smtp_server_of_the_environment(tmp_path):
+    from config.env import mail_config
+
+    config = mail_config(
+        {
+            "EMAIL_HOST": "smtp.example.net",
+            "EMAIL_USE_TLS": "1",
+            "EMAIL_HOST_USER": "u",
+            "DEFAULT_FROM_EMAIL": "Club <c@example.net>",
+        },
+        tmp_path,
+    )
+    assert config["EMAIL_BACKEND"] == "django.core.mail.backends.smtp.EmailBackend"
+    assert (config["EMAIL_HOST"], config["EMAIL_PORT"], config["EMAIL_USE_TLS"]) == (
+        "smtp.example.net",
+        587,
+        True,
+    )
+    assert config["DEFAULT_FROM_EMAIL"] == "Club <c@example.net>"
+
+
+def test_mail_settings_refused_with_a_reason(tmp_path):
+    from config.env import ConfigError, mail_config, site_url
+
+    with pytest.raises(ConfigError, match="not both"):
+        mail_config({"EMAIL_HOST": "h", "EMAIL_USE_TLS": "1", "EMAIL_USE_SSL": "1"}, tmp_path)
+    with pytest.raises(ConfigError, match="EMAIL_PORT"):
+        mail_config({"EMAIL_HOST": "h", "EMAIL_PORT": "smtp"}, tmp_path)
+    with pytest.raises(ConfigError, match="SITE_URL"):
+        site_url({"SITE_URL": "circolo.example"}, [], 8000)
+
+
+def test_the_site_address_of_mails():
+    from config.env import site_url
+
+    assert site_url({}, ["127.0.0.1"], 8000) == "http://127.0.0.1:8000"
+    assert site_url({}, ["circolo.example", "www.circolo.example"], 8000) == (
+        "https://circolo.example"
+    )
+    assert site_url({"SITE_URL": "https://x.example/"}, [], 8000) == "https://x.example"
