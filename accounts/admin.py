@@ -9,8 +9,9 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from accounts.admin_messages import MASCULINE, NamedModelAdmin, Noun
+from accounts.admin_messages import FEMININE, MASCULINE, NamedModelAdmin, Noun
 from accounts.models import User
+from mail.models import Mail
 
 
 @admin.register(User)
@@ -129,3 +130,22 @@ admin.site.unregister(Group)
 @admin.register(Group)
 class StaffGroupAdmin(NamedModelAdmin, GroupAdmin):
     noun = Noun(MASCULINE, _("il gruppo"), _("un altro gruppo"))
+
+
+@admin.register(Mail)
+class MailAdmin(NamedModelAdmin, admin.ModelAdmin):
+    """What was sent to whom, and what failed (mail/): read only, the outbox is the site's."""
+
+    noun = Noun(FEMININE, _("la mail"), _("un'altra mail"))
+    list_display = ("created_at", "user", "reason", "to", "status", "attempts", "failed_at")
+    list_filter = ("status", "reason")
+    search_fields = ("user__username", "to")
+    raw_id_fields = ("user",)
+    exclude = ("context",)  # a reset link not yet sent is a key to the account
+    readonly_fields = [f.name for f in Mail._meta.fields if f.name != "context"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

@@ -48,7 +48,7 @@ def verify_mail_queue(user: User, *, now: datetime | None = None) -> bool:
             key=f"{user.email.lower()} {slot}",
             template="accounts/mail/verify",
             language=user.language,
-            data={
+            context={
                 "username": user.username,
                 "verify_url": url,
                 "valid_for": settings.EMAIL_VERIFY_TIMEOUT,
@@ -88,7 +88,7 @@ def reset_mail_queue(user: User, *, reset_path: str, request_key: str) -> None:
         key=request_key,
         template="accounts/mail/reset",
         language=user.language,
-        data={
+        context={
             "username": user.username,
             "reset_url": absolute(reset_path),
             "valid_for": settings.PASSWORD_RESET_TIMEOUT,

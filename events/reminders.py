@@ -110,7 +110,7 @@ def _mail(player: User, kind: EventKind, event) -> Mail:
         template="events/mail/reminder",
         language=player.language,
         useful_until=event.starts_at,
-        data={
+        context={
             "username": player.username,
             "event_name": event.name,
             "kind": kind.code,

@@ -40,9 +40,9 @@ class Mail(models.Model):
     key = models.CharField(_("oggetto"), max_length=200)
     to = models.EmailField(_("a"))
     # Templates `<template>_subject.txt`, `<template>.txt` and `<template>.html`, rendered in
-    # `language` with `data` when the mail is sent.
+    # `language` with `context` when the mail is sent.
     template = models.CharField(_("modello"), max_length=100)
-    data = models.JSONField(_("dati"), default=dict, blank=True)
+    context = models.JSONField(_("contesto"), default=dict, blank=True)
     language = models.CharField(_("lingua"), max_length=10)
     status = models.CharField(
         _("stato"), max_length=10, choices=Status.choices, default=Status.PENDING

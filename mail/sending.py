@@ -50,7 +50,7 @@ def is_permanent(error: Exception) -> bool:
 
 def message(mail: Mail) -> EmailMultiAlternatives:
     """The mail as its player reads it: in their language, plain text and HTML."""
-    context = {**mail.data, "site_url": settings.SITE_URL, "mail": mail}
+    context = {**mail.context, "site_url": settings.SITE_URL, "mail": mail}
     with translation.override(mail.language or settings.LANGUAGE_CODE):
         subject = " ".join(render_to_string(f"{mail.template}_subject.txt", context).split())
         text = render_to_string(f"{mail.template}.txt", context)
@@ -61,7 +61,7 @@ def message(mail: Mail) -> EmailMultiAlternatives:
     headers = {"Message-ID": f"<circolo-mail-{mail.pk}@{domain}>"}
     if not mail.is_account_mail:
         # RFC 2369 and RFC 8058: the mail client's own "unsubscribe" button, one click.
-        headers["List-Unsubscribe"] = f"<{mail.data['unsubscribe_url']}>"
+        headers["List-Unsubscribe"] = f"<{mail.context['unsubscribe_url']}>"
         headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     email = EmailMultiAlternatives(subject, text, to=[mail.to], headers=headers)
     email.attach_alternative(html, "text/html")
@@ -150,8 +150,8 @@ def _send_one(pk: int, smtp, now: datetime) -> int | None:
         mail.sent_at = timezone.now()
         mail.attempts += 1
         if mail.is_account_mail:
-            mail.data = {}  # a reset or verification link is a key: not kept once it is sent
-        mail.save(update_fields=["status", "sent_at", "attempts", "data"])
+            mail.context = {}  # a reset or verification link is a key: not kept once it is sent
+        mail.save(update_fields=["status", "sent_at", "attempts", "context"])
         return 1
 
 

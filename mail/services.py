@@ -23,7 +23,7 @@ def mail_queue(
     key: str,
     template: str,
     language: str,
-    data: dict | None = None,
+    context: dict | None = None,
     to: str | None = None,
     useful_until: datetime | None = None,
 ) -> Mail | None:
@@ -37,7 +37,7 @@ def mail_queue(
                 key=key,
                 template=template,
                 language=language,
-                data=data or {},
+                context=context or {},
                 to=to if to is not None else user.email,
                 useful_until=useful_until,
             )
@@ -54,8 +54,8 @@ def mail_queue_many(mails: Iterable[Mail]) -> list[Mail]:
     for mail in mails:
         if not mail.to:
             continue
-        if mail.reason not in ACCOUNT_REASONS and not mail.data.get("unsubscribe_url"):
-            raise ValueError(f"a {mail.reason} mail needs data['unsubscribe_url']")
+        if mail.reason not in ACCOUNT_REASONS and not mail.context.get("unsubscribe_url"):
+            raise ValueError(f"a {mail.reason} mail needs context['unsubscribe_url']")
         mail.next_try_at = now
         wanted.append(mail)
     if not wanted:

@@ -143,3 +143,52 @@ def test_staff_send_a_reset_mail_from_the_admin(client, mailbox, send):
     assert "/accounts/password/reset/" in received.text
     assert Mail.objects.count() == 1
     assert User.objects.get(pk=player.pk).check_password(PASSWORD)  # nothing changed yet
+
+
+def test_with_smtp_down_the_page_answers_and_the_mail_goes_later_once(client, mailbox, send):
+    """The SMTP server away: the request does not wait for it (the mail is the worker's), the
+    page says the same, and beat's sender delivers the mail once the server is back."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from mail import sending, tasks
+
+    UserFactory(email="patient@example.org")
+    mailbox.stop()
+    try:
+        response = send(client, RESET, {"email": "patient@example.org"})
+        assert response.status_code == 302
+        mail = Mail.objects.get()
+        assert (mail.status, mail.attempts) == ("pending", 1)
+    finally:
+        mailbox.start()
+    assert sending.send_due(now=timezone.now()) == 0  # not due again yet
+    assert sending.send_due(now=timezone.now() + timedelta(minutes=1)) == 1
+    tasks.send()  # beat's run finds nothing more
+    assert len(mailbox.wait_for("patient@example.org")) == 1
+
+
+def test_staff_see_the_address_check_and_the_last_failure(client):
+    from django.utils import timezone
+
+    staff = UserFactory(is_staff=True, is_superuser=True)
+    player = UserFactory(email="x@example.org")
+    Mail.objects.create(
+        user=player,
+        reason="reset",
+        key="k",
+        to=player.email,
+        template="t",
+        language="it",
+        next_try_at=timezone.now(),
+        status="failed",
+        failed_at=timezone.now(),
+        last_error="SMTPRecipientsRefused: 550 No such mailbox",
+    )
+    client.force_login(staff)
+    changelist = client.get(reverse("admin:accounts_user_changelist")).content.decode()
+    assert "e-mail verificata" in changelist.lower()
+    page = client.get(reverse("admin:accounts_user_change", args=[player.pk])).content.decode()
+    assert "550 No such mailbox" in page
+    assert client.get(reverse("admin:mail_mail_changelist")).status_code == 200

@@ -27,7 +27,7 @@ def _reset_mail(user, key="r1"):
         key=key,
         template="accounts/mail/reset",
         language=user.language,
-        data={"username": user.username, "reset_url": "http://x/reset/abc/", "valid_for": 3600},
+        context={"username": user.username, "reset_url": "http://x/reset/abc/", "valid_for": 3600},
     )
 
 
@@ -38,7 +38,7 @@ def _reminder(user, key="tournament:1", **extra):
         key=key,
         template="events/mail/reminder",
         language=user.language,
-        data={
+        context={
             "username": user.username,
             "event_name": "Open di Natale",
             "kind": "tournament",
@@ -68,7 +68,7 @@ def test_sent_after_commit_once_in_italian_with_both_parts(
     assert "List-Unsubscribe" not in received.message  # an account mail
     mail = Mail.objects.get()
     assert mail.status == Status.SENT and mail.attempts == 1
-    assert mail.data == {}  # the link is not kept once sent
+    assert mail.context == {}  # the link is not kept once sent
     assert sending.send_due() == 0  # nothing twice
     assert len(mailbox.to("mario@example.org")) == 1
 
@@ -110,7 +110,7 @@ def test_a_reminder_without_unsubscribe_link_is_refused():
             key="k",
             template="events/mail/reminder",
             language="it",
-            data={},
+            context={},
         )
     assert not Mail.objects.exists()
 
@@ -215,7 +215,7 @@ def test_two_senders_at_once_send_each_mail_once(mailbox):
             to=user.email,
             template="accounts/mail/reset",
             language="it",
-            data={"username": user.username, "reset_url": "u", "valid_for": 60},
+            context={"username": user.username, "reset_url": "u", "valid_for": 60},
             next_try_at=timezone.now(),
         )
         for user in users
