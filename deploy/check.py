@@ -8,16 +8,20 @@ WorkingDirectory, Environment and EnvironmentFile of deploy/systemd/ (read from 
 /srv/circolo mapped to this checkout and the env file to the run's); nginx with
 deploy/nginx/circolo.conf (only its ports and paths changed) on free loopback ports. Then,
 through https:// and wss:// only: /healthz, static files, the log-in throttle's view of the
-client's address, nginx's limits (limit_req on the account forms' POSTs and the websocket
-handshakes, limit_conn on open sockets per address) refusing with 429, the daphne unit's
-MemoryHigh=/MemoryMax= in force where systemd can apply them (else a "skip" line with the
-reason) and the daphnes' RSS under MemoryHigh, two players signing up and playing a rated
-game in Chromium while the daphne holding their game sockets is SIGKILLed, an arena pairing,
-and a tournament dumped with deploy/backup.sh mid-round, restored with deploy/restore.sh into a
-new database, and carried on.
+client's address, a password reset by mail (a player signed up with an address asks for it on
+the form; the worker sends the mail to an SMTP server of the run, tests/mailbox.py, given to
+the units as EMAIL_HOST/EMAIL_PORT; its link, under SITE_URL set to nginx's https:// address,
+is followed through nginx to a new password, which signs the player in; the new password logs
+in on the log-in form; the used link is refused), nginx's limits (limit_req on the account
+forms' POSTs and the websocket handshakes, limit_conn on open sockets per address) refusing
+with 429, the daphne unit's MemoryHigh=/MemoryMax= in force where systemd can apply them (else
+a "skip" line with the reason) and the daphnes' RSS under MemoryHigh, two players signing up
+and playing a rated game in Chromium while the daphne holding their game sockets is
+SIGKILLed, an arena pairing, and a tournament dumped with deploy/backup.sh mid-round, restored
+with deploy/restore.sh into a new database, and carried on.
 
-One line per check; exit status 1 on any failure. Every process started is stopped at the
-end, failure or not (and on SIGINT/SIGTERM).
+One line per check; exit status 1 on any failure. Every process started, and the SMTP server,
+is stopped at the end, failure or not (and on SIGINT/SIGTERM).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from __future__ import annotations
 import base64
 import html
 import http.client
+import logging
 import os
 import re
 import secrets
@@ -48,6 +53,7 @@ DEPLOY = ROOT / "deploy"
 sys.path.insert(0, str(ROOT))
 
 from deploy import envfile  # noqa: E402
+from tests.mailbox import Mailbox  # noqa: E402
 
 # Where deploy/README.md installs things: the units name these paths.
 INSTALL_ROOT = "/srv/circolo"
@@ -375,6 +381,21 @@ class Client:
             raise CheckFailed(f"log-in POST answered {response.status}")
         return f"{response.status} {page}"
 
+    def submit(self, path: str, fields: dict[str, str]):
+        """A form of the site as a browser sends it: GET its page (the CSRF cookie and the
+        form's token), then POST the fields with the token to the same path."""
+        response, page = self.request("GET", path)
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page)
+        if response.status != 200 or token is None:
+            raise CheckFailed(f"GET {path}: {response.status}, no form with a CSRF token")
+        return self.request("POST", path, {"csrfmiddlewaretoken": token.group(1)} | fields)
+
+
+def signed_in_as(page: str) -> str:
+    """The username the page's menu shows (base.html), "" for a guest."""
+    match = re.search(r'data-testid="user-menu">([^<]*)<', page)
+    return html.unescape(match.group(1)).strip() if match else ""
+
 
 def table_text(page: str, testid: str) -> str:
     """The text of the <table data-testid=...> of a page, whitespace collapsed."""
@@ -398,6 +419,8 @@ class Run:
         self.daphne_ports = [free_port(), free_port()]
         self.env_file = tmp / "circolo.env"
         self.site = f"https://127.0.0.1:{self.https}"
+        # The site's SMTP server for the run, in this process: the worker sends to it.
+        self.mailbox = Mailbox()
 
     # Services, environment, processes.
 
@@ -555,6 +578,110 @@ http {{
             page.startswith("200 "),
             "log-in throttle counts the client's address, not nginx's nor a forged X-Forwarded-For",
         )
+
+    def check_password_reset(self) -> None:
+        """The password reset end to end, from a loopback address of its own (the sign-up and
+        reset counters, and nginx's, are per address): a player signs up with an address; a
+        signed-out client asks for a reset on the form; the worker sends the mail to the run's
+        SMTP server; the link in its text, under SITE_URL, is followed through nginx to the form
+        of a new password, which signs the player in; the new password logs in on the log-in
+        form; the same link again is refused as used."""
+        source = "127.0.0.8"
+        username = f"smemorato_{secrets.token_hex(3)}"
+        address = f"{username}@example.org"
+        old, new = (f"Scacco-{secrets.token_urlsafe(9)}" for _ in range(2))
+        what = (
+            "password reset: the worker's mail reaches an SMTP server, its https:// link through"
+            " nginx sets a new password and signs in, the new password logs in, the used link"
+            " is refused"
+        )
+
+        def expect(ok: bool, step: str) -> None:
+            if not ok:
+                raise CheckFailed(step)
+
+        def redirect_path(response) -> str:
+            location = urllib.parse.urljoin(self.site + "/", response.getheader("Location") or "")
+            return urllib.parse.urlsplit(location).path
+
+        try:
+            response, page = Client(self.https, source).submit(
+                "/accounts/signup/",
+                {"username": username, "email": address, "password1": old, "password2": old},
+            )
+            expect(response.status == 302, f"sign-up with an address answered {response.status}")
+
+            asking = Client(self.https, source)
+            response, page = asking.submit("/accounts/password/reset/", {"email": address})
+            if response.status == 302:
+                response, page = asking.request("GET", redirect_path(response))
+            expect(
+                response.status == 200 and "Controlla la posta" in page,
+                f"the reset form answered {response.status}, not the 'Controlla la posta' page",
+            )
+
+            # The sign-up's address check goes to the same mailbox: the reset is the mail with
+            # the reset link.
+            def reset_link() -> str:
+                for received in self.mailbox.to(address):
+                    found = re.search(r"\S+/accounts/password/reset/\S+/", received.text)
+                    if found:
+                        return found.group(0)
+                return ""
+
+            try:
+                link = wait_until(reset_link, 30, f"the reset mail to {address}")
+            except CheckFailed as error:
+                subjects = [r.subject for r in self.mailbox.to(address)]
+                raise CheckFailed(f"{error} (mails to it: {subjects})") from None
+            expect(
+                link.startswith(self.site + "/"),
+                f"the mail's link {link} is not under nginx's {self.site}",
+            )
+            path = urllib.parse.urlsplit(link).path
+
+            # Django's confirm view keeps the token in the session and redirects to a URL
+            # without it, where the form is.
+            player = Client(self.https, source)
+            response, page = player.request("GET", path)
+            form = redirect_path(response)
+            expect(
+                response.status == 302 and form.endswith("/set-password/"),
+                f"the link answered {response.status} to {form!r}, not the new password's form",
+            )
+            response, page = player.submit(form, {"new_password1": new, "new_password2": new})
+            expect(
+                response.status == 302 and redirect_path(response) == "/",
+                f"the new password's form answered {response.status}"
+                f" {response.getheader('Location')}",
+            )
+            _response, page = player.request("GET", "/")
+            settings_page, _ = player.request("GET", "/accounts/settings/")
+            expect(
+                signed_in_as(page) == username and settings_page.status == 200,
+                f"after the reset / shows {signed_in_as(page)!r}, /accounts/settings/ answers"
+                f" {settings_page.status}",
+            )
+
+            returning = Client(self.https, source)
+            response, page = returning.submit(
+                "/accounts/login/", {"username": username, "password": new}
+            )
+            _response, home = returning.request("GET", "/")
+            expect(
+                response.status == 302 and signed_in_as(home) == username,
+                f"log-in with the new password answered {response.status}",
+            )
+
+            response, page = Client(self.https, source).request("GET", path)
+            expect(
+                response.status == 200 and 'data-testid="reset-link-invalid"' in page,
+                f"the used link again answered {response.status}, not the invalid-link page",
+            )
+        except CheckFailed as error:
+            say(False, what, str(error))
+            return
+        say(True, what)
 
     def ws_handshake(
         self, source: str, path: str = "/ws/lobby/", together: threading.Barrier | None = None
@@ -1099,6 +1226,7 @@ http {{
         )
 
         self.check_units()
+        self.mailbox.start()
         services_env = self.services_up()
         var = self.tmp / "var"
         var.mkdir()
@@ -1113,6 +1241,10 @@ http {{
                 "CSRF_TRUSTED_ORIGINS": self.site,
                 "VAR_DIR": str(var),
                 "LOGIN_ADDRESS_FAILURE_LIMIT": str(limit),
+                "EMAIL_HOST": self.mailbox.host,
+                "EMAIL_PORT": str(self.mailbox.port),
+                # Links in mails go through nginx, as a real SITE_URL's would.
+                "SITE_URL": self.site,
             },
         )
         os.chmod(self.env_file, 0o640)
@@ -1128,12 +1260,16 @@ http {{
         import django
 
         django.setup()
+        # aiosmtpd logs each SMTP command of the run's server at INFO on "mail.log", which the
+        # site's root logger (INFO) would print between the check's lines; its warnings stay.
+        logging.getLogger("mail.log").setLevel(logging.WARNING)
 
         self.start_units()
         self.nginx()
         self.wait_healthy("two daphne, worker, beat")
         self.check_proxy()
         self.check_throttle(limit)
+        self.check_password_reset()
         self.check_nginx_limits()
         self.check_memory_limit()
 
@@ -1179,6 +1315,7 @@ def main() -> int:
                     tail = log.read_text(errors="replace")[-1500:]
                     print(f"--- {log.name} (last lines) ---\n{tail}")
         check.stack.stop_all()
+        check.mailbox.stop()
         subprocess.run(
             [ROOT / "scripts" / "test-services.sh", "down", check.services], capture_output=True
         )
