@@ -1243,6 +1243,7 @@ http {{
                 "LOGIN_ADDRESS_FAILURE_LIMIT": str(limit),
                 "EMAIL_HOST": self.mailbox.host,
                 "EMAIL_PORT": str(self.mailbox.port),
+                "EMAIL_USE_TLS": "0",  # the run's own server speaks plain SMTP on loopback
                 # Links in mails go through nginx, as a real SITE_URL's would.
                 "SITE_URL": self.site,
             },
