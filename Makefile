@@ -12,7 +12,7 @@ TEST_DIR ?= /tmp/circolo-test-$(shell id -u)-$(notdir $(CURDIR))
 TEST_WORKERS ?= 3
 
 .PHONY: run test lint venv deps dev-deps lock messages system-run system-test \
-        bench-pairing bench-rules bench-live bench-tournament bench-arena soak-pairing test-differential test-chromium clean compile \
+        bench-pairing bench-rules bench-live bench-tournament bench-arena bench-reminders soak-pairing test-differential test-chromium clean compile \
         attack
 
 $(PY):
@@ -96,6 +96,11 @@ bench-tournament: system-test dev-deps
 
 bench-arena: system-test dev-deps messages
 	scripts/with-services.sh $(PY) bench/arena.py $(BENCH_ARGS)
+
+# A 200-player tournament's reminder mails through the real worker to an SMTP server of its
+# own, against the worker's every-second work (bench/reminders.py).
+bench-reminders: system-test dev-deps messages
+	scripts/with-services.sh $(PY) bench/reminders.py $(BENCH_ARGS)
 
 # Issue 14: attack a private copy of the site; prints figures, exits 1 unless all are zero.
 attack: system-test dev-deps messages
