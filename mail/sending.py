@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import smtplib
+import time
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -32,6 +33,10 @@ log = logging.getLogger(__name__)
 # from the two-key locks of live.locks.
 SENDER_LOCK = 0x6D61696C
 BATCH = 500
+# A run sends for at most this long, then gives its worker process back and queues the next
+# run: the sender holds one of the worker's processes, and a tournament's worth of mails to a
+# slow relay (tens of ms each) must not keep it from the timed work for the whole batch.
+SLICE_SECONDS = 2.0
 
 
 def retry_pause(attempts: int) -> timedelta:
@@ -72,24 +77,34 @@ def send_due(*, now: datetime | None = None) -> int:
     """Send the mails due at `now`; return how many went out. Does nothing (0) while another
     sender runs: that one sends what is due."""
     if connection.vendor != "postgresql":
-        return _send_batch(now or timezone.now())
+        return _send_batch(now or timezone.now(), None)[0]
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_try_advisory_lock(%s)", [SENDER_LOCK])
         if not cursor.fetchone()[0]:
             return 0
+    deadline = time.monotonic() + SLICE_SECONDS
     try:
         sent = 0
         while True:
-            count, more = _send_batch(now or timezone.now())
+            count, more = _send_batch(now or timezone.now(), deadline)
             sent += count
             if not more:
                 return sent
+            if time.monotonic() >= deadline:
+                break
     finally:
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_unlock(%s)", [SENDER_LOCK])
+    # More is due: the next run goes to the back of the queue, behind the ticks.
+    from mail.services import send_soon
+
+    send_soon()
+    return sent
 
 
-def _send_batch(now: datetime) -> tuple[int, bool]:
+def _send_batch(now: datetime, deadline: float | None) -> tuple[int, bool]:
+    """Send the due mails, oldest first, until none is left, the server is unreachable or the
+    deadline passed; returns how many went and whether more may be due."""
     due = list(
         Mail.objects.filter(status=Status.PENDING, next_try_at__lte=now)
         .order_by("next_try_at", "id")
@@ -98,11 +113,14 @@ def _send_batch(now: datetime) -> tuple[int, bool]:
     smtp = get_connection(fail_silently=False)
     sent = 0
     try:
-        for pk in due:
+        for index, pk in enumerate(due):
             outcome = _send_one(pk, smtp, now)
             if outcome is None:  # the server is unreachable: the rest waits for the next run
                 return sent, False
             sent += outcome
+            # At least one mail a run, so a run always makes progress.
+            if deadline is not None and time.monotonic() >= deadline:
+                return sent, index + 1 < len(due) or len(due) == BATCH
     finally:
         try:
             smtp.close()

@@ -224,3 +224,30 @@ def test_two_senders_at_once_send_each_mail_once(mailbox):
     assert sum(results) == 6
     for user in users:
         assert len(mailbox.wait_for(user.email)) == 1
+
+
+def test_a_run_gives_the_worker_back_after_its_slice(mailbox, monkeypatch):
+    """A long batch is sent in slices, each run queueing the next behind the ticks."""
+    from mail import services
+
+    queued = []
+    monkeypatch.setattr(sending, "SLICE_SECONDS", 0.0)
+    monkeypatch.setattr(services, "send_soon", lambda: queued.append(1))
+    users = [UserFactory() for _ in range(3)]
+    Mail.objects.bulk_create(
+        Mail(
+            user=user,
+            reason=Reason.RESET,
+            key="k",
+            to=user.email,
+            template="accounts/mail/reset",
+            language="it",
+            context={"username": user.username, "reset_url": "u", "valid_for": 60},
+            next_try_at=timezone.now(),
+        )
+        for user in users
+    )
+    assert [sending.send_due(), sending.send_due(), sending.send_due()] == [1, 1, 1]
+    assert len(queued) == 2  # the last run found nothing more to do
+    for user in users:
+        assert len(mailbox.wait_for(user.email)) == 1

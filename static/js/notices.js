@@ -6,7 +6,7 @@
     document.body.dispatchEvent(new CustomEvent(`${what}-changed`, { detail: detail || {} }));
   }
   LiveSocket.open("/ws/me/", {
-    open(again) { if (again) { changed("challenges"); changed("mytournament"); } },
+    open(again) { if (again) { changed("challenges"); changed("mytournament"); changed("reminder"); } },
     message(message) {
       if (message.type === "changed" && /^[a-z]+$/.test(message.what)) changed(message.what, message);
     },
