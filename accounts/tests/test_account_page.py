@@ -244,3 +244,64 @@ def test_the_failed_mail_is_shown(client):
     )
     client.force_login(user)
     assert 'data-testid="mail-failed"' in client.get(ACCOUNT).content.decode()
+
+
+def test_deleting_is_refused_in_a_live_game_or_with_a_live_event_opened(client):
+    from django.core.exceptions import ValidationError
+
+    from accounts.services import user_delete
+    from tournaments.tests.factories import TournamentFactory
+
+    player = UserFactory()
+    open_game(white=player)
+    with pytest.raises(ValidationError, match="Stai giocando una partita"):
+        user_delete(user_id=player.pk)
+    organizer = UserFactory()
+    TournamentFactory(opened_by=organizer, name="Il mio torneo")
+    with pytest.raises(ValidationError, match="Il mio torneo"):
+        user_delete(user_id=organizer.pk)
+    for user in (player, organizer):
+        user.refresh_from_db()
+        assert not user.is_deleted
+
+
+def test_deleting_withdraws_open_challenges_and_keeps_the_standings(client):
+    from accounts.services import user_delete
+    from games.models import Challenge, ChallengeStatus
+    from games.services.challenges import challenge_create
+    from tournaments.models import Participant
+    from tournaments.tests.factories import TournamentFactory
+
+    leaving, staying = UserFactory(username="Ugo"), UserFactory()
+    challenge = challenge_create(
+        challenger_id=leaving.pk,
+        variant_code="chess",
+        base_seconds=60,
+        increment_seconds=0,
+        color="random",
+        rated=False,
+    )
+    finished = TournamentFactory(
+        status="finished",
+        format="swiss",
+        total_rounds=5,
+        current_round=5,
+        started_at=timezone.now(),
+        finished_at=timezone.now(),
+    )
+    Participant.objects.create(
+        tournament=finished, player=leaving, number=1, start_rating=1500, rank=1, points=6
+    )
+    Participant.objects.create(
+        tournament=finished, player=staying, number=2, start_rating=1500, rank=2, points=2
+    )
+    user_delete(user_id=leaving.pk)
+    challenge.refresh_from_db()
+    assert challenge.status == ChallengeStatus.CANCELLED
+    page = client.get(finished.get_absolute_url()).content.decode()
+    assert "Ugo" not in page and f"giocatore cancellato #{leaving.pk}" in page
+    assert list(Participant.objects.filter(tournament=finished).values_list("rank", "points")) == [
+        (1, 6),
+        (2, 2),
+    ]
+    assert not Challenge.objects.filter(status=ChallengeStatus.OPEN).exists()
