@@ -109,7 +109,7 @@ def test_forgot_password_by_mail_and_the_link_works_once(site, context, mailbox)
     # An account mail: no unsubscribe header, and the link is not kept once sent (the row is
     # marked sent just after the SMTP server took the mail).
     assert received.message["List-Unsubscribe"] is None
-    sent = Mail.objects.filter(to=player.email, status=Status.SENT, data={})
+    sent = Mail.objects.filter(to=player.email, status=Status.SENT, context={})
     wait_until(sent.exists, timeout=10, what="the reset mail marked sent, its link dropped")
 
     page.goto(on(site, link))
@@ -273,3 +273,68 @@ def test_address_confirmed_from_the_sign_up_mail(site, context, mailbox):
     expect(status).to_contain_text(f"{address} · confermato")
     expect(status).not_to_contain_text("da confermare")
     expect(page.get_by_test_id("resend-verification")).to_have_count(0)
+
+
+# A tab in the background (headless Chromium never hides one by itself), whose notifications
+# are written down in the tab's sessionStorage as they are made: the page goes to the board at
+# once, and the record must outlive that navigation.
+BACKGROUND_TAB_NOTES = """
+Object.defineProperty(Document.prototype, "hidden", { get: () => true, configurable: true });
+Object.defineProperty(Document.prototype, "visibilityState", { get: () => "hidden", configurable: true });
+const Shown = window.Notification;
+window.Notification = function (title, options) {
+  const notes = JSON.parse(sessionStorage.getItem("test.notifications") || "[]");
+  notes.push({ title, tag: options && options.tag });
+  sessionStorage.setItem("test.notifications", JSON.stringify(notes));
+  return new Shown(title, options);
+};
+Object.defineProperty(window.Notification, "permission", { get: () => Shown.permission });
+"""
+
+
+def test_a_game_opening_in_a_background_tab_is_a_browser_notification(site, notifying_context):
+    from games.services.challenges import challenge_accept, challenge_create
+
+    player, opponent = (UserFactory(username=f"n_{uuid.uuid4().hex[:8]}") for _ in range(2))
+    page = notifying_context.new_page()
+    page.add_init_script(BACKGROUND_TAB_NOTES)
+    log_in(page, site, player.username)
+    page.goto(site + "/players/")
+    expect(page.locator("main")).to_be_visible()
+    challenge = challenge_create(
+        challenger_id=player.pk,
+        opponent_id=opponent.pk,
+        variant_code="chess",
+        base_seconds=600,
+        increment_seconds=0,
+        color="white",
+        rated=False,
+    )
+    game = challenge_accept(challenge_id=challenge.pk, user_id=opponent.pk)
+    page.wait_for_url(f"**/games/{game.pk}/")
+    notes = page.evaluate("() => JSON.parse(sessionStorage.getItem('test.notifications'))")
+    assert notes == [{"title": "♞ La tua partita è aperta!", "tag": f"circolo-game-{game.pk}"}]
+
+
+def test_no_browser_notification_for_a_player_who_turned_them_off(site, notifying_context):
+    from games.services.challenges import challenge_accept, challenge_create
+
+    player = UserFactory(username=f"q_{uuid.uuid4().hex[:8]}", remind_in_browser=False)
+    opponent = UserFactory(username=f"r_{uuid.uuid4().hex[:8]}")
+    page = notifying_context.new_page()
+    page.add_init_script(BACKGROUND_TAB_NOTES)
+    log_in(page, site, player.username)
+    page.goto(site + "/players/")
+    expect(page.locator("main")).to_be_visible()
+    challenge = challenge_create(
+        challenger_id=player.pk,
+        opponent_id=opponent.pk,
+        variant_code="chess",
+        base_seconds=600,
+        increment_seconds=0,
+        color="white",
+        rated=False,
+    )
+    game = challenge_accept(challenge_id=challenge.pk, user_id=opponent.pk)
+    page.wait_for_url(f"**/games/{game.pk}/")
+    assert page.evaluate("() => sessionStorage.getItem('test.notifications')") is None
