@@ -55,6 +55,15 @@ FORMS = {
         "rated", "floor", "private", "password",
     ],
     "/play/": ["variant", "preset", "base_minutes", "increment_seconds", "color", "rated", "opponent"],
+    "/accounts/password/reset/": ["email"],
+    "/accounts/settings/email/": ["email", "password", "resend"],
+    "/accounts/settings/language/": ["language"],
+    "/accounts/settings/reminders/": [
+        "remind_by_email", "remind_minutes", "remind_on_site", "remind_in_browser",
+    ],
+    "/accounts/settings/delete/": ["password", "confirm"],
+    "/accounts/unsubscribe/forged/": ["List-Unsubscribe"],
+    "/i18n/setlang/": ["language", "next"],
 }  # fmt: skip
 
 
