@@ -3,7 +3,6 @@ import secrets
 from django.contrib import admin, messages
 from django.contrib.auth.admin import GroupAdmin, UserAdmin
 from django.contrib.auth.models import Group
-from django.db import transaction
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext_lazy as _
@@ -11,6 +10,7 @@ from django.utils.translation import ngettext
 
 from accounts.admin_messages import FEMININE, MASCULINE, NamedModelAdmin, Noun
 from accounts.models import User
+from live import locks
 from mail.models import Mail
 
 
@@ -64,7 +64,7 @@ class PlayerAdmin(NamedModelAdmin, UserAdmin):
         from accounts import emails
 
         sent = skipped = 0
-        with transaction.atomic():
+        with locks.atomic():
             for user in queryset:
                 if not user.email or not user.is_active or not user.has_usable_password():
                     skipped += 1

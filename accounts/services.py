@@ -7,12 +7,13 @@ import json
 import zipfile
 
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts import emails, personal
 from accounts.models import TOMBSTONE, User
+from live import locks
 from mail.models import Mail
 
 
@@ -22,7 +23,7 @@ def user_create(*, username: str, password: str, email: str = "") -> User:
     user = User(username=username, email=email)
     user.set_password(password)
     try:
-        with transaction.atomic():
+        with locks.atomic():
             user.save()
             emails.verify_mail_queue(user)
     except IntegrityError:
@@ -36,7 +37,7 @@ def email_change(*, user: User, email: str) -> bool:
     email = User.objects.normalize_email(email.strip())
     if email.lower() == user.email.lower() and user.email_verified_at is not None:
         return False
-    with transaction.atomic():
+    with locks.atomic():
         user.email = email
         user.email_verified_at = None
         user.save(update_fields=["email", "email_verified_at"])
@@ -48,7 +49,7 @@ def email_verify(*, token: str, now=None) -> User:
     """Follow a verification link: the address it was sent to becomes verified, if it is still
     the player's. Raises emails.BadLink (forged, expired, or for an address since changed)."""
     user_id, address = emails.verify_token_read(token)
-    with transaction.atomic():
+    with locks.atomic():
         user = User.objects.select_for_update().filter(pk=user_id, deleted_at=None).first()
         if user is None or user.email.lower() != address or not address:
             raise emails.BadLink
@@ -77,7 +78,7 @@ def user_delete(*, user_id: int, now=None) -> User:
     Refused with the reasons (ValidationError) while the player is in a live event or game."""
     from live.locks import Rank, lock_one
 
-    with transaction.atomic():
+    with locks.atomic():
         user = lock_one(User, user_id, Rank.USER)
         if user.is_deleted:
             return user

@@ -7,7 +7,6 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
@@ -30,6 +29,7 @@ from accounts.forms import (
 )
 from accounts.models import User
 from accounts.redirects import local_next
+from live import locks
 
 PLAYERS_PER_PAGE = 50
 
@@ -267,7 +267,7 @@ def account_email(request: HttpRequest) -> HttpResponse:
     user = request.user
     if "resend" in request.POST:
         if user.email and user.email_verified_at is None:
-            with transaction.atomic():
+            with locks.atomic():
                 queued = emails.verify_mail_queue(user)
             messages.success(
                 request,

@@ -141,7 +141,7 @@ def arenas_due_process(*, now: datetime | None = None) -> list[int]:
     return changed
 
 
-@transaction.atomic
+@locks.atomic
 def arena_advance(*, arena_id: int, now: datetime | None = None) -> bool:
     """The tick's step for a due arena; returns whether it changed anything."""
     now = now or timezone.now()
@@ -177,7 +177,7 @@ def _start(arena: Arena, now: datetime) -> None:
     players_told_on_commit(arena.entries.values_list("player_id", flat=True))
 
 
-@transaction.atomic
+@locks.atomic
 def arena_pair(*, arena_id: int, now: datetime | None = None) -> bool:
     """The coalesced pairing pass, when it is due (the `arena.pair` task). Safe to run twice:
     a pass not due (already run) does nothing."""
@@ -332,7 +332,7 @@ def _rescore(entry_ids: list[int]) -> None:
         )
 
 
-@transaction.atomic
+@locks.atomic
 def arena_game_finished(*, game_id: int, now: datetime | None = None) -> bool:
     """An arena game ended (from the `game_finished` router, in a worker): score it on both
     sheets, pause a player who lost without ever moving, and ask for a pass. Safe to run
@@ -433,7 +433,7 @@ def _finish(arena: Arena, reason: str, now: datetime) -> None:
     players_told_on_commit(arena.entries.values_list("player_id", flat=True))
 
 
-@transaction.atomic
+@locks.atomic
 def arena_staff_saved(*, arena_id: int, now: datetime | None = None) -> None:
     """Staff saved the arena in the admin (its start, its duration hence its end): put it into
     the tick's schedule at once (an end moved into the past closes it and ends its games at

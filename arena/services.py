@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -48,7 +47,7 @@ def _apply(arena: Arena, data: ArenaOptions) -> None:
     arena.duration_minutes = data.duration_minutes
 
 
-@transaction.atomic
+@locks.atomic
 def arena_create(*, opener, data: ArenaOptions) -> Arena:
     _check_person(opener, opening=True)
     events.opener_lock_and_check(opener)  # RULES 1: one live event per person, any kind
@@ -76,7 +75,7 @@ def _check_organizer(arena: Arena, user, *, now: datetime | None = None) -> None
         )
 
 
-@transaction.atomic
+@locks.atomic
 def arena_update(*, arena_id: int, by, data: ArenaOptions, now: datetime | None = None) -> Arena:
     arena = _locked(arena_id)
     _check_organizer(arena, by, now=now)
@@ -89,7 +88,7 @@ def arena_update(*, arena_id: int, by, data: ArenaOptions, now: datetime | None 
     return arena
 
 
-@transaction.atomic
+@locks.atomic
 def arena_cancel(*, arena_id: int, by, staff: bool = False, now: datetime | None = None) -> Arena:
     """The opener until the start; staff (the admin action) whenever it is live: a running
     arena's games are then drawn and not rated. Idempotent: a second call says so."""
@@ -120,7 +119,7 @@ def arena_staff_saved(*, arena_id: int, now: datetime | None = None) -> None:
     running.arena_staff_saved(arena_id=arena_id, now=now)
 
 
-@transaction.atomic
+@locks.atomic
 def invite_regenerate(*, arena_id: int, by) -> Arena:
     arena = _locked(arena_id)
     _check_organizer(arena, by)
@@ -132,7 +131,7 @@ def invite_regenerate(*, arena_id: int, by) -> Arena:
 # --- the players -------------------------------------------------------------------------------
 
 
-@transaction.atomic
+@locks.atomic
 def entry_enter(
     *,
     arena_id: int,
@@ -192,19 +191,19 @@ def _set_state(arena_id: int, player, state: str, reason: str) -> Entry:
     return entry
 
 
-@transaction.atomic
+@locks.atomic
 def entry_pause(*, arena_id: int, player) -> Entry:
     """ "Pausa": not paired from now on (a game in progress goes on); points stay."""
     return _set_state(arena_id, player, EntryState.PAUSED, PauseReason.BY_PLAYER)
 
 
-@transaction.atomic
+@locks.atomic
 def entry_leave(*, arena_id: int, player) -> Entry:
     """ "Esci": out of the arena until they enter again; points stay on the leaderboard."""
     return _set_state(arena_id, player, EntryState.LEFT, PauseReason.NONE)
 
 
-@transaction.atomic
+@locks.atomic
 def entry_seen(*, arena_id: int, user_id: int, key: str = "", now: datetime | None = None) -> bool:
     """The player opened the arena's page (its socket `key`): if they are in and not paused, a
     pass runs soon (RULES 8: a player who comes back is paired). **Decision** (RULES 8): coming

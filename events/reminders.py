@@ -15,13 +15,13 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import transaction
 from django.utils import timezone
 
 from accounts import emails
 from accounts.models import REMIND_MINUTES, User
 from events.kinds import EventKind, all_kinds
 from events.models import Event, Reminder
+from live import locks
 from live.locks import Rank, lock_rows
 from live.pushes import user_changed_on_commit
 from mail.models import Mail, Reason
@@ -58,7 +58,7 @@ def _remind(kind: EventKind, events: list, now: datetime) -> int:
     if not joined:
         return 0
     players = User.objects.in_bulk({player_id for _event, player_id in joined})
-    with transaction.atomic():
+    with locks.atomic():
         # The events' rows, held to the commit: two ticks at once remind in turn, and the
         # second finds the first one's rows.
         lock_rows(kind.model.objects.filter(pk__in=by_id).order_by("pk"), Rank.EVENT)

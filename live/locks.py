@@ -17,7 +17,10 @@ in ascending primary key:
 Two transactions that keep the order queue on their first shared row and never deadlock. A
 lock of a lower rank after a higher one in the same transaction raises `LockOrderError` (a
 programming error, caught by the tests), and locking outside a transaction raises at once
-(a lock that ends with its statement protects nothing).
+(a lock that ends with its statement protects nothing). A transaction that locks is opened
+with this module's `atomic`, which keeps the order in a context variable: Django offers no
+public way to ask which `atomic` block is the code's outermost, and reading its connection's
+private state is what this module must not do.
 
 A row held longer than ``LOCK_TIMEOUT_MS`` (a stuck transaction) makes the waiter fail with
 `LockTimeout` instead of queueing forever: PostgreSQL's ``lock_timeout``, set once per
@@ -29,6 +32,11 @@ its own busy timeout.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any
 
@@ -66,54 +74,75 @@ def _set_lock_timeout(sender, connection, **kwargs) -> None:
             cursor.execute("SELECT set_config('lock_timeout', %s, false)", [f"{LOCK_TIMEOUT_MS}ms"])
 
 
-class _Held:
-    """The highest rank locked so far in one transaction. It is registered as a no-op commit
-    callback: Django drops those when the transaction ends (commit or rollback) or when the
-    savepoint it was registered in rolls back, which is exactly when its locks go."""
+@dataclass
+class _Frame:
+    """One `atomic` block of the code: the highest rank locked in it and the blocks around it."""
 
-    def __init__(self, token: Any) -> None:
-        self.token = token
-        self.rank = 0
+    rank: int = 0
 
-    def __call__(self) -> None:
-        pass
+
+# The innermost `atomic` block of the code in this context (thread or task): set by `atomic`,
+# read by every lock. A test case's own wrapping blocks (Django's, each test inside one that
+# never commits) are not the code's, so they set nothing here.
+_current: ContextVar[_Frame | None] = ContextVar("live.locks.current", default=None)
+
+
+def atomic(using: Any = None):
+    """See `_block`; `@atomic` bare decorates a function, as Django's does."""
+    if callable(using):
+        func = using
+
+        @functools.wraps(func)
+        def inner(*args: Any, **kwargs: Any) -> Any:
+            with _block(None):
+                return func(*args, **kwargs)
+
+        return inner
+    return _block(using)
+
+
+@contextmanager
+def _block(using: str | None = None) -> Iterator[None]:
+    """`transaction.atomic` that keeps the lock order (the model: pretix's `lock_objects`):
+    every transaction that locks rows is opened with it, and locks taken in it are checked
+    against those taken before in the same transaction. An inner block starts from the rank of
+    the block around it; when it ends, its locks stay with the transaction (its rank passes to
+    the outer block), unless it rolled back (its savepoint's locks went with it). Usable as a
+    decorator too."""
+    parent = _current.get()
+    frame = _Frame(rank=parent.rank if parent is not None else 0)
+    with transaction.atomic(using=using):
+        # Set inside Django's block and reset before it ends: the commit's on_commit callbacks
+        # (a settle task run inline, a push) are outside this transaction and must see so.
+        token = _current.set(frame)
+        try:
+            yield
+        finally:
+            _current.reset(token)
+    # Reached only when the block did not roll back: its locks stay with the transaction.
+    if parent is not None:
+        parent.rank = max(parent.rank, frame.rank)
 
 
 def entering(rank: Rank, using: str | None = None) -> Any:
     """Check that a lock of `rank` may be taken now; returns the connection.
 
-    Raises LockOrderError outside a transaction or after a lock of a higher rank."""
-    connection = transaction.get_connection(using)
-    # The transaction is the outermost `atomic` block of the code; a test case's own wrapping
-    # blocks are not the code's (each test runs inside one that never commits), so there the
-    # code's transaction is a savepoint, told apart by its id.
-    index = next(
-        (i for i, block in enumerate(connection.atomic_blocks) if not block._from_testcase), None
-    )
-    if not connection.in_atomic_block or index is None:
-        raise LockOrderError(f"a {rank.name} lock outside a transaction protects nothing")
-    token = connection.savepoint_ids[index - 1] if index > 0 else None
-    held = getattr(connection, "_locks_held", None)
-    if (
-        held is None
-        or held.token != token
-        or not any(entry[1] is held for entry in connection.run_on_commit)
-    ):
-        held = connection._locks_held = _Held(token)
-        transaction.on_commit(held, using=connection.alias)
-    if rank < held.rank:
-        raise LockOrderError(f"a {rank.name} lock after a {Rank(held.rank).name} lock (live.locks)")
-    held.rank = rank
-    return connection
+    Raises LockOrderError outside the code's `atomic` or after a lock of a higher rank."""
+    frame = _current.get()
+    if frame is None:
+        raise LockOrderError(f"a {rank.name} lock outside live.locks.atomic protects nothing")
+    if rank < frame.rank:
+        raise LockOrderError(
+            f"a {rank.name} lock after a {Rank(frame.rank).name} lock (live.locks)"
+        )
+    frame.rank = rank
+    return transaction.get_connection(using)
 
 
 def in_code_transaction(using: str | None = None) -> bool:
-    """Whether the code opened a transaction (`atomic`) that is still open: a test case's own
-    wrapping blocks do not count (see `entering`)."""
-    connection = transaction.get_connection(using)
-    return connection.in_atomic_block and any(
-        not block._from_testcase for block in connection.atomic_blocks
-    )
+    """Whether the code opened a transaction (`atomic` of this module) that is still open: a
+    test case's own wrapping blocks do not count."""
+    return _current.get() is not None
 
 
 def is_lock_timeout(error: BaseException) -> bool:

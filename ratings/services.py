@@ -32,7 +32,7 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 
 from games.rules.timecontrol import TimeControl
 from live import locks
@@ -178,7 +178,7 @@ def _open_period(*, kind: str, source_id: int, variant: str, cadence: str) -> Ra
     if RatingPeriod.objects.filter(kind=kind, source_id=source_id).exists():
         return None
     try:
-        with transaction.atomic():  # a savepoint, so the outer transaction survives
+        with locks.atomic():  # a savepoint, so the outer transaction survives
             return RatingPeriod.objects.create(
                 kind=kind, source_id=source_id, variant=variant, cadence=cadence
             )
@@ -223,7 +223,7 @@ def game_rate(*, game: FinishedGame) -> RatingOutcome:
         return RatingOutcome(Status.NOT_RATED, reason)
     cadence = game.time_control.cadence.value
     kind = RatingPeriod.Kind.GAME
-    with transaction.atomic():
+    with locks.atomic():
         if RatingPeriod.objects.filter(kind=kind, source_id=game.game_id).exists():
             return RatingOutcome(Status.ALREADY_RATED)
         ratings = _lock_ratings(
@@ -289,7 +289,7 @@ def tournament_rate(*, tournament: FinishedTournament) -> RatingOutcome:
         for player in opponents
     }
     kind = RatingPeriod.Kind.TOURNAMENT
-    with transaction.atomic():
+    with locks.atomic():
         if RatingPeriod.objects.filter(kind=kind, source_id=tournament.tournament_id).exists():
             return RatingOutcome(Status.ALREADY_RATED)
         ratings = _lock_ratings(results, variant=tournament.variant, cadence=cadence)
@@ -321,7 +321,7 @@ def player_ratings_recompute(*, player_id: int) -> list[Rating]:
     of its changes; games, peak and last change are recounted the same way. The history itself
     is never rewritten. A rating without history is reset to the initial rating.
     """
-    with transaction.atomic():
+    with locks.atomic():
         ratings = list(
             Rating.objects.select_for_update()
             .filter(player_id=player_id)

@@ -27,7 +27,6 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -132,7 +131,7 @@ def tournaments_due_process(*, now: datetime | None = None) -> list[int]:
 # --- the start (RULES 4.3) ---------------------------------------------------------------------
 
 
-@transaction.atomic
+@locks.atomic
 def tournament_start(*, tournament_id: int, now: datetime | None = None) -> bool:
     """Start the tournament if it is due and still scheduled; returns whether it did anything.
 
@@ -411,7 +410,7 @@ def _open_pairings(rnd: Round):
     )
 
 
-@transaction.atomic
+@locks.atomic
 def tournament_game_finished(*, game_id: int, now: datetime | None = None) -> bool:
     """A tournament game ended (from the `game_finished` router, in a worker): score it, open
     the second game of a double pairing, end the round when it was the last. Safe to run twice.
@@ -447,7 +446,7 @@ def tournament_game_finished(*, game_id: int, now: datetime | None = None) -> bo
 # --- advancing (RULES 4.8, 4.9) ----------------------------------------------------------------
 
 
-@transaction.atomic
+@locks.atomic
 def tournament_advance(*, tournament_id: int, now: datetime | None = None) -> bool:
     """The tick's step for a running tournament that is due; returns whether it changed
     anything.
@@ -491,7 +490,7 @@ def tournament_advance(*, tournament_id: int, now: datetime | None = None) -> bo
             changed_on_commit(tournament.pk, rnd.number)
         return changed
     try:
-        with transaction.atomic():
+        with locks.atomic():
             rnd = _round_open(tournament, rnd.number + 1, now)
     except lim.NoLegalPairing:  # LIM 11: the tournament ends and says why
         _tournament_finish(tournament, EndReason.NO_PAIRING, now)

@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -54,7 +53,7 @@ def _apply(tournament: Tournament, data: TournamentOptions) -> None:
     tournament.double_games = data.double_games
 
 
-@transaction.atomic
+@locks.atomic
 def tournament_create(*, opener, data: TournamentOptions) -> Tournament:
     _check_opener(opener)
     events.opener_lock_and_check(opener)  # RULES 1: one live event per person
@@ -82,7 +81,7 @@ def _check_organizer(tournament: Tournament, user, *, now: datetime | None = Non
         )
 
 
-@transaction.atomic
+@locks.atomic
 def tournament_update(*, tournament_id: int, by, data: TournamentOptions) -> Tournament:
     tournament = _locked(tournament_id)
     _check_organizer(tournament, by)
@@ -105,7 +104,7 @@ def _check_floor_keeps_everyone(tournament: Tournament) -> None:
     events.check_floor_keeps_everyone(tournament, entrants)
 
 
-@transaction.atomic
+@locks.atomic
 def tournament_cancel(
     *, tournament_id: int, by, staff: bool = False, now: datetime | None = None
 ) -> Tournament:
@@ -135,7 +134,7 @@ def tournament_cancel(
     return tournament
 
 
-@transaction.atomic
+@locks.atomic
 def invite_regenerate(*, tournament_id: int, by) -> Tournament:
     """A new secret invite link; the old one stops working (issue 7)."""
     tournament = _locked(tournament_id)
@@ -145,7 +144,7 @@ def invite_regenerate(*, tournament_id: int, by) -> Tournament:
     return tournament
 
 
-@transaction.atomic
+@locks.atomic
 def registration_join(
     *,
     tournament_id: int,
@@ -185,7 +184,7 @@ def registration_join(
     return registration
 
 
-@transaction.atomic
+@locks.atomic
 def registration_withdraw(*, tournament_id: int, player, now: datetime | None = None) -> None:
     """RULES 4.2: before the start only; the player disappears from the list at once."""
     tournament = _locked(tournament_id)

@@ -30,8 +30,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from django.db import transaction
-
 from games.models import EndReason, Game, GameResult, Status
 from games.rules import Color, Played, variant
 from games.rules import clock as clocks
@@ -46,6 +44,7 @@ from games.services.state import (
     settle_on_commit,
 )
 from games.services.store import lock_game, write_game
+from live import locks
 
 
 def end_game(game: Game, *, result: str, reason: str, at_ms: int) -> None:
@@ -167,7 +166,7 @@ def acting(
     saved one version newer and pushed after commit; an error raised by the body changes
     nothing."""
     at = now_ms() if at_ms is None else at_ms
-    with transaction.atomic():
+    with locks.atomic():
         game = lock_game(game_id, light=light)
         flagged = flag_if_due(game, at)
         if flagged:

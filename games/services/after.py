@@ -35,8 +35,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
-
 from games.models import Challenge, ChallengeStatus, ColorChoice, Game
 from games.services.challenges import challenge_create
 from games.services.errors import GameNotFound, Malformed, NoNewOpponent, NotAPlayer, PlayerBusy
@@ -74,7 +72,7 @@ def new_opponent_seek(*, game_id: Any, user_id: int, at_ms: int | None = None) -
         raise NoNewOpponent("a tournament or an arena pairs its players itself")
     quick = on_the_grid(game.base_seconds, game.increment_seconds)
     challenge = None
-    with transaction.atomic():
+    with locks.atomic():
         offers = locks.lock_rows(
             Challenge.objects.filter(rematch_of=game, status=ChallengeStatus.OPEN),
             locks.Rank.CHALLENGE,

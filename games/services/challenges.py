@@ -12,7 +12,6 @@ from __future__ import annotations
 import secrets
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
 from django.db.models import Q
 
 from games.models import Challenge, ChallengeStatus, ColorChoice, Game
@@ -59,7 +58,7 @@ def challenge_create(
         raise Malformed("unknown colour")
     if opponent_id == challenger_id:
         raise Malformed("you cannot challenge yourself")
-    with transaction.atomic():
+    with locks.atomic():
         # The challenger's row, so two posts at once cannot both pass the count (USER rank).
         users = get_user_model().objects.filter(pk__in=[challenger_id, opponent_id or 0])
         found = {u.pk: u for u in locks.lock_rows(users.only("pk", "is_active"), locks.Rank.USER)}
@@ -113,7 +112,7 @@ def challenge_accept(*, challenge_id: int, user_id: int) -> Game:
     )
     if challenger_id is None:
         raise ChallengeGone("no such challenge")
-    with transaction.atomic():
+    with locks.atomic():
         locks.lock_pair(challenger_id, user_id)
         challenge = _locked_open_challenge(challenge_id)
         if user_id == challenge.challenger_id:
@@ -160,7 +159,7 @@ def challenge_accept(*, challenge_id: int, user_id: int) -> Game:
 
 def challenge_cancel(*, challenge_id: int, user_id: int) -> Challenge:
     """The challenger withdraws the challenge, or its addressee declines it."""
-    with transaction.atomic():
+    with locks.atomic():
         challenge = _locked_open_challenge(challenge_id)
         if user_id == challenge.challenger_id:
             challenge.status = ChallengeStatus.CANCELLED
@@ -189,7 +188,7 @@ def rematch_offer(*, game_id: int, user_id: int) -> tuple[Challenge, Game | None
     if color is None:
         raise NotAPlayer("only its players may ask for a rematch")
     opponent_id = game.black_id if color.value == "white" else game.white_id
-    with transaction.atomic():
+    with locks.atomic():
         # The pair first: the opponent's offer made at this very moment is seen here, or sees
         # this one (two crossing offers used to leave two open challenges and no game).
         locks.lock_pair(user_id, opponent_id)

@@ -11,7 +11,6 @@ import logging
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -22,6 +21,7 @@ from games.services.presence import presence_sweep
 from games.services.state import now_ms, push_settled_on_commit
 from games.services.store import lock_game
 from games.signals import game_finished
+from live import locks
 
 logger = logging.getLogger(__name__)
 
@@ -35,7 +35,7 @@ SETTLE_AFTER = timedelta(seconds=10)
 def game_flag(*, game_id: int, at_ms: int | None = None) -> bool:
     """End the game on time if a flag has fallen. Returns whether this call ended the game."""
     at = now_ms() if at_ms is None else at_ms
-    with transaction.atomic():
+    with locks.atomic():
         game = lock_game(game_id)
         if not game.is_live or not flag_if_due(game, at):
             return False
@@ -48,7 +48,7 @@ def game_abandon(*, game_id: int, at_ms: int | None = None) -> bool:
 
     A fallen flag is judged first (it came earlier or at the same time)."""
     at = now_ms() if at_ms is None else at_ms
-    with transaction.atomic():
+    with locks.atomic():
         game = lock_game(game_id)
         if not game.is_live:
             return False
@@ -79,7 +79,7 @@ def game_end_by_event(*, game_id: int, at_ms: int | None = None, rated: bool | N
     unplayed, like any such game (RULES 4.7 case 3), not drawn. `rated=False` takes the rating
     away (an event cancelled by staff rates nothing). Returns whether this call ended it."""
     at = now_ms() if at_ms is None else at_ms
-    with transaction.atomic():
+    with locks.atomic():
         game = lock_game(game_id)
         if not game.is_live:
             return False

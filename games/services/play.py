@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
 from django.db.models import Q
 
 from games.models import EndReason, Game, Status
@@ -135,7 +134,7 @@ def game_open(
         opening_number=opening_number,
         opening_moves=opening_moves,
     )
-    with transaction.atomic():
+    with locks.atomic():
         users = get_user_model().objects.filter(pk__in=[white_id, black_id])
         locks.lock_rows(users.only("pk"), locks.Rank.USER)
         if _busy([white_id, black_id]):
@@ -188,7 +187,7 @@ def games_open(
     ]
     if len(players) != 2 * len(pairs):
         raise Malformed("a player is in two of the games")
-    with transaction.atomic():
+    with locks.atomic():
         users = get_user_model().objects.filter(pk__in=players)
         locks.lock_rows(users.only("pk"), locks.Rank.USER)
         busy = _busy(players)

@@ -28,7 +28,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
 from django.db.models import Count, Q
 
 from games import player_ratings
@@ -103,7 +102,7 @@ def pool_join(*, player_id: int, pool: Pool, at_ms: int | None = None) -> Game |
     (RULES 1) and Malformed for a pool that is not on the grid."""
     check_pool(pool)
     at = now_ms() if at_ms is None else at_ms
-    with transaction.atomic():
+    with locks.atomic():
         _lock_players([player_id])
         if _in_live_game(player_id):
             raise PlayerBusy("you are already in a live game")
@@ -129,7 +128,7 @@ def pool_join(*, player_id: int, pool: Pool, at_ms: int | None = None) -> Game |
 
 def pool_leave(*, player_id: int) -> bool:
     """Stop waiting ("Annulla", or the last lobby page closed). Returns whether they waited."""
-    with transaction.atomic():
+    with locks.atomic():
         _lock_players([player_id])
         deleted, _rows = PoolEntry.objects.filter(player_id=player_id).delete()
         if deleted:
@@ -198,7 +197,7 @@ def pool_pair(*, pool: Pool, at_ms: int | None = None) -> list[Game]:
     for a, b in pair_seekers(_seekers(pool, at), at):
         white, black = (a.player, b.player) if secrets.randbelow(2) else (b.player, a.player)
         try:
-            with transaction.atomic():
+            with locks.atomic():
                 _lock_players([white, black])
                 still = PoolEntry.objects.filter(
                     player_id__in=[white, black],

@@ -9,14 +9,12 @@ recorded.
 
 from __future__ import annotations
 
-from django.db import transaction
-
 from games.models import Game
 from games.services.acting import flag_if_due, save_and_push
 from games.services.errors import GameNotFound
 from games.services.state import now_ms, topic
 from games.services.store import lock_game
-from live import presence
+from live import locks, presence
 
 
 def game_presence(
@@ -25,7 +23,7 @@ def game_presence(
     """Record the socket `key` of a player opening or closing. Returns the game, or None for a
     spectator (nothing recorded). Locks the game row; safe to repeat."""
     at = now_ms() if at_ms is None else at_ms
-    with transaction.atomic():
+    with locks.atomic():
         game = lock_game(game_id)
         color = game.player_color(user_id)
         if color is None:
@@ -58,7 +56,7 @@ def presence_sweep(*, at_ms: int | None = None) -> list[int]:
     changed: list[int] = []
     for name in sorted(presence.stale_topics(prefix="game:", before_ms=stale_before)):
         game_id = int(name.split(":", 1)[1])
-        with transaction.atomic():
+        with locks.atomic():
             try:
                 game = lock_game(game_id)
             except GameNotFound:

@@ -10,15 +10,16 @@ from __future__ import annotations
 import os
 import sys
 
+from live import locks
+
 
 def differences(game_id: int) -> list[str]:
-    from django.db import transaction
 
     from games.models import Game
     from games.services.store import lock_game
 
     orm = Game.objects.select_related("white", "black").get(pk=game_id)
-    with transaction.atomic():
+    with locks.atomic():
         locked = lock_game(game_id)
     found = [
         f"{f.attname}: {getattr(locked, f.attname)!r} != {getattr(orm, f.attname)!r}"

@@ -8,7 +8,7 @@ import random
 
 import msgpack
 import pytest
-from django.db import connection, transaction
+from django.db import connection
 from django.test import override_settings
 
 from games.models import Game, Status
@@ -22,7 +22,7 @@ from games.services import (
     memory,
 )
 from games.tests.factories import T0, open_game
-from live import pushes
+from live import locks, pushes
 from tests.concurrency import Raised, run_at_once
 
 # Real commits: a move's pushes go out on commit, and the memory's single statement is its own
@@ -124,7 +124,7 @@ def test_a_write_in_the_same_transaction_is_seen_too():
     as PostgreSQL's xmin would not change), so a move after it is not decided from memory."""
     game = open_game(base_seconds=60, increment_seconds=0)
     move(game.pk, 0, "e2e4", T0 + 1_000)
-    with transaction.atomic():
+    with locks.atomic():
         move(game.pk, 1, "e7e5", T0 + 2_000)
         Game.objects.filter(pk=game.pk).update(white_ms=5_000)
         after, _ = move(game.pk, 2, "g1f3", T0 + 3_000)

@@ -23,9 +23,32 @@ def test_a_lock_outside_a_transaction_is_refused():
 
 
 @pytest.mark.django_db
+def test_a_lock_in_a_transaction_not_opened_by_locks_atomic_is_refused():
+    """Only the code's own `atomic` keeps the order: a lock in Django's bare `atomic` (or in a
+    test case's wrapping block alone) is a programming error, said at once."""
+    user = UserFactory()
+    with transaction.atomic(), pytest.raises(locks.LockOrderError, match="outside"):
+        locks.lock_one(User, user.pk, locks.Rank.USER)
+
+
+@pytest.mark.django_db
+def test_a_rolled_back_inner_block_gives_its_locks_back_to_the_order():
+    user, tournament = UserFactory(), TournamentFactory()
+    with locks.atomic():
+        with pytest.raises(RuntimeError), locks.atomic():
+            locks.lock_one(User, user.pk, locks.Rank.USER)
+            raise RuntimeError("the savepoint rolls back, and its row locks with it")
+        locks.lock_one(Tournament, tournament.pk, locks.Rank.EVENT)  # allowed again
+        with locks.atomic():
+            locks.lock_one(User, user.pk, locks.Rank.USER)
+        with pytest.raises(locks.LockOrderError):  # the inner block's lock stays held
+            locks.lock_one(Tournament, tournament.pk, locks.Rank.EVENT)
+
+
+@pytest.mark.django_db
 def test_the_order_is_enforced_within_one_transaction_only():
     user, tournament = UserFactory(), TournamentFactory()
-    with transaction.atomic():
+    with locks.atomic():
         locks.lock_one(Tournament, tournament.pk, locks.Rank.EVENT)
         locks.lock_one(User, user.pk, locks.Rank.USER)
         locks.lock_one(User, user.pk, locks.Rank.USER)  # the same rank again is fine
@@ -33,11 +56,11 @@ def test_the_order_is_enforced_within_one_transaction_only():
             locks.lock_one(Tournament, tournament.pk, locks.Rank.EVENT)
     # A new transaction starts from nothing, even through the same decorated function.
 
-    @transaction.atomic
+    @locks.atomic
     def user_then_event() -> None:
         locks.lock_one(User, user.pk, locks.Rank.USER)
 
-    @transaction.atomic
+    @locks.atomic
     def event() -> None:
         locks.lock_one(Tournament, tournament.pk, locks.Rank.EVENT)
 
@@ -48,7 +71,7 @@ def test_the_order_is_enforced_within_one_transaction_only():
 
 @pytest.mark.django_db
 def test_lock_one_of_a_missing_row_says_so():
-    with transaction.atomic(), pytest.raises(User.DoesNotExist):
+    with locks.atomic(), pytest.raises(User.DoesNotExist):
         locks.lock_one(User, 10**9, locks.Rank.USER)
 
 
@@ -58,7 +81,7 @@ def test_a_row_held_too_long_fails_the_waiter_with_lock_timeout():
     held, release = threading.Event(), threading.Event()
 
     def holder() -> str:
-        with transaction.atomic():
+        with locks.atomic():
             locks.lock_one(User, user.pk, locks.Rank.USER)
             held.set()
             release.wait(10)
@@ -69,7 +92,7 @@ def test_a_row_held_too_long_fails_the_waiter_with_lock_timeout():
         with connection.cursor() as cursor:
             cursor.execute("SET lock_timeout = '200ms'")
         try:
-            with transaction.atomic():
+            with locks.atomic():
                 locks.lock_one(User, user.pk, locks.Rank.USER)
             return "locked"
         except locks.LockTimeout:
