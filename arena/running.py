@@ -43,7 +43,7 @@ from games import services as games
 from games.models import EndReason as GameEndReason
 from games.models import Game, Status
 from games.rules import Color, variant
-from live import locks, pushes
+from live import locks, messages, pushes
 
 log = logging.getLogger(__name__)
 
@@ -61,11 +61,11 @@ def group_name(arena_id: int) -> str:
 def changed_on_commit(arena_id: int) -> None:
     """The arena's pages re-fetch their fragments: at most about once a second (a busy arena
     changes all the time), the last change never lost."""
-    pushes.group_send_throttled_on_commit(group_name(arena_id), {"type": "arena.changed"})
+    pushes.group_send_throttled_on_commit(group_name(arena_id), messages.arena_changed())
 
 
 def players_told_on_commit(user_ids, **data) -> None:
-    pushes.user_changed_on_commit(user_ids, "myarena", **data)
+    pushes.user_changed_on_commit(user_ids, messages.What.MYARENA, **data)
 
 
 def _locked(arena_id: int) -> Arena:
@@ -315,7 +315,9 @@ def _open(arena: Arena, inputs, pairs, count: int, now: datetime) -> list[ArenaG
     Entry.objects.filter(pk__in=playing).update(waiting_since=None)
     for game in (g.game for g in arena_games):
         # The players' pages go to the board at once (their site socket, docs/protocol.md).
-        pushes.user_changed_on_commit([game.white_id, game.black_id], "mygame", game=game.pk)
+        pushes.user_changed_on_commit(
+            [game.white_id, game.black_id], messages.What.MYGAME, game=game.pk
+        )
     return arena_games
 
 

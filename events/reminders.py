@@ -21,7 +21,7 @@ from accounts import emails
 from accounts.models import REMIND_MINUTES, User
 from events.kinds import EventKind, all_kinds
 from events.models import Event, Reminder
-from live import locks
+from live import locks, messages
 from live.locks import Rank, lock_rows
 from live.pushes import user_changed_on_commit
 from mail.models import Mail, Reason
@@ -96,7 +96,7 @@ def _remind(kind: EventKind, events: list, now: datetime) -> int:
         )
         user_changed_on_commit(
             [r.user_id for r in reminders if r.user.remind_on_site or r.user.remind_in_browser],
-            "reminder",
+            messages.What.REMINDER,
         )
     return len(reminders)
 

@@ -27,6 +27,7 @@ def game_waiting_news(user_id: int) -> list[dict]:
     """Issue 24: a site socket that opens takes its page to a game waiting for the player
     (`games.selectors.game_waiting_for`), as the `mygame` push would have."""
     from games.selectors import game_waiting_for
+    from live import messages
 
     game_id = game_waiting_for(user_id)
-    return [] if game_id is None else [{"what": "mygame", "game": game_id}]
+    return [] if game_id is None else [messages.user_changed(messages.What.MYGAME, game=game_id)]

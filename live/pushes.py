@@ -27,6 +27,8 @@ from typing import Any
 from channels.layers import get_channel_layer
 from django.db import transaction
 
+from live import messages
+
 log = logging.getLogger(__name__)
 _local = threading.local()
 
@@ -125,12 +127,14 @@ def user_group(user_id: int) -> str:
     return f"user.{user_id}"
 
 
-def user_changed_on_commit(user_ids: Iterable[int | None], what: str, **data: Any) -> None:
+def user_changed_on_commit(
+    user_ids: Iterable[int | None], what: messages.What, **data: Any
+) -> None:
     """After commit, tell these users' pages that `what` changed for them (`challenges`,
     `mytournament`, `mygame`, …), with a little data for the page (a game's id): the page
     re-fetches that fragment or goes there (STYLE 7). A push lost on the way costs a fragment
     a little late: each also polls slowly."""
-    message = {"type": "user.changed", "what": what, **data}
+    message = messages.user_changed(what, **data)
     for pk in sorted({pk for pk in user_ids if pk is not None}):
         group_send_on_commit(user_group(pk), message)
 

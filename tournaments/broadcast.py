@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from live import pushes
+from live import messages, pushes
 
 
 def group_name(tournament_id: int) -> str:
@@ -13,13 +13,13 @@ def group_name(tournament_id: int) -> str:
 def changed_on_commit(tournament_id: int, round_number: int = 0) -> None:
     """Announce after commit; every message carries the round (0 before the start, STYLE 4)."""
     pushes.group_send_on_commit(
-        group_name(tournament_id), {"type": "tournament.changed", "round": round_number}
+        group_name(tournament_id), messages.tournament_changed(round_number)
     )
 
 
 # What a player's site socket (`/ws/me/`) is told when their tournament game opens or ends, or
 # their tournament cancels itself: the banner re-fetches.
-PLAYER_WHAT = "mytournament"
+PLAYER_WHAT = messages.What.MYTOURNAMENT
 
 
 def players_changed_on_commit(user_ids) -> None:
@@ -32,4 +32,6 @@ def game_opened_on_commit(game) -> None:
     """After commit, take both players' pages to the game that just opened for them (a round,
     the return leg of a double pairing): the site socket's `mygame`, as for an arena pairing or
     an accepted challenge (issue 24: a banner alone left half the games 0-0)."""
-    pushes.user_changed_on_commit([game.white_id, game.black_id], "mygame", game=game.pk)
+    pushes.user_changed_on_commit(
+        [game.white_id, game.black_id], messages.What.MYGAME, game=game.pk
+    )

@@ -40,7 +40,7 @@ from games.services.challenges import challenge_create
 from games.services.errors import GameNotFound, Malformed, NoNewOpponent, NotAPlayer, PlayerBusy
 from games.services.pools import Pool, _in_live_game, _lock_players, on_the_grid, pool_join
 from games.services.state import lobby_changed_on_commit
-from live import locks, pushes
+from live import locks, messages, pushes
 
 
 @dataclass(frozen=True)
@@ -100,7 +100,9 @@ def _rematches_answered(offers: list[Challenge], user_id: int) -> None:
         else:
             continue
         offer.save(update_fields=["status"])
-        pushes.user_changed_on_commit([offer.challenger_id, offer.opponent_id], "challenges")
+        pushes.user_changed_on_commit(
+            [offer.challenger_id, offer.opponent_id], messages.What.CHALLENGES
+        )
     if offers:
         lobby_changed_on_commit()
 

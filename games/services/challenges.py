@@ -25,7 +25,7 @@ from games.services.errors import (
 )
 from games.services.play import game_open
 from games.services.state import lobby_changed_on_commit
-from live import locks, pushes
+from live import locks, messages, pushes
 
 MAX_BASE_SECONDS = 180 * 60
 MAX_INCREMENT_SECONDS = 60
@@ -84,7 +84,7 @@ def challenge_create(
             rematch_of=rematch_of,
         )
         lobby_changed_on_commit()
-        pushes.user_changed_on_commit([opponent_id], "challenges")
+        pushes.user_changed_on_commit([opponent_id], messages.What.CHALLENGES)
     return challenge
 
 
@@ -150,10 +150,10 @@ def challenge_accept(*, challenge_id: int, user_id: int) -> Game:
         # Other open challenges of the two players can no longer start (one board at a time),
         # but they stay posted: they can be accepted after this game.
         lobby_changed_on_commit()
-        pushes.user_changed_on_commit([challenge.challenger_id, user_id], "challenges")
+        pushes.user_changed_on_commit([challenge.challenger_id, user_id], messages.What.CHALLENGES)
         # The challenger's page, wherever they wait (the lobby, the finished game of a
         # rematch), goes to the board.
-        pushes.user_changed_on_commit([challenge.challenger_id], "mygame", game=game.pk)
+        pushes.user_changed_on_commit([challenge.challenger_id], messages.What.MYGAME, game=game.pk)
     return game
 
 
@@ -170,7 +170,7 @@ def challenge_cancel(*, challenge_id: int, user_id: int) -> Challenge:
         challenge.save(update_fields=["status"])
         lobby_changed_on_commit()
         pushes.user_changed_on_commit(
-            [challenge.challenger_id, challenge.opponent_id], "challenges"
+            [challenge.challenger_id, challenge.opponent_id], messages.What.CHALLENGES
         )
     return challenge
 

@@ -10,7 +10,7 @@ from games.rules import variant
 from games.services.acting import acting, end_game, optional_ply
 from games.services.errors import NoDrawOffer, NoDrawToClaim, NotYourTurn
 from games.services.state import group_name
-from live import pushes
+from live import messages, pushes
 
 
 def game_draw_offer(
@@ -62,7 +62,7 @@ def game_draw_decline(
             "offer": offer,
         }
     )
-    pushes.group_send_on_commit(group_name(game.pk), {"type": "game.draw_declined", "text": text})
+    pushes.group_send_on_commit(group_name(game.pk), messages.game_draw_declined(text))
     return game
 
 

@@ -36,7 +36,7 @@ from games.pool_pairing import Seeker, pair_seekers
 from games.rules import VARIANT_CODES
 from games.services.errors import Malformed, PlayerBusy
 from games.services.state import lobby_changed_on_commit, lobby_games_changed_on_commit, now_ms
-from live import locks, presence, pushes
+from live import locks, messages, presence, pushes
 
 logger = logging.getLogger(__name__)
 
@@ -56,7 +56,7 @@ QUICK_TIME_CONTROLS = [
 ]
 POOL_TOPIC = "pool"  # live.presence: the lobby pages of signed-in players
 PRESENT_GRACE_MS = 30_000
-POOL_WHAT = "pool"  # the site socket says "pool" when a player's wait changes
+POOL_WHAT = messages.What.POOL  # the site socket says "pool" when a player's wait changes
 
 
 @dataclass(frozen=True)
@@ -159,7 +159,7 @@ def pool_entries_clear(games: list[Game]) -> None:
         return
     PoolEntry.objects.filter(player_id__in=waiting).delete()
     for player_id in waiting:
-        pushes.user_changed_on_commit([player_id], "mygame", game=players[player_id])
+        pushes.user_changed_on_commit([player_id], messages.What.MYGAME, game=players[player_id])
     pools_changed_on_commit(waiting)
 
 

@@ -15,7 +15,7 @@ from games.rules import Color, Played, chess_openings, variant
 from games.rules import clock as clocks
 from games.selectors import chess_opening_json
 from games.services import memory
-from live import pushes
+from live import messages, pushes
 
 logger = logging.getLogger(__name__)
 
@@ -25,7 +25,7 @@ LOBBY_GROUP = "lobby"
 
 def lobby_changed_on_commit() -> None:
     """Tell lobby pages to re-fetch their list (STYLE 7: a short "changed" push)."""
-    pushes.group_send_on_commit(LOBBY_GROUP, {"type": "lobby.changed"})
+    pushes.group_send_on_commit(LOBBY_GROUP, messages.lobby_changed())
 
 
 # Games open and end all the time on a busy site, and every lobby page re-fetches what it
@@ -37,7 +37,7 @@ def lobby_games_changed_on_commit() -> None:
     """A game opened or ended: the lobbies' counts of games being played (each cell of the
     quick-pairing grid, the list of games) changed. Throttled (`LOBBY_GAMES_EVERY_MS`)."""
     pushes.group_send_throttled_on_commit(
-        LOBBY_GROUP, {"type": "lobby.changed"}, every_ms=LOBBY_GAMES_EVERY_MS
+        LOBBY_GROUP, messages.lobby_changed(), every_ms=LOBBY_GAMES_EVERY_MS
     )
 
 
@@ -178,7 +178,7 @@ def move_push(
     """The move's delta for the clients, with the `image` of the row for the other processes
     that remember the game (`memory.heard`; not sent to any client)."""
     text = json.dumps(move_delta(game, at_ms=at_ms, played=played, move=move, notation=notation))
-    message = {"type": "game.state", "text": text, "version": game.version}
+    message = messages.game_state(text, game.version)
     row = memory.image(game)
     if row is not None:
         if played.position is not None:  # the rules' own form of the new position (`heard`)
@@ -194,7 +194,7 @@ def push_move_on_commit(game: Game, at_ms: int, played: Played, move: str, notat
 def push_state_on_commit(game: Game, at_ms: int, played: Played | None = None) -> None:
     # Encoded once here, not once per socket: every player and spectator gets the same text.
     text = json.dumps(game_state(game, at_ms=at_ms, played=played))
-    message = {"type": "game.state", "text": text, "version": game.version}
+    message = messages.game_state(text, game.version)
     row = memory.image(game, moved=False)
     if row is not None:
         message["row"] = row
@@ -224,4 +224,4 @@ def push_settled_on_commit(game_id: int) -> None:
     """The game's receivers (events, ratings) have all run: its pages re-read what they
     decided, such as the rating change (docs/protocol.md, `settled`). Sent from the worker
     that settled it, after its commit."""
-    pushes.group_send_on_commit(group_name(game_id), {"type": "game.settled", "game": game_id})
+    pushes.group_send_on_commit(group_name(game_id), messages.game_settled(game_id))

@@ -1,0 +1,86 @@
+"""Every push the server sends through the channel layer, one constructor per kind
+(docs/protocol.md says what each tells a page). Services build their pushes here and hand them
+to `live.pushes`; a kind not declared here cannot be sent, and `tests/test_protocol_kinds.py`
+checks the declared kinds against docs/protocol.md.
+
+Two families:
+- the site socket's news (`/ws/me/`, the group `user.<id>`): `{"type": "changed", "what": …}`
+  with a little data, one `What` per kind of news; the page re-fetches a fragment or goes to a
+  game;
+- a page's own group (a game, the lobby, a tournament, an arena): `"type"` names the handler
+  of the page's consumer (`game.state` → `game_state`), which sends its clients what the
+  protocol says.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+Message = dict[str, Any]
+
+
+class What(StrEnum):
+    """What changed for the player, on their site socket."""
+
+    CHALLENGES = "challenges"  # a challenge to or from them came, went or was answered
+    MYGAME = "mygame"  # a game of theirs opened: `game` is its id; the page goes there
+    MYTOURNAMENT = "mytournament"  # one of their tournaments has news (banner re-fetches)
+    MYARENA = "myarena"  # one of their arenas started, ended or was cancelled
+    POOL = "pool"  # their wait in a quick-pairing pool started or ended
+    REMINDER = "reminder"  # an event they joined starts soon (the reminder notices re-fetch)
+
+
+# The data each kind carries, and its type: nothing more is sent.
+_DATA: dict[What, dict[str, type]] = {
+    What.CHALLENGES: {},
+    What.MYGAME: {"game": int},
+    What.MYTOURNAMENT: {},
+    What.MYARENA: {"arena": int},
+    What.POOL: {},
+    What.REMINDER: {},
+}
+
+
+def user_changed(what: What, **data: Any) -> Message:
+    """`{"type": "user.changed", "what": …}` for the site sockets of a player; a kind's required
+    data must be there with its type (`mygame` needs its `game`)."""
+    what = What(what)
+    allowed = _DATA[what]
+    unknown = set(data) - set(allowed)
+    if unknown:
+        raise TypeError(f"{what}: no such data {sorted(unknown)}")
+    for key, kind in allowed.items():
+        if what is What.MYGAME and key not in data:
+            raise TypeError(f"{what}: `{key}` is required")
+        if key in data and not isinstance(data[key], kind):
+            raise TypeError(f"{what}: `{key}` must be {kind.__name__}")
+    return {"type": "user.changed", "what": what.value, **data}
+
+
+def lobby_changed() -> Message:
+    """The lobby's lists (open challenges, games being played) re-fetch."""
+    return {"type": "lobby.changed"}
+
+
+def game_state(text: str, version: int) -> Message:
+    """A game's new state or move delta, encoded once (`text`) for every socket of the game."""
+    return {"type": "game.state", "text": text, "version": version}
+
+
+def game_draw_declined(text: str) -> Message:
+    return {"type": "game.draw_declined", "text": text}
+
+
+def game_settled(game_id: int) -> Message:
+    """The game's event and rating have taken its result: pages ask what they decided."""
+    return {"type": "game.settled", "game": game_id}
+
+
+def tournament_changed(round_number: int) -> Message:
+    """The tournament's pages re-fetch; every message carries the round (0 before the start)."""
+    return {"type": "tournament.changed", "round": round_number}
+
+
+def arena_changed() -> Message:
+    return {"type": "arena.changed"}

@@ -1,0 +1,54 @@
+"""The pushes declared in live/messages.py are the ones docs/protocol.md describes, and each
+page group's message has a consumer handler to receive it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from live import messages
+
+PROTOCOL = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
+
+
+def test_every_kind_of_site_news_is_in_the_protocol_and_no_other():
+    documented = set(re.findall(r'"what": "([a-z]+)"', PROTOCOL.read_text()))
+    assert documented == {what.value for what in messages.What}
+
+
+@pytest.mark.parametrize(
+    ("message", "handler"),
+    [
+        (messages.lobby_changed(), "games.consumers.LobbyConsumer.lobby_changed"),
+        (messages.game_state("{}", 1), "games.consumers.GameConsumer.game_state"),
+        (messages.game_draw_declined("{}"), "games.consumers.GameConsumer.game_draw_declined"),
+        (messages.game_settled(1), "games.consumers.GameConsumer.game_settled"),
+        (messages.tournament_changed(0), "tournaments.consumers.TournamentConsumer.tournament_changed"),
+        (messages.arena_changed(), "arena.consumers.ArenaConsumer.arena_changed"),
+        (messages.user_changed(messages.What.POOL), "live.consumers.UserConsumer.user_changed"),
+    ],
+)  # fmt: skip
+def test_each_page_message_has_its_handler(message, handler):
+    """Channels calls the method named by the message's type, dots made underscores."""
+    module, cls, method = handler.rsplit(".", 2)
+    assert method == message["type"].replace(".", "_")
+    consumer = getattr(__import__(module, fromlist=[cls]), cls)
+    assert callable(getattr(consumer, method))
+
+
+def test_site_news_carries_only_its_own_data():
+    assert messages.user_changed(messages.What.MYGAME, game=7) == {
+        "type": "user.changed",
+        "what": "mygame",
+        "game": 7,
+    }
+    with pytest.raises(TypeError, match="required"):
+        messages.user_changed(messages.What.MYGAME)
+    with pytest.raises(TypeError, match="must be int"):
+        messages.user_changed(messages.What.MYGAME, game="7")
+    with pytest.raises(TypeError, match="no such data"):
+        messages.user_changed(messages.What.POOL, game=7)
+    with pytest.raises(ValueError):
+        messages.user_changed("nonsense")
