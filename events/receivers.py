@@ -1,14 +1,20 @@
-"""The one `game_finished` router (STYLE 6): a game of an event goes to its kind's handler.
+"""Everything the events app hooks into (imported by `EventsConfig.ready`).
 
-It runs in a worker, off the move that ended the game (`games.services.state.settle_on_commit`);
+The one `game_finished` router (STYLE 6): a game of an event goes to its kind's handler. It
+runs in a worker, off the move that ended the game (`games.services.state.settle_on_commit`);
 if it fails, the game stays unsettled and the tick sends it again, so handlers are idempotent.
+And what is personal to a player (accounts.personal): an opener of a live event cannot leave
+it behind (RULES 1); their reminders go with them.
 """
 
 from __future__ import annotations
 
 from django.dispatch import receiver
+from django.utils.translation import gettext as _
 
-from events.kinds import kind_of_game
+from accounts import personal
+from events.kinds import kind_of_game, open_live_event
+from events.models import Reminder
 from games.signals import game_finished
 
 
@@ -18,3 +24,21 @@ def route_finished_game(sender, game, **kwargs):
     if kind is None:
         return None
     return kind.game_finished(game_id=game.pk)
+
+
+def opened_event_blocker(user) -> list[str]:
+    event = open_live_event(user.pk)
+    if event is None:
+        return []
+    return [
+        _("Hai aperto «%(name)s», che non è ancora finito: annullalo o aspetta che finisca.")
+        % {"name": event.name}
+    ]
+
+
+def forget_reminders(user) -> None:
+    Reminder.objects.filter(user=user).delete()
+
+
+personal.register_blocker(opened_event_blocker)
+personal.register_eraser(forget_reminders)

@@ -1,0 +1,29 @@
+"""Everything the games app hooks into, in one place (imported by `GamesConfig.ready`)."""
+
+from __future__ import annotations
+
+from accounts import personal as account_data
+from games import personal
+from live import messages
+from live.consumers import news_on_connect
+
+
+def game_waiting_news(user_id: int) -> list[dict]:
+    """A site socket that opens takes its page to a game waiting for the player
+    (`games.selectors.game_waiting_for`), as the `mygame` push would have: a push lost while
+    the socket was down, or sent a second before the page opened, must not cost the game."""
+    from games.selectors import game_waiting_for
+
+    game_id = game_waiting_for(user_id)
+    return [] if game_id is None else [messages.user_changed(messages.What.MYGAME, game=game_id)]
+
+
+news_on_connect(game_waiting_news)
+
+# What is personal to a player (accounts.personal): their games, in the data download and as
+# PGN/PDN files; a live game keeps them from deleting the account.
+account_data.register_section("games", personal.games_section)
+account_data.register_file("games.pgn", personal.games_pgn)
+account_data.register_file("games.pdn", personal.games_pdn)
+account_data.register_blocker(personal.live_game_blocker)
+account_data.register_eraser(personal.erase)

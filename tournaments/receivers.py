@@ -1,0 +1,28 @@
+"""Everything the tournaments app hooks into, in one place (imported by its `ready`)."""
+
+from __future__ import annotations
+
+from accounts import personal as account_data
+from events.kinds import EventKind, register
+from games import commitments
+from tournaments import personal
+from tournaments.models import Tournament
+from tournaments.selectors import commitments_of
+
+
+def game_finished(*, game_id: int) -> bool:
+    from tournaments.running import tournament_game_finished
+
+    return tournament_game_finished(game_id=game_id)
+
+
+# One kind of event (events.kinds): its games' ends come through the events router, and its
+# entrants are reminded before the start (events.reminders).
+register(EventKind(model=Tournament, game_finished=game_finished, entrants=personal.entrants))
+
+# What is personal to a player (accounts.personal).
+account_data.register_section("tournaments", personal.tournaments_section)
+account_data.register_blocker(personal.live_tournament_blocker)
+
+# RULES 4.7: a player between rounds is warned before taking on another game.
+commitments.register(commitments_of)
