@@ -1,92 +1,127 @@
-"""Dependencies point one way (STYLE 6), checked on the source: every import of every module,
-top-level or inside a function, read with `ast`.
+"""Dependencies point one way (STYLE 6): the import-linter contracts in pyproject.toml
+([tool.importlinter]), checked by `lint-imports` on every import of every module, top-level or
+inside a function, direct or through other modules. `make lint` runs it too; here it is part of
+the suite, and so are the two ways it could stop seeing what it should:
 
-- `config/` (but its root URL and socket routes) and the live layer import no app;
-- `games` knows nothing of events, tournaments, arenas or ratings;
-- `ratings` knows nothing of events, tournaments or arenas;
-- `events` knows no kind of event;
-- one kind of event never imports another;
-- selectors never import services (services read through selectors).
+- an app that is not one of its root packages is not read at all, and one that no floor names
+  is bound by nothing: every directory with an `apps.py` must be both;
+- a contract that can no longer fail: a forbidden import written into a copy of the tree breaks
+  each contract.
 """
 
 from __future__ import annotations
 
-import ast
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = {"accounts", "games", "ratings", "events", "tournaments", "arena"}
+LINT_IMPORTS = Path(sys.executable).parent / "lint-imports"
 
 
-def imported_packages(path: Path) -> set[str]:
-    """Every module named by an import in the file (`a.b.c` for `from a.b import c` too)."""
-    names: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(), str(path))):
-        if isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names.add(node.module)
-            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+def lint_imports(root: Path, *args: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    return subprocess.run(
+        [LINT_IMPORTS, "--no-cache", "--no-logo", *args],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def importlinter_config(root: Path) -> dict:
+    with open(root / "pyproject.toml", "rb") as f:
+        return tomllib.load(f)["tool"]["importlinter"]
+
+
+def apps(root: Path) -> list[str]:
+    return sorted(path.parent.name for path in root.glob("*/apps.py"))
+
+
+def floors(config: dict) -> set[str]:
+    """Every package named on a floor of the "floors" contract."""
+    (contract,) = (c for c in config["contracts"] if c["id"] == "floors")
+    names = set()
+    for layer in contract["layers"]:
+        for name in layer.replace(":", "|").split("|"):
+            names.add(name.strip().strip("()"))
     return names
 
 
-def sources(package: str, *, tests: bool = False) -> list[Path]:
-    files = sorted((ROOT / package).rglob("*.py"))
-    return [
-        f
-        for f in files
-        if "migrations" not in f.parts and (tests or "tests" not in f.relative_to(ROOT).parts)
-    ]
+def unplaced_apps(root: Path) -> list[str]:
+    config = importlinter_config(root)
+    placed = set(config["root_packages"]) & floors(config)
+    return [app for app in apps(root) if app not in placed]
 
 
-def offenders(files: list[Path], forbidden: set[str]) -> list[str]:
-    found = []
-    for path in files:
-        for name in imported_packages(path):
-            if name.split(".")[0] in forbidden:
-                found.append(f"{path.name} imports {name}")
-    return found
+def test_the_contracts_are_kept():
+    result = lint_imports(ROOT)
+    assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_config_is_the_root_not_a_library():
-    files = [f for f in sources("config") if f.name not in ("urls.py", "routing.py")]
-    assert offenders(files, APPS) == []
+def test_every_app_is_a_root_package_on_a_floor():
+    assert "games" in apps(ROOT)
+    assert unplaced_apps(ROOT) == [], (
+        "add the app to root_packages and to a floor of the 'floors' contract in pyproject.toml"
+    )
 
 
-def test_the_live_layer_imports_no_app():
-    assert sources("live")
-    assert offenders(sources("live"), APPS | {"config"}) == []
+def test_every_installed_app_of_ours_has_an_apps_module():
+    """The apps are found by their `apps.py`: an app of ours installed without one would be
+    missed by the check above."""
+    ours = {name.split(".")[0] for name in settings.INSTALLED_APPS}
+    ours = {name for name in ours if (ROOT / name).is_dir()}
+    assert ours == set(apps(ROOT))
 
 
-@pytest.mark.parametrize(
-    ("package", "forbidden"),
-    [
-        ("games", {"ratings", "events", "tournaments", "arena"}),
-        ("ratings", {"events", "tournaments", "arena"}),
-        ("events", {"tournaments", "arena"}),
-        ("tournaments", {"arena"}),
-        ("arena", {"tournaments"}),
-        ("accounts", {"games", "ratings", "events", "tournaments", "arena"}),
-    ],
-)
-def test_apps_depend_one_way(package, forbidden):
-    assert offenders(sources(package), forbidden) == []
+def copy_of_the_tree(tmp_path: Path) -> Path:
+    for package in importlinter_config(ROOT)["root_packages"]:
+        for path in (ROOT / package).rglob("*.py"):
+            target = tmp_path / path.relative_to(ROOT)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target)
+    shutil.copyfile(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    return tmp_path
 
 
-def test_selectors_never_import_services():
-    found = []
-    for path in ROOT.glob("*/selectors.py"):
-        for name in imported_packages(path):
-            parts = name.split(".")
-            if "services" in parts or "running" in parts:
-                found.append(f"{path.relative_to(ROOT)} imports {name}")
-    assert found == []
+# Per contract: a file of the copy, the code appended to it (an import inside a function) and
+# the import the report must name.
+PROBES = {
+    "floors": ("games/probe.py", "from ratings.selectors import x", "games.probe -> ratings"),
+    "config-root": ("config/settings.py", "import games.models", "config.settings -> games"),
+    "selectors-read": (
+        "ratings/selectors.py",
+        "from ratings.services import x",
+        "ratings.selectors -> ratings.services",
+    ),
+}
 
 
-def test_the_check_sees_a_forbidden_import(tmp_path):
-    """The checker itself: an import hidden in a function is found."""
-    module = tmp_path / "m.py"
-    module.write_text("def f():\n    from tournaments.running import x\n")
-    assert offenders([module], {"tournaments"})
+@pytest.mark.parametrize("contract", sorted(PROBES))
+def test_a_forbidden_import_breaks_the_contract(tmp_path, contract):
+    config = importlinter_config(ROOT)
+    assert {c["id"] for c in config["contracts"]} == set(PROBES), "a probe per contract"
+    root = copy_of_the_tree(tmp_path)
+    assert lint_imports(root, "--contract", contract).returncode == 0
+    where, statement, expected = PROBES[contract]
+    with open(root / where, "a") as f:
+        f.write(f"\n\ndef _probe():\n    {statement}\n")
+    result = lint_imports(root, "--contract", contract)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "0 kept, 1 broken" in result.stdout
+    assert expected in result.stdout
+
+
+def test_a_new_app_must_be_placed(tmp_path):
+    root = copy_of_the_tree(tmp_path)
+    (root / "puzzles").mkdir()
+    (root / "puzzles" / "apps.py").write_text("")
+    assert unplaced_apps(root) == ["puzzles"]
