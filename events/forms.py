@@ -86,9 +86,9 @@ def remember_zone(request, form: EventForm) -> None:
 
 def thematic_choices(variant: str) -> list[tuple[int, str]]:
     """The 174 openings with their class; English classes are derived and say so (RULES 6)."""
-    code = variant if variant in options.TABLE_VARIANTS else "italian"
+    played = openings.column(variant) or "italian"  # a variant without the table: Italian's
     return [
-        (o.number, f"{o.number}. {' '.join(o.moves(code))} — {o.class_label(code)}")
+        (o.number, f"{o.number}. {' '.join(o.moves_in(played))} — {o.class_in(played)}")
         for o in openings.table()
     ]
 
@@ -218,9 +218,10 @@ class EventForm(forms.Form):
             kwargs["initial"] = self.initial_from(instance)
         super().__init__(*args, **kwargs)
         self.fields["timezone"].initial = timezone.get_current_timezone_name()
-        variant = self.data.get("variant") or self.initial.get("variant") or "chess"
+        # Unchosen: the variant the select shows, the list's first.
+        variant = self.data.get("variant") or self.initial.get("variant") or Variant.values[0]
         self.fields["thematic_opening"].choices = [("", "—")] + thematic_choices(variant)
-        if variant == "english":
+        if openings.classes_derived(variant):
             self.fields["thematic_opening"].help_text = _(
                 "Le classi inglesi sono derivate da quelle F.I.D., non ufficiali."
             )

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy as _
 
 from events.options import OpeningMode
 from events.text import DESCRIPTION_MAX, NAME_MAX, plain_description, plain_name
-from games.models import Variant
+from games.models import HasVariant, Variant
 from games.rules.timecontrol import TimeControl
 from ratings.models import CadenceChoice
 
@@ -57,7 +57,7 @@ class EventQuerySet(models.QuerySet):
         )
 
 
-class Event(models.Model):
+class Event(HasVariant, models.Model):
     class Status(models.TextChoices):
         SCHEDULED = "scheduled", _("In programma")
         RUNNING = "running", _("In corso")

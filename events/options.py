@@ -15,7 +15,6 @@ from games.rules import openings
 START_AT_LEAST = timedelta(minutes=5)
 START_AT_MOST = timedelta(days=14)
 FLOORS = tuple(range(1000, 2001, 100))  # RULES 7.2: 1000, 1100, ..., 2000
-TABLE_VARIANTS = openings.TABLE_VARIANTS  # RULES 6: table draws and thematic only there
 # RULES 7.3: a single game is fair up to class 2 openings.
 FAIR_SINGLE_GAME_DEGREE = 2
 
@@ -49,7 +48,7 @@ RANDOM_PLIES = {OpeningMode.RANDOM_1: 1, OpeningMode.RANDOM_2: 2, OpeningMode.RA
 
 def mode_allowed(mode: str, variant: str) -> bool:
     """RULES 6: table draws and thematic openings only in Italian and English draughts."""
-    return not OpeningMode(mode).uses_table or variant in TABLE_VARIANTS
+    return not OpeningMode(mode).uses_table or openings.uses_table(variant)
 
 
 def needs_double_games(mode: str, thematic_number: int | None = None) -> bool:

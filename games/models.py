@@ -17,7 +17,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from games.rules import Color, Reason
+from games.rules import Color, Reason, variants
 from games.rules.clock import Clock, flag_instant
 from games.rules.timecontrol import TimeControl
 
@@ -48,11 +48,23 @@ class NonNegativeBigInteger(_CheckedByTheTable, models.PositiveBigIntegerField):
     pass
 
 
-class Variant(models.TextChoices):
-    CHESS = "chess", _("Scacchi")
-    ITALIAN = "italian", _("Dama italiana")
-    ENGLISH = "english", _("Dama inglese")
-    INTERNATIONAL = "international", _("Dama internazionale")
+# The variants as Django choices (RULES 2), built from the one list (games.rules.variants) when
+# this module is imported: Variant.CHESS == "chess", labelled "Scacchi", and so on for each.
+Variant = models.TextChoices(
+    "Variant",
+    [(info.code.upper(), (info.code, _(info.label))) for info in variants.VARIANTS],
+)
+
+
+class HasVariant:
+    """A row with a `variant` column: `variant_info` is its variant's entry in the list
+    (export format, board, draw claims, openings), for code and templates alike."""
+
+    variant: str
+
+    @property
+    def variant_info(self) -> variants.VariantInfo:
+        return variants.info(self.variant)
 
 
 class Status(models.TextChoices):
@@ -94,7 +106,7 @@ class EndReason(models.TextChoices):
     EVENT_END = "event_end", _("fine dell'evento")
 
 
-class Game(models.Model):
+class Game(HasVariant, models.Model):
     white = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
@@ -292,7 +304,7 @@ class ChallengeStatus(models.TextChoices):
     DECLINED = "declined", _("Rifiutata")
 
 
-class Challenge(models.Model):
+class Challenge(HasVariant, models.Model):
     """A challenge ("sfida", RULES 3): open to anyone, or addressed to one player."""
 
     challenger = models.ForeignKey(
@@ -364,7 +376,7 @@ class Challenge(models.Model):
         )
 
 
-class PoolEntry(models.Model):
+class PoolEntry(HasVariant, models.Model):
     """A player waiting in a quick-pairing pool ("Partita veloce", issue 16): one pool per
     variant, time control and rated or casual; a player waits in at most one, and never while
     in a live game (RULES 1). Written only by `games.services.pools` and by the opening of a

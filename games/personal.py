@@ -5,6 +5,9 @@ go with it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django.conf import settings
 from django.db.models import Q
 from django.urls import reverse
@@ -41,19 +44,17 @@ def games_section(user) -> list[dict]:
     ]
 
 
-def _export(user, *, chess: bool) -> str:
-    from games.selectors import games_export
+def games_file(export_format: str) -> Callable[[Any], str]:
+    """The download's file of the player's games written in `export_format` ("pgn": chess;
+    "pdn": the draughts variants), as the variants' list says each is written."""
 
-    games = [g for g in _games(user) if (g.variant == "chess") == chess]
-    return games_export(games, site=settings.SITE_URL + "/") if games else ""
+    def games_in_format(user) -> str:
+        from games.selectors import games_export
 
+        games = [g for g in _games(user) if g.variant_info.export_format == export_format]
+        return games_export(games, site=settings.SITE_URL + "/") if games else ""
 
-def games_pgn(user) -> str:
-    return _export(user, chess=True)
-
-
-def games_pdn(user) -> str:
-    return _export(user, chess=False)
+    return games_in_format
 
 
 def live_game_blocker(user) -> list[str]:

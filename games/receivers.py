@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from accounts import personal as account_data
 from games import personal
+from games.rules import variants
 from live import messages
 from live.consumers import news_on_connect
 
@@ -23,7 +24,7 @@ news_on_connect(game_waiting_news)
 # What is personal to a player (accounts.personal): their games, in the data download and as
 # PGN/PDN files; a live game keeps them from deleting the account.
 account_data.register_section("games", personal.games_section)
-account_data.register_file("games.pgn", personal.games_pgn)
-account_data.register_file("games.pdn", personal.games_pdn)
+for export_format in variants.export_formats():  # games.pgn, games.pdn
+    account_data.register_file(f"games.{export_format}", personal.games_file(export_format))
 account_data.register_blocker(personal.live_game_blocker)
 account_data.register_eraser(personal.erase)

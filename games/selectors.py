@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from games import commitments, player_ratings
 from games.models import Challenge, ChallengeStatus, Game, GameResult, PoolEntry, Status
-from games.rules import Result, chess_openings, openings, variant
+from games.rules import Result, chess_openings, openings, variant, variants
 from games.rules.chess_openings import ChessOpening
 from games.rules.export import GameRecord, game_headers
 from games.rules.timecontrol import Cadence, TimeControl
@@ -198,13 +198,14 @@ def game_get(game_id: int) -> Game:
 
 
 def board_geometry(variant_code: str) -> dict:
-    """How the client draws a draughts board: size and (row, col) of each numbered square,
-    row 0 at the top, White at the bottom (each federation's own numbering)."""
-    rules = variant(variant_code)
-    board = getattr(rules, "board", None)
-    if board is None:
-        return {"size": 8, "squares": []}
-    return {"size": board.size, "squares": [list(rc) for rc in board.coords]}
+    """How the client draws the board: which board ("chessground", or "draughts": our SVG
+    board), its size, and for draughts the (row, col) of each numbered square, row 0 at the
+    top, White at the bottom (each federation's own numbering)."""
+    shown = variants.info(variant_code)
+    squares = []
+    if shown.board_kind == "draughts":
+        squares = [list(rc) for rc in shown.rules.board.coords]
+    return {"kind": shown.board_kind, "size": shown.board_size, "squares": squares}
 
 
 def chess_opening(game: Game) -> ChessOpening | None:
@@ -213,7 +214,7 @@ def chess_opening(game: Game) -> ChessOpening | None:
     if any). None for draughts, and while no position has a name. Reads only the columns a
     live move keeps (`positions`, `fen`), so a game remembered by a socket process
     (`services.memory`) loads nothing more for it."""
-    if game.variant != "chess":
+    if not variants.info(game.variant).eco_openings:
         return None
     return chess_openings.opening_of([*game.positions, game.fen])
 
@@ -281,7 +282,7 @@ def games_export(
             game_round = getattr(game.event, "game_round", None)
             round_ = game_round(game) if game_round is not None else "-"
         fid = ""
-        if game.opening_number and game.variant in openings.TABLE_VARIANTS:
+        if game.opening_number and openings.uses_table(game.variant):
             drawn = openings.by_number(game.opening_number)
             fid = f"F.I.D. {game.opening_number} ({drawn.class_label(game.variant)})"
         record = GameRecord(
@@ -377,10 +378,7 @@ def opening_shown(game: Game) -> OpeningShown:
     else:
         start = game.start_fen
     offset = 0 if rules.side_to_move(start) is rules.first_to_move else 1
-    first_number = 1
-    fields = start.split()
-    if game.variant == "chess" and len(fields) == 6 and fields[5].isdigit():
-        first_number = max(1, int(fields[5]))  # a chess FEN says which move it is
+    first_number = rules.move_number(start)  # a chess FEN says which move it is
     if game.opening_number:
         drawn = openings.by_number(game.opening_number)
         name = _("Apertura n. %(number)d della tabella F.I.D., classe %(cls)s") % {

@@ -372,7 +372,7 @@ def new_opponent(request: HttpRequest, pk: int) -> HttpResponse:
 
 def game_export(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game(pk)
-    ext = "pgn" if game.variant == "chess" else "pdn"
+    ext = game.variant_info.export_format
     # Issue 24: the game's own URL is its Site tag, on the host the request came to (Django
     # checks it against ALLOWED_HOSTS), so a file downloaded links back to where it was played.
     text = selectors.game_export(game, site=request.build_absolute_uri("/"))

@@ -318,7 +318,7 @@ def tournament_games(request: HttpRequest, pk: int) -> HttpResponse:
         event=tournament.name,
         rounds=tournament.game_rounds(),
     )
-    ext = "pgn" if tournament.variant == "chess" else "pdn"
+    ext = tournament.variant_info.export_format
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="torneo-{pk}.{ext}"'
     return response

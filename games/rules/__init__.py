@@ -35,14 +35,19 @@ Texts exchanged with clients and stored:
 ``Result`` is '1-0' / '0-1' / '1/2-1/2'. Errors are ``IllegalMove`` / ``InvalidPosition``
 (both ``RulesError``, a ``ValueError``).
 
-Modules: ``base`` (interface, dataclasses), ``chess_variant`` (python-chess), ``draughts`` (our
-move generator; its docstring lists the capture and draw rules of each variant), ``openings``
-(the F.I.D. 174 table, random openings), ``clock`` (Fischer clocks in integer milliseconds).
+``VARIANT_CODES`` and the lookup come from ``variants``, the one list of variants with what the
+site does with each (export format, board, draw claims, openings): ``variants.info(code)``.
+
+Modules: ``base`` (interface, dataclasses), ``variants`` (the list), ``chess_variant``
+(python-chess), ``draughts`` (our move generator; its docstring lists the capture and draw rules
+of each variant), ``openings`` (the F.I.D. 174 table, random openings), ``clock`` (Fischer
+clocks in integer milliseconds).
 Command line: ``python -m games.rules perft|moves|play ...``.
 """
 
 from __future__ import annotations
 
+from . import variants as _variants
 from .base import (
     Color,
     IllegalMove,
@@ -55,25 +60,19 @@ from .base import (
     RulesError,
     Variant,
 )
-from .chess_variant import Chess
-from .draughts import ENGLISH, INTERNATIONAL, ITALIAN
-
-VARIANT_CODES: tuple[str, ...] = ("chess", "italian", "english", "international")
-
-_VARIANTS: dict[str, Variant] = {
-    "chess": Chess(),
-    "italian": ITALIAN,
-    "english": ENGLISH,
-    "international": INTERNATIONAL,
-}
 
 
 def variant(code: str) -> Variant:
     """The variant with this code; raises KeyError for an unknown code."""
-    try:
-        return _VARIANTS[code]
-    except KeyError:
-        raise KeyError(f"unknown variant {code!r}; known: {', '.join(VARIANT_CODES)}") from None
+    return _variants.info(code).rules
+
+
+def __getattr__(name: str):
+    # Read from the one list (`variants.VARIANTS`) when asked, so a variant declared after this
+    # package was imported (`variants.declare`) is in it.
+    if name == "VARIANT_CODES":
+        return _variants.codes()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 import chess
 
 from . import VARIANT_CODES, IllegalMove, RulesError, variant
+from .chess_variant import Chess
 
 
 def _chess_move(fen: str, text: str) -> str:
@@ -60,7 +61,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             fen = rules.start_fen()
             for ply, text in enumerate(args.moves, start=1):
                 try:
-                    move = _chess_move(fen, text) if rules.code == "chess" else text
+                    move = _chess_move(fen, text) if isinstance(rules, Chess) else text
                     fen = rules.apply(fen, move)
                 except IllegalMove:
                     print(f"illegal move at ply {ply}: {text}", file=sys.stderr)

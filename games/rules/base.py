@@ -174,6 +174,11 @@ class Variant(abc.ABC):
     def side_to_move(self, fen: str) -> Color:
         """The colour to move in the position."""
 
+    def move_number(self, fen: str) -> int:
+        """The number of the move being played in the position, when its FEN says it (chess's
+        fullmove number); else 1."""
+        return 1
+
     @abc.abstractmethod
     def legal_moves(self, fen: str) -> list[str]:
         """All legal moves in machine form (UCI / square path), sorted."""

@@ -409,6 +409,12 @@ class Chess(Variant):
     def start_fen(self) -> str:
         return chess.STARTING_FEN
 
+    def move_number(self, fen: str) -> int:
+        fields = fen.split()
+        if len(fields) == 6 and fields[5].isdigit():
+            return max(1, int(fields[5]))
+        return 1
+
     def normalize_fen(self, fen: str) -> str:
         return _board(fen).fen()
 

@@ -409,8 +409,6 @@ def format_fen(pos: Position) -> str:
 
 # ----------------------------------------------------------------------- variants
 
-_PDN_GAME_TYPE = {"international": "20", "english": "21", "italian": "22"}
-
 
 class DraughtsVariant(Variant):
     """The text interface of one draughts variant, on top of its ``Board``."""
@@ -425,6 +423,8 @@ class DraughtsVariant(Variant):
         start: str,
         king_only_plies: int,
         fmjd_endgame: bool,
+        pdn_game_type: str,
+        pdn_two_points: bool = False,
     ) -> None:
         self.code = code
         self.name = name
@@ -434,6 +434,10 @@ class DraughtsVariant(Variant):
         self._start = start
         self.king_only_plies = king_only_plies
         self.fmjd_endgame = fmjd_endgame
+        # PDN: the GameType tag (the PDN standard's number of the variant) and whether the
+        # result is written in points, 2-0 / 1-1 / 0-2 (International draughts).
+        self.pdn_game_type = pdn_game_type
+        self.pdn_two_points = pdn_two_points
 
     # Fast object API (used by the benchmark, perft and random openings).
     def position(self, fen: str) -> Position:
@@ -608,8 +612,8 @@ class DraughtsVariant(Variant):
         tags: dict[str, str] = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?"}
         tags.update({"White": "?", "Black": "?", "Result": "*"})
         tags.update(headers or {})
-        tags["Result"] = _pdn_result(result, self.code)
-        tags["GameType"] = _PDN_GAME_TYPE[self.code]
+        tags["Result"] = _pdn_result(result, two_points=self.pdn_two_points)
+        tags["GameType"] = self.pdn_game_type
         if fen != self._start:
             tags["SetUp"] = "1"
             tags["FEN"] = fen
@@ -673,10 +677,10 @@ class DraughtsVariant(Variant):
 _TWO_POINTS = {Result.WHITE_WINS: "2-0", Result.DRAW: "1-1", Result.BLACK_WINS: "0-2"}
 
 
-def _pdn_result(result: Result | None, code: str) -> str:
+def _pdn_result(result: Result | None, *, two_points: bool) -> str:
     if result is None:
         return "*"
-    return _TWO_POINTS[result] if code == "international" else str(result)
+    return _TWO_POINTS[result] if two_points else str(result)
 
 
 def _start(board: Board, white_rows: range, black_rows: range) -> str:
@@ -727,6 +731,7 @@ ITALIAN = DraughtsVariant(
     start=_start(_ITALIAN_BOARD, range(5, 8), range(0, 3)),
     king_only_plies=80,
     fmjd_endgame=False,
+    pdn_game_type="22",
 )
 ENGLISH = DraughtsVariant(
     code="english",
@@ -736,6 +741,7 @@ ENGLISH = DraughtsVariant(
     start=_start(_ENGLISH_BOARD, range(5, 8), range(0, 3)),
     king_only_plies=80,
     fmjd_endgame=False,
+    pdn_game_type="21",
 )
 INTERNATIONAL = DraughtsVariant(
     code="international",
@@ -745,4 +751,6 @@ INTERNATIONAL = DraughtsVariant(
     start=_start(_INTERNATIONAL_BOARD, range(6, 10), range(0, 4)),
     king_only_plies=50,
     fmjd_endgame=True,
+    pdn_game_type="20",
+    pdn_two_points=True,
 )

@@ -84,8 +84,10 @@ def _diff(value: int) -> str:
 def game_headers(record: GameRecord) -> dict[str, str]:
     """The headers, in the order they are written (Result is the variant export's: it writes
     it from the result it is given)."""
+    from .variants import info  # not at the top: draughts (in the list) imports this module
+
     when = record.started_at.astimezone(UTC)
-    chess = record.variant == "chess"
+    pgn = info(record.variant).export_format == "pgn"  # else PDN
     headers = {
         "Event": record.event or "?",
         "Site": record.site or "?",
@@ -94,14 +96,14 @@ def game_headers(record: GameRecord) -> dict[str, str]:
         "White": record.white or "?",
         "Black": record.black or "?",
     }
-    if chess:
+    if pgn:
         headers["UTCDate"] = when.strftime("%Y.%m.%d")
         headers["UTCTime"] = when.strftime("%H:%M:%S")
-    elo = ("WhiteElo", "BlackElo") if chess else ("WhiteRating", "BlackRating")
+    elo = ("WhiteElo", "BlackElo") if pgn else ("WhiteRating", "BlackRating")
     for tag, rating in zip(elo, (record.white_rating, record.black_rating), strict=True):
         if rating is not None:
             headers[tag] = str(rating)
-    if chess:
+    if pgn:
         diffs = (record.white_rating_diff, record.black_rating_diff)
         for tag, diff in zip(("WhiteRatingDiff", "BlackRatingDiff"), diffs, strict=True):
             if diff is not None:
@@ -109,10 +111,10 @@ def game_headers(record: GameRecord) -> dict[str, str]:
     # PGN 9.6.1: seconds of the base and the increment per move, "600+5" (as lichess writes).
     headers["TimeControl"] = f"{record.base_seconds}+{record.increment_seconds}"
     headers["Termination"] = termination(record.reason, over=record.over)
-    if chess and record.chess_opening is not None:
+    if pgn and record.chess_opening is not None:
         headers["ECO"] = record.chess_opening.eco
         headers["Opening"] = record.chess_opening.name
-    if not chess and record.fid_opening:
+    if not pgn and record.fid_opening:
         headers["Opening"] = record.fid_opening
     return headers
 

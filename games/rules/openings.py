@@ -16,10 +16,39 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from . import variant
+from . import variant, variants
 
 TABLE_PATH = Path(__file__).parent / "data" / "fid_174.tsv"
-TABLE_VARIANTS = ("italian", "english")  # RULES §6: table draws only in these two
+
+
+def column(variant_code: str) -> variants.FidColumn | None:
+    """RULES §6: the column of the table the variant plays, "italian" or "english" (its
+    `fid_table` in the list of variants); None when the table does not apply to it, or the
+    code is no variant's (a form's unchecked input)."""
+    try:
+        return variants.info(variant_code).fid_table
+    except KeyError:
+        return None
+
+
+def uses_table(variant_code: str) -> bool:
+    """RULES §6: table draws and thematic openings only in the variants the table applies to
+    (Italian and English draughts)."""
+    return column(variant_code) is not None
+
+
+def classes_derived(variant_code: str) -> bool:
+    """Whether the variant's classes are derived from the F.I.D. ones, not official (the
+    English column)."""
+    return column(variant_code) == "english"
+
+
+def __getattr__(name: str):
+    # TABLE_VARIANTS: the codes of the variants the table applies to, read from the list of
+    # variants when asked (a variant declared later is in it).
+    if name == "TABLE_VARIANTS":
+        return tuple(code for code in variants.codes() if uses_table(code))
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,14 +79,21 @@ class Opening:
         return f"{self.english_class} (derived from F.I.D. {self.italian_class})"
 
     def moves(self, variant_code: str) -> tuple[str, ...]:
-        if variant_code == "italian":
-            return self.italian_moves
-        if variant_code == "english":
-            return self.english_moves
-        raise ValueError(f"the F.I.D. table has no {variant_code} openings")
+        played = column(variant_code)
+        if played is None:
+            raise ValueError(f"the F.I.D. table has no {variant_code} openings")
+        return self.moves_in(played)
 
     def class_label(self, variant_code: str) -> str:
-        return self.italian_class if variant_code == "italian" else self.english_class_label
+        """The class as shown with the variant's moves: the official one in the Italian
+        column, else the derived English class, labelled so."""
+        return self.class_in(column(variant_code))
+
+    def moves_in(self, played: variants.FidColumn) -> tuple[str, ...]:
+        return self.italian_moves if played == "italian" else self.english_moves
+
+    def class_in(self, played: variants.FidColumn | None) -> str:
+        return self.italian_class if played == "italian" else self.english_class_label
 
 
 @cache

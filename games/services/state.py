@@ -101,7 +101,7 @@ def game_state(
         "draw_offer": game.draw_offer or None,
         # Issue 24: the chess opening's ECO code and name ({"eco", "name"}; None until a
         # position is named); absent for draughts.
-        **({"chess_opening": chess_opening_json(game)} if game.variant == "chess" else {}),
+        **({"chess_opening": chess_opening_json(game)} if game.variant_info.eco_openings else {}),
         "white": {
             "id": game.white_id,
             "name": game.white.username,
@@ -134,7 +134,7 @@ def _draw_claimable(game: Game) -> bool:
     """FIDE 9.2-9.3, for the side to move. Threefold repetition and the fifty-move rule both
     need eight quiet plies or more (the FEN's halfmove clock), which settles most moves
     without building a board."""
-    if not game.is_live or game.variant != "chess":
+    if not game.is_live or not game.variant_info.draw_claims:
         return False
     fields = game.fen.split()
     if len(fields) > 4 and fields[4].isdigit() and int(fields[4]) < 8:
@@ -162,7 +162,7 @@ def move_delta(game: Game, *, at_ms: int, played: Played, move: str, notation: l
         "draw_offer": game.draw_offer or None,
         "draw_claimable": _draw_claimable(game),
     }
-    if game.variant == "chess":
+    if game.variant_info.eco_openings:
         # Issue 24: the opening's name changes only when the move reaches a named position:
         # only then is it sent (a client keeps the one it has). One dictionary lookup, none
         # past the table's depth.

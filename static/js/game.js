@@ -4,10 +4,11 @@
 // imposed opening and navigation, premoves, the reasons a move is refused, sounds, ratings.
 const root = document.getElementById("game");
 const gameId = root.dataset.game;
-const variant = root.dataset.variant;
 const myColor = root.dataset.myColor || null;
 const lang = root.dataset.lang;
 const geometry = JSON.parse(document.getElementById("board-geometry").textContent);
+// The board the variant is drawn on (games.rules.variants): chessground, or our draughts board.
+const chessground = geometry.kind === "chessground";
 const page = JSON.parse(document.getElementById("game-page").textContent);
 const t = (key) => root.dataset[key] || "";
 const SVGNS = "http://www.w3.org/2000/svg";
@@ -781,7 +782,7 @@ window.circoloGamePage = { id: gameId, live };
 function confirmThen(message, action) { if (window.confirm(message)) action(); }
 root.querySelector("#flip").addEventListener("click", () => {
   orientation = orientation === "white" ? "black" : "white";
-  if (variant === "chess") board.api.set({ orientation }); else board.render();
+  if (chessground) board.api.set({ orientation }); else board.render();
   renderSide(); drawClocks();
 });
 root.querySelector("#sound").addEventListener("click", () => { sound.toggle(); drawSoundButton(); });
@@ -794,7 +795,7 @@ root.querySelector("#boost")?.addEventListener("click", () => confirmThen(t("tCo
 
 (async () => {
   const el = document.getElementById("board");
-  board = variant === "chess" ? await chessBoard(el) : draughtsBoard(el);
+  board = chessground ? await chessBoard(el) : draughtsBoard(el);
   board.render();
   drawSoundButton();
   renderSide();
