@@ -407,8 +407,8 @@ def server_environment() -> dict[str, str]:
 
 
 def server_command(server: str, port: int) -> list[str]:
-    """daphne (the default the design names) or uvicorn with uvloop and httptools (an option:
-    README "Deploying")."""
+    """daphne (the default the design names) or uvicorn with uvloop and httptools (for
+    comparison: docs/benchmarks.md)."""
     if server == "uvicorn":
         return [
             str(BIN / "uvicorn"),

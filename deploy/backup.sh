@@ -11,7 +11,7 @@
 #   - pushes to pages (the Channels layer's pub/sub) — gone once sent; pages resync by
 #     themselves on reconnect;
 #   - the Celery queue of tasks — the tick's tasks and the ones pages hand off, each safe to
-#     run twice and each re-derived by the next tick from the database (README "Health");
+#     run twice and each re-derived by the next tick from the database (docs/architecture.md, "The tick");
 #   - the cache: log-in throttle counters and private events' password tries (they restart
 #     at zero), the windows of throttled pushes (a second long);
 #   - the worker's and beat's heartbeats, written again within a second.

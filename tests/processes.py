@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium-headless-shell")
-# Flags for a sandboxed machine with no network but loopback (see README "Tests").
+# Flags for a sandboxed machine with no network but loopback (see docs/testing.md).
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",

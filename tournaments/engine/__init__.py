@@ -2,7 +2,7 @@
 
 - `berger`: round-robin schedules by the Berger tables' construction (RULES 5.1).
 - `rounds`: format and number of rounds (RULES 4.4, 4.5).
-- `lim`: one Swiss round by the Lim system (`spec/LIM.md`), `pair_round(players, spec)`.
+- `lim`: one Swiss round by the Lim system (`docs/lim.md`), `pair_round(players, spec)`.
 - `matching`: Edmonds' maximum matching, the "can the rest still be paired" oracle (Lim 8.3).
 - `standings`: points and tiebreaks for both formats (RULES 4.6, 4.10).
 - `trf`: FIDE TRF-16 reading and writing.

@@ -1,4 +1,4 @@
-"""Swiss pairing of one round by the Lim system (`spec/LIM.md`; FIDE C.04.4.3).
+"""Swiss pairing of one round by the Lim system (`docs/lim.md`; FIDE C.04.4.3).
 
 The procedure follows LIM.md rule by rule: bye (1), score groups paired from the top down and
 from the bottom up, median last (3), floaters chosen by rule 5, incoming floaters first (6),

@@ -1,4 +1,4 @@
-"""Lim system: one test per rule of LIM.md, and the handbook examples of lim/examples.md.
+"""Lim system: one test per rule of docs/lim.md, and the handbook examples of docs/lim/examples.md.
 
 Scores are in platform units (win 2, draw 1): the examples' "2 points" (1/0.5/0) become 4.
 """
