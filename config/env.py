@@ -6,6 +6,7 @@ every deployment-specific value comes from an environment variable with a safe l
 
 from __future__ import annotations
 
+import math
 import secrets
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
@@ -47,6 +48,23 @@ def env_int(environ: dict[str, str], name: str, default: int, minimum: int = 1) 
         raise ConfigError(f"{name}={raw!r}: not a whole number") from None
     if value < minimum:
         raise ConfigError(f"{name}={raw!r}: must be at least {minimum}")
+    return value
+
+
+def env_float(environ: dict[str, str], name: str, default: float, *, zero: bool = False) -> float:
+    """A number (`1.5`, `10`): above 0, or at least 0 where `zero` says 0 means something (no
+    wait at all, Python's own default)."""
+    raw = environ.get(name)
+    if raw is None or raw.strip() == "":
+        return float(default)
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ConfigError(f"{name}={raw!r}: not a number") from None
+    if not math.isfinite(value):
+        raise ConfigError(f"{name}={raw!r}: not a number")
+    if value < 0 or (value == 0 and not zero):
+        raise ConfigError(f"{name}={raw!r}: must be {'at least' if zero else 'above'} 0")
     return value
 
 

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import runpy
+from pathlib import Path
+
 import pytest
 
 from config.env import (
     ConfigError,
     database_config,
     env_bool,
+    env_float,
+    env_int,
     env_list,
     env_port,
     secret_key,
@@ -102,6 +107,61 @@ def test_env_list_and_port():
     for bad in ["0", "70000", "http"]:
         with pytest.raises(ConfigError, match="PORT"):
             env_port({"PORT": bad})
+
+
+def test_env_int_and_env_float_refuse_a_bad_value_naming_it():
+    assert env_int({}, "SOCKET_QUEUE", 16) == 16
+    assert env_int({"SOCKET_QUEUE": " "}, "SOCKET_QUEUE", 16) == 16
+    assert env_int({"ROUND_PAUSE_SECONDS": "0"}, "ROUND_PAUSE_SECONDS", 30, minimum=0) == 0
+    for bad in ["many", "2.5", "0", "-3"]:
+        with pytest.raises(ConfigError, match="SOCKET_QUEUE"):
+            env_int({"SOCKET_QUEUE": bad}, "SOCKET_QUEUE", 16)
+    assert env_float({}, "TICK_SECONDS", 1.0) == 1.0
+    assert env_float({"TICK_SECONDS": ""}, "TICK_SECONDS", 1.0) == 1.0
+    assert env_float({"TICK_SECONDS": " 0.25 "}, "TICK_SECONDS", 1.0) == 0.25
+    assert env_float({"TICK_SECONDS": "2"}, "TICK_SECONDS", 1.0) == 2.0
+    # 0 only where it means something (no coalescing, Python's own switch interval).
+    assert env_float({"ASGI_SWITCH_INTERVAL_MS": "0"}, "ASGI_SWITCH_INTERVAL_MS", 1, zero=True) == 0
+    for bad in ["soon", "1,5", "nan", "inf", "-1", "0"]:
+        with pytest.raises(ConfigError, match="TICK_SECONDS"):
+            env_float({"TICK_SECONDS": bad}, "TICK_SECONDS", 1.0)
+    with pytest.raises(ConfigError, match="ARENA_PAIRING_COALESCE_SECONDS"):
+        env_float(
+            {"ARENA_PAIRING_COALESCE_SECONDS": "-0.5"},
+            "ARENA_PAIRING_COALESCE_SECONDS",
+            2.0,
+            zero=True,
+        )
+
+
+SETTINGS_FILE = Path(__file__).resolve().parent.parent / "config" / "settings.py"
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "LOGIN_FAILURE_LIMIT",
+        "LOGIN_FAILURE_WINDOW",
+        "CHANNEL_REDIS_MAX_CONNECTIONS",
+        "TICK_SECONDS",
+        "HEARTBEAT_STALE_SECONDS",
+        "GAME_ABANDON_SECONDS",
+        "GAME_RESYNC_SECONDS",
+        "ROUND_PAUSE_SECONDS",
+        "LOCK_TIMEOUT_MS",
+        "ARENA_PAIRING_COALESCE_SECONDS",
+        "RATING_INITIAL",
+        "SOCKET_DB_THREADS",
+        "ASGI_SWITCH_INTERVAL_MS",
+    ],
+)
+def test_the_settings_refuse_a_number_that_is_not_one(monkeypatch, name):
+    """Every number of config/settings.py is read through config.env: a process started with
+    a bad value stops at once, saying which variable, instead of a ValueError from int() or,
+    worse, a value nothing checked."""
+    monkeypatch.setenv(name, "lots")
+    with pytest.raises(ConfigError, match=name):
+        runpy.run_path(str(SETTINGS_FILE))
 
 
 def test_secret_key_from_environment_or_a_kept_file(tmp_path):
