@@ -18,10 +18,10 @@ from config.env import (
     env_port,
     env_rate,
     mail_config,
+    redis_names,
     secret_key,
     site_url,
     socket_sources,
-    xdist_worker_names,
 )
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -32,9 +32,6 @@ DEBUG = env_bool(os.environ, "DEBUG", False)
 ALLOWED_HOSTS = env_list(os.environ, "ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list(os.environ, "CSRF_TRUSTED_ORIGINS", [])
 PORT = env_port(os.environ)
-# In `make test`, each pytest-xdist worker has Redis names of its own (config.env).
-_ENV = {**os.environ, **xdist_worker_names(os.environ)}
-REDIS_URL = _ENV.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 
 INSTALLED_APPS = [
     "daphne",
@@ -95,6 +92,12 @@ TEMPLATES = [
 ]
 
 DATABASES = {"default": database_config(os.environ.get("DATABASE_URL"), VAR_DIR / "db.sqlite3")}
+# Redis, and this install's names in it (config.env.redis_names): CACHE_PREFIX, CHANNEL_PREFIX
+# and CELERY_QUEUE default to a name derived from the database above, so two installs on one
+# machine keep apart even on one Redis (issue 37). In `make test`, each pytest-xdist worker has
+# names of its own too.
+_REDIS = redis_names(os.environ, DATABASES["default"])
+REDIS_URL = _REDIS["REDIS_URL"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
@@ -175,7 +178,7 @@ CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": REDIS_URL,
-        "KEY_PREFIX": _ENV.get("CACHE_PREFIX", "circolo"),
+        "KEY_PREFIX": _REDIS["CACHE_PREFIX"],
         # A Redis that accepts connections but never answers must fail a request (log-in
         # fails closed), not hang it.
         "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
@@ -201,7 +204,7 @@ CHANNEL_LAYERS = {
                     "max_connections": env_int(os.environ, "CHANNEL_REDIS_MAX_CONNECTIONS", 1000),
                 }
             ],
-            "prefix": _ENV.get("CHANNEL_PREFIX", "circolo:asgi"),
+            "prefix": _REDIS["CHANNEL_PREFIX"],
         },
     }
 }
@@ -215,7 +218,9 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A task sent from a request or a socket (a game's settle task) must not hold it for long when
 # the broker is away: the tick catches up on whatever was not sent.
 CELERY_BROKER_CONNECTION_TIMEOUT = 1.0
-CELERY_TASK_DEFAULT_QUEUE = _ENV.get("CELERY_QUEUE", "circolo")
+CELERY_TASK_DEFAULT_QUEUE = _REDIS["CELERY_QUEUE"]
+# Remote control (`celery inspect`) of this install's workers only.
+CELERY_CONTROL_EXCHANGE = CELERY_TASK_DEFAULT_QUEUE
 CELERY_TASK_ALWAYS_EAGER = env_bool(os.environ, "CELERY_TASK_ALWAYS_EAGER", False)
 TICK_SECONDS = env_float(os.environ, "TICK_SECONDS", 1.0)
 # A heartbeat older than this means the process that writes it is down (/healthz).
