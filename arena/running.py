@@ -51,7 +51,7 @@ GRACE = ending.GRACE  # RULES 8: games in progress at the end get the grace of R
 
 
 def coalesce() -> timedelta:
-    return timedelta(seconds=float(getattr(settings, "ARENA_PAIRING_COALESCE_SECONDS", 2.0)))
+    return timedelta(seconds=settings.ARENA_PAIRING_COALESCE_SECONDS)
 
 
 def group_name(arena_id: int) -> str:

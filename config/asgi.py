@@ -14,6 +14,7 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from django.conf import settings  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
 from live.sockets import SameOriginValidator  # noqa: E402
@@ -38,6 +39,6 @@ gc.freeze()
 # frames and forwards messages: with four round trips per move, a busy process made each move wait
 # for the GIL several times over (bench/live.py, 1,250 games). A shorter interval hands it back
 # sooner; ASGI_SWITCH_INTERVAL_MS sets it (0 keeps Python's default).
-_switch_ms = float(os.environ.get("ASGI_SWITCH_INTERVAL_MS", "1"))
+_switch_ms = settings.ASGI_SWITCH_INTERVAL_MS
 if _switch_ms > 0:
     sys.setswitchinterval(_switch_ms / 1000)

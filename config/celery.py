@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 
 from celery import Celery
+from django.conf import settings
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -18,7 +19,7 @@ app = Celery("circolo")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
-TICK_SECONDS = float(os.environ.get("TICK_SECONDS", "1.0"))
+TICK_SECONDS = settings.TICK_SECONDS
 
 
 def _every_tick(task: str) -> dict:

@@ -6,6 +6,8 @@ every deployment-specific value comes from an environment variable with a safe l
 
 from __future__ import annotations
 
+import hashlib
+import math
 import secrets
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
@@ -47,6 +49,23 @@ def env_int(environ: dict[str, str], name: str, default: int, minimum: int = 1) 
         raise ConfigError(f"{name}={raw!r}: not a whole number") from None
     if value < minimum:
         raise ConfigError(f"{name}={raw!r}: must be at least {minimum}")
+    return value
+
+
+def env_float(environ: dict[str, str], name: str, default: float, *, zero: bool = False) -> float:
+    """A number (`1.5`, `10`): above 0, or at least 0 where `zero` says 0 means something (no
+    wait at all, Python's own default)."""
+    raw = environ.get(name)
+    if raw is None or raw.strip() == "":
+        return float(default)
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ConfigError(f"{name}={raw!r}: not a number") from None
+    if not math.isfinite(value):
+        raise ConfigError(f"{name}={raw!r}: not a number")
+    if value < 0 or (value == 0 and not zero):
+        raise ConfigError(f"{name}={raw!r}: must be {'at least' if zero else 'above'} 0")
     return value
 
 
@@ -176,25 +195,64 @@ def secret_key(environ: dict[str, str], key_file: Path) -> str:
     return value
 
 
-def xdist_worker_names(environ: dict[str, str]) -> dict[str, str]:
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+# The names of one install's things in Redis, each from the environment variable of that name.
+PREFIX_NAMES = ("CACHE_PREFIX", "CHANNEL_PREFIX", "CELERY_QUEUE")
+
+
+def install_name(database: dict) -> str:
+    """A short name of this install, the same in each of its processes: `circolo-` and a digest
+    of where its database lives (the PostgreSQL server and database name, or the SQLite file's
+    full path). Two clones side by side have two databases, hence two names (issue 37); the
+    processes of one install, one database, share theirs. `database` is Django's settings
+    dictionary (`database_config`); options such as conn_max_age leave the name alone."""
+    if database["ENGINE"].endswith("sqlite3"):
+        where = f"sqlite:{Path(database['NAME']).resolve()}"
+    else:
+        host, port = database.get("HOST") or "", database.get("PORT") or ""
+        where = f"{database['ENGINE']}:{host}:{port}/{database['NAME']}"
+    return "circolo-" + hashlib.sha256(where.encode()).hexdigest()[:10]
+
+
+def redis_names(environ: dict[str, str], database: dict) -> dict[str, str]:
+    """REDIS_URL and this install's names in Redis: CACHE_PREFIX (the cache, the heartbeats
+    /healthz reads, the pushes' throttles), CHANNEL_PREFIX (the channel layer's pub/sub
+    channels, which every Redis database shares) and CELERY_QUEUE. Each from the environment,
+    else from `install_name`: two installs never read each other's keys, pushes or tasks,
+    even on one Redis (issue 37: a game opening for user #1 of one clone sent user #1 of the
+    other to its board). Under pytest-xdist, each worker's own on top (`xdist_worker_names`)."""
+    install = install_name(database)
+    names = {
+        "REDIS_URL": environ.get("REDIS_URL", "").strip() or DEFAULT_REDIS_URL,
+        "CACHE_PREFIX": environ.get("CACHE_PREFIX", "").strip() or install,
+        "CHANNEL_PREFIX": environ.get("CHANNEL_PREFIX", "").strip() or f"{install}:asgi",
+        "CELERY_QUEUE": environ.get("CELERY_QUEUE", "").strip() or install,
+    }
+    return {**names, **xdist_worker_names(environ, names)}
+
+
+def xdist_worker_names(environ: dict[str, str], names: dict[str, str]) -> dict[str, str]:
     """What one pytest-xdist worker of the suite keeps to itself in Redis (issue 27): its own
     database number in REDIS_URL (the cache, the Celery broker, the heartbeats) and its own
-    channel, cache and queue names (pub/sub channels are shared by every Redis database). Empty
-    outside a worker (`PYTEST_XDIST_WORKER` unset), which is always the case but in `make test`.
-    The same for the worker's own processes (daphne, Celery), which inherit its environment:
-    applying it twice gives the same names."""
+    channel, cache and queue names (pub/sub channels are shared by every Redis database), from
+    `names` (`redis_names`). Empty outside a worker (`PYTEST_XDIST_WORKER` unset), which is
+    always the case but in `make test`. The worker's own processes (daphne, Celery) inherit its
+    environment and are given its names (tests/processes.py): applied to names it made, it
+    gives them back unchanged."""
     worker = environ.get("PYTEST_XDIST_WORKER", "")
     if not worker:
         return {}
     number = int(worker.removeprefix("gw")) if worker.removeprefix("gw").isdigit() else 0
-    url = urlsplit(environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+    url = urlsplit(names["REDIS_URL"])
     # Database 0 stays the one of runs without workers; workers take 1, 2, ... (16 by default).
     database = 1 + number % 15
+    suffix = f"-{worker}"
     return {
         "REDIS_URL": url._replace(path=f"/{database}").geturl(),
-        "CACHE_PREFIX": f"{environ.get('CACHE_PREFIX', 'circolo')}-{worker}",
-        "CHANNEL_PREFIX": f"{environ.get('CHANNEL_PREFIX', 'circolo:asgi')}-{worker}",
-        "CELERY_QUEUE": f"{environ.get('CELERY_QUEUE', 'circolo')}-{worker}",
+        **{
+            key: names[key] if names[key].endswith(suffix) else names[key] + suffix
+            for key in PREFIX_NAMES
+        },
     }
 
 

@@ -12,15 +12,16 @@ from django.utils.translation import gettext_lazy as _
 from config.env import (
     database_config,
     env_bool,
+    env_float,
     env_int,
     env_list,
     env_port,
     env_rate,
     mail_config,
+    redis_names,
     secret_key,
     site_url,
     socket_sources,
-    xdist_worker_names,
 )
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -31,9 +32,6 @@ DEBUG = env_bool(os.environ, "DEBUG", False)
 ALLOWED_HOSTS = env_list(os.environ, "ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list(os.environ, "CSRF_TRUSTED_ORIGINS", [])
 PORT = env_port(os.environ)
-# In `make test`, each pytest-xdist worker has Redis names of its own (config.env).
-_ENV = {**os.environ, **xdist_worker_names(os.environ)}
-REDIS_URL = _ENV.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 
 INSTALLED_APPS = [
     "daphne",
@@ -94,6 +92,12 @@ TEMPLATES = [
 ]
 
 DATABASES = {"default": database_config(os.environ.get("DATABASE_URL"), VAR_DIR / "db.sqlite3")}
+# Redis, and this install's names in it (config.env.redis_names): CACHE_PREFIX, CHANNEL_PREFIX
+# and CELERY_QUEUE default to a name derived from the database above, so two installs on one
+# machine keep apart even on one Redis (issue 37). In `make test`, each pytest-xdist worker has
+# names of its own too.
+_REDIS = redis_names(os.environ, DATABASES["default"])
+REDIS_URL = _REDIS["REDIS_URL"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_USER_MODEL = "accounts.User"
@@ -130,8 +134,8 @@ PASSWORD_RESET_WINDOW = env_int(os.environ, "PASSWORD_RESET_WINDOW", 3600)
 MAIL_ATTEMPTS = env_int(os.environ, "MAIL_ATTEMPTS", 12)
 MAIL_RETRY_MAX = env_int(os.environ, "MAIL_RETRY_MAX", 600)
 
-LOGIN_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
-LOGIN_FAILURE_WINDOW = int(os.environ.get("LOGIN_FAILURE_WINDOW", "900"))  # seconds
+LOGIN_FAILURE_LIMIT = env_int(os.environ, "LOGIN_FAILURE_LIMIT", 5)
+LOGIN_FAILURE_WINDOW = env_int(os.environ, "LOGIN_FAILURE_WINDOW", 900)  # seconds
 LOGIN_ADDRESS_FAILURE_LIMIT = env_int(os.environ, "LOGIN_ADDRESS_FAILURE_LIMIT", 50)
 
 # Sign-ups that create an account: per address within SIGNUP_WINDOW seconds, and over the whole
@@ -160,12 +164,21 @@ SOCKET_ABUSE = env_rate(os.environ, "SOCKET_ABUSE", "50/5")
 SOCKET_ABUSE_COOLDOWN = env_int(os.environ, "SOCKET_ABUSE_COOLDOWN", 30)
 SOCKET_USER_CAP = env_int(os.environ, "SOCKET_USER_CAP", 20)  # open sockets of one player
 SOCKET_ADDRESS_CAP = env_int(os.environ, "SOCKET_ADDRESS_CAP", 100)  # of one address, all told
+# The threads a daphne process runs its sockets' database work in, each with its connection
+# (live/sockets.py).
+SOCKET_DB_THREADS = env_int(os.environ, "SOCKET_DB_THREADS", 6)
+# daphne's switch interval in milliseconds (config/asgi.py); 0 keeps Python's default.
+ASGI_SWITCH_INTERVAL_MS = env_float(os.environ, "ASGI_SWITCH_INTERVAL_MS", 1.0, zero=True)
+# Each daphne process refreshes its sockets' presence rows this often; a row older than the
+# stale window belongs to a dead process (live/presence.py). Not read from the environment.
+GAME_PRESENCE_HEARTBEAT_SECONDS = 10.0
+GAME_PRESENCE_STALE_SECONDS = 30
 
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": REDIS_URL,
-        "KEY_PREFIX": _ENV.get("CACHE_PREFIX", "circolo"),
+        "KEY_PREFIX": _REDIS["CACHE_PREFIX"],
         # A Redis that accepts connections but never answers must fail a request (log-in
         # fails closed), not hang it.
         "OPTIONS": {"socket_connect_timeout": 2, "socket_timeout": 2},
@@ -188,10 +201,10 @@ CHANNEL_LAYERS = {
             "hosts": [
                 {
                     "address": REDIS_URL,
-                    "max_connections": int(os.environ.get("CHANNEL_REDIS_MAX_CONNECTIONS", "1000")),
+                    "max_connections": env_int(os.environ, "CHANNEL_REDIS_MAX_CONNECTIONS", 1000),
                 }
             ],
-            "prefix": _ENV.get("CHANNEL_PREFIX", "circolo:asgi"),
+            "prefix": _REDIS["CHANNEL_PREFIX"],
         },
     }
 }
@@ -205,24 +218,26 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A task sent from a request or a socket (a game's settle task) must not hold it for long when
 # the broker is away: the tick catches up on whatever was not sent.
 CELERY_BROKER_CONNECTION_TIMEOUT = 1.0
-CELERY_TASK_DEFAULT_QUEUE = _ENV.get("CELERY_QUEUE", "circolo")
+CELERY_TASK_DEFAULT_QUEUE = _REDIS["CELERY_QUEUE"]
+# Remote control (`celery inspect`) of this install's workers only.
+CELERY_CONTROL_EXCHANGE = CELERY_TASK_DEFAULT_QUEUE
 CELERY_TASK_ALWAYS_EAGER = env_bool(os.environ, "CELERY_TASK_ALWAYS_EAGER", False)
-TICK_SECONDS = float(os.environ.get("TICK_SECONDS", "1.0"))
+TICK_SECONDS = env_float(os.environ, "TICK_SECONDS", 1.0)
 # A heartbeat older than this means the process that writes it is down (/healthz).
-HEARTBEAT_STALE_SECONDS = float(os.environ.get("HEARTBEAT_STALE_SECONDS", "10"))
+HEARTBEAT_STALE_SECONDS = env_float(os.environ, "HEARTBEAT_STALE_SECONDS", 10.0)
 
 # RULES 3: after one's own first move, this long away loses the game by abandonment.
-GAME_ABANDON_SECONDS = int(os.environ.get("GAME_ABANDON_SECONDS", "30"))
+GAME_ABANDON_SECONDS = env_int(os.environ, "GAME_ABANDON_SECONDS", 30)
 
 # A live game's page that has heard nothing for this long asks for the state (`sync`): a push
 # lost on the way is made good (game.js). The tests shorten it (issue 27).
-GAME_RESYNC_SECONDS = float(os.environ.get("GAME_RESYNC_SECONDS", "15"))
+GAME_RESYNC_SECONDS = env_float(os.environ, "GAME_RESYNC_SECONDS", 15.0)
 
 # RULES 4.8: pause between the end of a round and the pairing of the next.
-ROUND_PAUSE_SECONDS = int(os.environ.get("ROUND_PAUSE_SECONDS", "30"))
+ROUND_PAUSE_SECONDS = env_int(os.environ, "ROUND_PAUSE_SECONDS", 30, minimum=0)
 
 # A row held longer than this by another transaction makes the waiter fail (live.locks).
-LOCK_TIMEOUT_MS = int(os.environ.get("LOCK_TIMEOUT_MS", "5000"))
+LOCK_TIMEOUT_MS = env_int(os.environ, "LOCK_TIMEOUT_MS", 5000)
 
 # A socket process remembers its live games and writes a move from memory with one statement
 # where the row is unchanged (games.services.memory, PostgreSQL only). 0: every move takes the
@@ -230,10 +245,12 @@ LOCK_TIMEOUT_MS = int(os.environ.get("LOCK_TIMEOUT_MS", "5000"))
 GAMES_IN_MEMORY = env_bool(os.environ, "GAMES_IN_MEMORY", True)
 
 # RULES 8: pairing passes of an arena are coalesced over this many seconds.
-ARENA_PAIRING_COALESCE_SECONDS = float(os.environ.get("ARENA_PAIRING_COALESCE_SECONDS", "2"))
+ARENA_PAIRING_COALESCE_SECONDS = env_float(
+    os.environ, "ARENA_PAIRING_COALESCE_SECONDS", 2.0, zero=True
+)
 
 # RULES 7.1: a new player's rating in every variant and cadence.
-RATING_INITIAL = int(os.environ.get("RATING_INITIAL", "1500"))
+RATING_INITIAL = env_int(os.environ, "RATING_INITIAL", 1500)
 
 LANGUAGE_CODE = "it"
 LANGUAGES = [("it", _("Italiano")), ("en", _("English"))]

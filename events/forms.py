@@ -47,7 +47,7 @@ PRESETS = [
     "60+30",
     "90+30",
 ]
-DEFAULT_ZONE = getattr(settings, "TOURNAMENT_DEFAULT_TIME_ZONE", "Europe/Rome")
+DEFAULT_ZONE = settings.TOURNAMENT_DEFAULT_TIME_ZONE
 ZONE_SESSION_KEY = "tournaments_tz"  # the zone the browser last reported (every event kind)
 MAX_BASE_MINUTES = 180
 MAX_INCREMENT_SECONDS = 180

@@ -45,7 +45,7 @@ from django.db import DatabaseError, models, transaction
 from django.db.backends.signals import connection_created
 from django.dispatch import receiver
 
-LOCK_TIMEOUT_MS = int(getattr(settings, "LOCK_TIMEOUT_MS", 5000))
+LOCK_TIMEOUT_MS = settings.LOCK_TIMEOUT_MS
 
 
 class Rank(IntEnum):

@@ -20,8 +20,8 @@ logger = logging.getLogger(__name__)
 
 # Each process refreshes its sockets' rows every HEARTBEAT_SECONDS; rows older than STALE_MS
 # belong to a dead process (three missed heartbeats).
-HEARTBEAT_SECONDS = float(getattr(settings, "GAME_PRESENCE_HEARTBEAT_SECONDS", 10))
-STALE_MS = int(getattr(settings, "GAME_PRESENCE_STALE_SECONDS", 30) * 1000)
+HEARTBEAT_SECONDS = settings.GAME_PRESENCE_HEARTBEAT_SECONDS
+STALE_MS = int(settings.GAME_PRESENCE_STALE_SECONDS * 1000)
 
 
 def now_ms() -> int:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import threading
 import time
 from collections.abc import Callable
@@ -53,7 +52,7 @@ def _close_old_connections() -> None:
 # The threads socket handlers run their database work in. Each keeps its own persistent database
 # connection. A plain executor, not asgiref's SyncToAsync: that one copies the context and
 # checks thread-sensitivity on every call, a measurable part of a move's CPU (bench/live.py).
-SOCKET_DB_THREADS = int(os.environ.get("SOCKET_DB_THREADS", "6"))
+SOCKET_DB_THREADS = settings.SOCKET_DB_THREADS
 _pool = ThreadPoolExecutor(max_workers=SOCKET_DB_THREADS, thread_name_prefix="socket-db")
 
 
@@ -558,7 +557,7 @@ class SameOriginValidator:
         if origin in {o.lower().rstrip("/") for o in settings.CSRF_TRUSTED_ORIGINS}:
             return True
         secure = scope.get("scheme") == "wss" or (
-            getattr(settings, "BEHIND_PROXY", False)
+            settings.BEHIND_PROXY
             and headers.get("x-forwarded-proto", "").split(",")[0].strip() == "https"
         )
         scheme = "https" if secure else "http"

@@ -18,7 +18,7 @@ from ratings.elo_italia import Category, category
 
 def initial_rating() -> int:
     """RULES 7.1 Decision: a new player starts at 1500 (setting RATING_INITIAL)."""
-    return int(getattr(settings, "RATING_INITIAL", 1500))
+    return settings.RATING_INITIAL
 
 
 class CadenceChoice(models.TextChoices):

@@ -112,7 +112,7 @@ def pytest_collection_modifyitems(items):
     use): without this, `pytest tests/test_e2e_accounts.py` alone would point daphne at the
     development database."""
     for item in items:
-        uses_processes = {"background", "site"} & set(getattr(item, "fixturenames", ()))
+        uses_processes = PROCESS_FIXTURES & set(getattr(item, "fixturenames", ()))
         if uses_processes and item.get_closest_marker("django_db") is None:
             item.add_marker(pytest.mark.django_db(transaction=True))
         # Under pytest-xdist (`make test`, `--dist loadgroup`), the tests that drive real
@@ -128,6 +128,9 @@ def pytest_collection_modifyitems(items):
             module = item.nodeid.split("::")[0]
             item.add_marker(pytest.mark.xdist_group(PROCESS_GROUPS.get(module, "processes")))
 
+
+# Fixtures that start real processes: `two_installs`, two whole sites (tests/test_installs_apart.py).
+PROCESS_FIXTURES = {"background", "site", "two_installs"}
 
 # The events' runs (two whole tournaments and the arena's, about half the process tests'
 # time): a group of their own.

@@ -60,13 +60,26 @@ def test_database_url() -> str:
     return postgres_url(db, db["NAME"])
 
 
+def redis_names() -> dict[str, str]:
+    """This process's names in Redis, as environment variables. A process started on the test
+    database would otherwise name its install after that database (config.env.redis_names),
+    where this one was named after DATABASE_URL's before pytest-django created it: this
+    process's pushes, tasks and heartbeat reads would miss it."""
+    return {
+        "REDIS_URL": settings.REDIS_URL,
+        "CACHE_PREFIX": settings.CACHES["default"]["KEY_PREFIX"],
+        "CHANNEL_PREFIX": settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"],
+        "CELERY_QUEUE": settings.CELERY_TASK_DEFAULT_QUEUE,
+    }
+
+
 def process_env(**extra: str) -> dict[str, str]:
     env = dict(os.environ)
     env.update(
         DATABASE_URL=test_database_url(),
-        REDIS_URL=settings.REDIS_URL,
         DJANGO_SETTINGS_MODULE="config.settings",
         PYTHONUNBUFFERED="1",
+        **redis_names(),
     )
     env.update(extra)
     return env
@@ -148,8 +161,19 @@ class Processes:
             proc.wait(timeout=5)
 
     def stop_all(self) -> None:
-        for name in list(self.running):
-            self.stop(name)
+        """Every process told to stop at once, then waited for: a Celery worker takes seconds
+        to shut down, and one after the other their times added up."""
+        stopping = [proc for proc in self.running.values() if proc.poll() is None]
+        self.running.clear()
+        for proc in stopping:
+            os.killpg(proc.pid, signal.SIGTERM)
+        deadline = time.monotonic() + 10
+        for proc in stopping:
+            try:
+                proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(timeout=5)
 
     def log(self, name: str) -> str:
         path = self.log_dir / f"{name}.log"

@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import runpy
+from pathlib import Path
+
 import pytest
 
 from config.env import (
+    PREFIX_NAMES,
     ConfigError,
     database_config,
     env_bool,
+    env_float,
+    env_int,
     env_list,
     env_port,
+    install_name,
+    redis_names,
     secret_key,
     socket_sources,
     xdist_worker_names,
@@ -104,6 +112,61 @@ def test_env_list_and_port():
             env_port({"PORT": bad})
 
 
+def test_env_int_and_env_float_refuse_a_bad_value_naming_it():
+    assert env_int({}, "SOCKET_QUEUE", 16) == 16
+    assert env_int({"SOCKET_QUEUE": " "}, "SOCKET_QUEUE", 16) == 16
+    assert env_int({"ROUND_PAUSE_SECONDS": "0"}, "ROUND_PAUSE_SECONDS", 30, minimum=0) == 0
+    for bad in ["many", "2.5", "0", "-3"]:
+        with pytest.raises(ConfigError, match="SOCKET_QUEUE"):
+            env_int({"SOCKET_QUEUE": bad}, "SOCKET_QUEUE", 16)
+    assert env_float({}, "TICK_SECONDS", 1.0) == 1.0
+    assert env_float({"TICK_SECONDS": ""}, "TICK_SECONDS", 1.0) == 1.0
+    assert env_float({"TICK_SECONDS": " 0.25 "}, "TICK_SECONDS", 1.0) == 0.25
+    assert env_float({"TICK_SECONDS": "2"}, "TICK_SECONDS", 1.0) == 2.0
+    # 0 only where it means something (no coalescing, Python's own switch interval).
+    assert env_float({"ASGI_SWITCH_INTERVAL_MS": "0"}, "ASGI_SWITCH_INTERVAL_MS", 1, zero=True) == 0
+    for bad in ["soon", "1,5", "nan", "inf", "-1", "0"]:
+        with pytest.raises(ConfigError, match="TICK_SECONDS"):
+            env_float({"TICK_SECONDS": bad}, "TICK_SECONDS", 1.0)
+    with pytest.raises(ConfigError, match="ARENA_PAIRING_COALESCE_SECONDS"):
+        env_float(
+            {"ARENA_PAIRING_COALESCE_SECONDS": "-0.5"},
+            "ARENA_PAIRING_COALESCE_SECONDS",
+            2.0,
+            zero=True,
+        )
+
+
+SETTINGS_FILE = Path(__file__).resolve().parent.parent / "config" / "settings.py"
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "LOGIN_FAILURE_LIMIT",
+        "LOGIN_FAILURE_WINDOW",
+        "CHANNEL_REDIS_MAX_CONNECTIONS",
+        "TICK_SECONDS",
+        "HEARTBEAT_STALE_SECONDS",
+        "GAME_ABANDON_SECONDS",
+        "GAME_RESYNC_SECONDS",
+        "ROUND_PAUSE_SECONDS",
+        "LOCK_TIMEOUT_MS",
+        "ARENA_PAIRING_COALESCE_SECONDS",
+        "RATING_INITIAL",
+        "SOCKET_DB_THREADS",
+        "ASGI_SWITCH_INTERVAL_MS",
+    ],
+)
+def test_the_settings_refuse_a_number_that_is_not_one(monkeypatch, name):
+    """Every number of config/settings.py is read through config.env: a process started with
+    a bad value stops at once, saying which variable, instead of a ValueError from int() or,
+    worse, a value nothing checked."""
+    monkeypatch.setenv(name, "lots")
+    with pytest.raises(ConfigError, match=name):
+        runpy.run_path(str(SETTINGS_FILE))
+
+
 def test_secret_key_from_environment_or_a_kept_file(tmp_path):
     key_file = tmp_path / "var" / "secret_key"
     assert secret_key({"SECRET_KEY": "from-env"}, key_file) == "from-env"
@@ -123,22 +186,57 @@ def test_running_settings_come_from_the_environment():
     assert settings.LANGUAGE_CODE == "it"
 
 
-def test_each_test_worker_keeps_its_own_redis_names():
+def test_each_install_has_names_of_its_own_in_redis(tmp_path):
+    """Issue 37: two clones on one machine, each with its database, share no cache key,
+    heartbeat, channel or queue, even on one Redis; the processes of one install (the same
+    database, whatever its connection options) share theirs; the environment still decides."""
+    first = database_config(None, tmp_path / "one" / "db.sqlite3")
+    second = database_config(None, tmp_path / "two" / "db.sqlite3")
+    names = redis_names({}, first)
+    assert names == redis_names({}, database_config(f"sqlite:///{tmp_path}/one/db.sqlite3", ""))
+    other = redis_names({}, second)
+    assert names["REDIS_URL"] == other["REDIS_URL"] == "redis://127.0.0.1:6379/0"
+    for name in PREFIX_NAMES:
+        assert names[name] != other[name]
+    assert names["CACHE_PREFIX"] == names["CELERY_QUEUE"] == install_name(first)
+    assert names["CHANNEL_PREFIX"] == f"{install_name(first)}:asgi"
+
+    def postgres(url: str) -> dict[str, str]:
+        return redis_names({}, database_config(url, "unused"))
+
+    assert postgres("postgresql://u@db:5432/club") == postgres(
+        "postgres://other:pw@db:5432/club?conn_max_age=600"
+    )
+    assert postgres("postgresql://u@db:5432/club") != postgres("postgresql://u@db:5433/club")
+    assert postgres("postgresql://u@db:5432/club") != postgres("postgresql://u@db:5432/club2")
+    assert postgres("postgresql://u@db/club") != postgres("postgresql://u@db2/club")
+
+    chosen = {"CACHE_PREFIX": "c", "CHANNEL_PREFIX": "c:asgi", "CELERY_QUEUE": "q"}
+    assert redis_names({**chosen, "REDIS_URL": "redis://r:1/2"}, first) == {
+        **chosen,
+        "REDIS_URL": "redis://r:1/2",
+    }
+
+
+def test_each_test_worker_keeps_its_own_redis_names(tmp_path):
     """Issue 27: pytest-xdist workers share one Redis; each gets a database number and names
     of its own (pub/sub channels are shared by every database), the same when applied again
-    (its daphne and Celery inherit its environment), and nothing changes outside a worker."""
+    (its daphne and Celery are given its names, tests/processes.py), and nothing changes
+    outside a worker."""
+    database = database_config(None, tmp_path / "db.sqlite3")
     base = {"REDIS_URL": "redis://127.0.0.1:6390/0"}
-    assert xdist_worker_names(base) == {}
-    first = xdist_worker_names({**base, "PYTEST_XDIST_WORKER": "gw0"})
-    second = xdist_worker_names({**base, "PYTEST_XDIST_WORKER": "gw1"})
+    outside = redis_names(base, database)
+    assert xdist_worker_names(base, outside) == {}
+    first = redis_names({**base, "PYTEST_XDIST_WORKER": "gw0"}, database)
+    second = redis_names({**base, "PYTEST_XDIST_WORKER": "gw1"}, database)
     assert first["REDIS_URL"] == "redis://127.0.0.1:6390/1"
     assert second["REDIS_URL"] == "redis://127.0.0.1:6390/2"
-    for name in ("CACHE_PREFIX", "CHANNEL_PREFIX", "CELERY_QUEUE"):
-        assert first[name] != second[name]
-    again = xdist_worker_names({**base, **first, "PYTEST_XDIST_WORKER": "gw0"})
-    assert again["REDIS_URL"] == first["REDIS_URL"]
-    # Prefixes are derived from the environment's own value, never from a derived one.
-    assert xdist_worker_names({**base, "PYTEST_XDIST_WORKER": "gw0"}) == first
+    for name in PREFIX_NAMES:
+        assert first[name] != second[name] != outside[name]
+        assert first[name] == outside[name] + "-gw0"
+    # A worker's process, given the worker's names on another database, keeps them.
+    other = database_config(None, tmp_path / "test.sqlite3")
+    assert redis_names({**base, **first, "PYTEST_XDIST_WORKER": "gw0"}, other) == first
 
 
 def test_socket_sources_name_each_plain_host_the_site_answers_to():

@@ -65,7 +65,7 @@ POINTS = {  # RULES 4.6, per game, (white, black)
 
 def round_pause() -> timedelta:
     """RULES 4.8 Decision: 30 s between rounds, a setting."""
-    return timedelta(seconds=getattr(settings, "ROUND_PAUSE_SECONDS", 30))
+    return timedelta(seconds=settings.ROUND_PAUSE_SECONDS)
 
 
 def round_slot(tournament: Tournament) -> timedelta:

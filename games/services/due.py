@@ -26,7 +26,7 @@ from live import locks
 logger = logging.getLogger(__name__)
 
 # RULES 3: after one's first move, 30 s away loses the game by abandonment.
-ABANDON_AFTER_MS = int(getattr(settings, "GAME_ABANDON_SECONDS", 30) * 1000)
+ABANDON_AFTER_MS = settings.GAME_ABANDON_SECONDS * 1000
 # A finished game not settled this long after its end lost its settle task (a worker killed,
 # the broker away): the tick settles it.
 SETTLE_AFTER = timedelta(seconds=10)
