@@ -4,9 +4,8 @@
 daphne runs Twisted on an asyncio loop that it makes when `daphne.server` is first imported,
 before any code of ours: so the loop's kind is chosen here, first. uvloop's loop (libuv, in C)
 does what asyncio's pure-Python loop does on every turn — selecting, timers, the ready queue,
-futures and the socket transports of the channel layer's Redis connections — for less: issue 17,
-bench/live.py at 1,000 games, server CPU per move against the clients' 3.32 -> 3.21 (README,
-"Live play"). Twisted's reactor, daphne and Channels use only what both loops offer.
+futures and the socket transports of the channel layer's Redis connections — for less CPU per
+move (bench/live.py at 1,000 games; docs/benchmarks.md). Twisted's reactor, daphne and Channels use only what both loops offer.
 
 `DAPHNE_UVLOOP=0` keeps asyncio's own loop; so does a platform without uvloop (a line says so).
 """

@@ -190,7 +190,8 @@ CACHES = {
 # `channels_redis.core` layer: 1.6 ms less daphne CPU per move (bench/live.py). What it gives
 # up is delivery to a process that is disconnected from Redis at that moment; our sockets
 # re-read the full state when they reconnect (docs/protocol.md), so nothing is lost for good.
-# CHANNEL_LAYER_BACKEND=channels_redis.core.RedisChannelLayer switches back. Ours speaks to Redis
+# CHANNEL_LAYER_BACKEND=channels_redis.core.RedisChannelLayer uses that list-based layer instead
+# (channels_redis' own pub/sub layer stalled at 1,000 games: docs/architecture.md). Ours speaks to Redis
 # itself over two connections per process (live/layers.py); `max_connections` is for that one.
 CHANNEL_LAYERS = {
     "default": {

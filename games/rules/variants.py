@@ -1,4 +1,4 @@
-"""The one list of variants (issue 37): each variant's rules and what the site does with it.
+"""The one list of variants: each variant's rules and what the site does with it.
 
 Pure Python, like the rest of the rules. Everything that depends on which variant a game is
 asks here rather than comparing codes: the rules lookup (``games.rules.variant``), the Django

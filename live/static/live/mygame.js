@@ -168,9 +168,9 @@
     if (here && here.mine && here.live) {
       notice(game);
       // The game here ends: then as on any finished game of mine. The two news come on two
-      // sockets, in either order: a return leg opens in the commit that ends the first leg, and
-      // its "mygame" can beat the first leg's end to this page (seen in CI: the player was only
-      // told, and the return leg went to 0-0 by absence).
+      // sockets, in either order: a return leg opens in the worker as soon as the first leg is
+      // settled, and its "mygame" can beat the first leg's end to this page (the player would
+      // only be told, and the return leg would go to 0-0 by absence).
       document.body.addEventListener("game-ended", () => { if (shown === game) act(game, false); }, { once: true });
     } else if (here && here.mine && !here.arena) countdown(game);
     else go(game, soundPlayed);
