@@ -56,7 +56,7 @@ class VariantInfo:
     # "english" (the three-move ballots, classes derived, not official). None: the table
     # does not apply, and an event of this variant offers only free and random openings.
     fid_table: FidColumn | None
-    # Issue 24: the opening's ECO code and name are looked up as the game goes
+    # The opening's ECO code and name are looked up as the game goes
     # (`chess_openings`, chess FENs).
     eco_openings: bool
 
