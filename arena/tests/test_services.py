@@ -258,7 +258,7 @@ def test_boost_is_not_offered_without_base_time_and_keeps_short_bases():
 
 @pytest.mark.django_db(transaction=True)
 def test_two_passes_at_once_never_pair_a_player_twice():
-    """Fails if the arena row lock is removed from running._locked: both passes would read the
+    """Fails if the arena row lock is removed from running.common._locked: both passes would read the
     same waiting players."""
     arena = ArenaFactory(status=Arena.Status.RUNNING, starts_at=T0, pairing_due_at=T0)
     for _ in range(6):

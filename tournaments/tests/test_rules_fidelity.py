@@ -44,9 +44,9 @@ def test_art_11_protects_every_player_level_with_the_winner(monkeypatch):
     by_number = {p.number: p.player_id for p in tournament.participants.all()}
     a, b = by_number[1], by_number[2]
     captured = {}
-    real = running.tournament_rate
+    real = running.end.tournament_rate
     monkeypatch.setattr(
-        running,
+        running.end,
         "tournament_rate",
         lambda tournament: captured.update(t=tournament) or real(tournament=tournament),
     )

@@ -22,6 +22,7 @@ from ratings.models import RatingPeriod
 from tournaments import running
 from tournaments.engine import lim
 from tournaments.models import EndReason, Format, Pairing, Participant, Round, Tournament
+from tournaments.selectors import final_standings
 from tournaments.tests.factories import RegistrationFactory, TournamentFactory, tick
 
 pytestmark = pytest.mark.django_db
@@ -97,7 +98,7 @@ def check_finished(tournament: Tournament) -> None:
         pair = frozenset((p.white_id, p.black_id))
         assert pair not in met  # RULES 5: never twice (a double round robin is one round each)
         met.add(pair)
-    standings = running.final_standings(tournament)
+    standings = final_standings(tournament)
     cached = {p.number: p for p in tournament.participants.all()}
     for s in standings:
         assert (cached[s.player].rank, cached[s.player].points) == (s.rank, s.points)

@@ -1,0 +1,93 @@
+"""What every step of a running arena shares: its lock, its next due instant, asking for a pairing
+pass (coalesced, RULES 8), its pushes after commit."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+
+from arena.models import Arena
+from events import ending
+from live import locks, messages, pushes
+
+log = logging.getLogger(__name__)
+
+
+GRACE = ending.GRACE  # RULES 8: games in progress at the end get the grace of RULES 4.9
+
+
+def coalesce() -> timedelta:
+    return timedelta(seconds=settings.ARENA_PAIRING_COALESCE_SECONDS)
+
+
+def group_name(arena_id: int) -> str:
+    return f"arena-{arena_id}"
+
+
+def changed_on_commit(arena_id: int) -> None:
+    """The arena's pages re-fetch their fragments: at most about once a second (a busy arena
+    changes all the time), the last change never lost."""
+    pushes.group_send_throttled_on_commit(group_name(arena_id), messages.arena_changed())
+
+
+def players_told_on_commit(user_ids, **data) -> None:
+    pushes.user_changed_on_commit(user_ids, messages.What.MYARENA, **data)
+
+
+def _locked(arena_id: int) -> Arena:
+    return locks.lock_one(Arena, arena_id, locks.Rank.EVENT)
+
+
+def _next_due(arena: Arena, now: datetime) -> datetime | None:
+    """When the tick must look at the arena next (`Event.next_due_at`): its start; a pending
+    pass (asked for, or the instant the first cooldown among the players left waiting lifts);
+    its end (nobody new is paired from then); the end of the grace."""
+    if arena.status == Arena.Status.SCHEDULED:
+        return arena.starts_at
+    if arena.status != Arena.Status.RUNNING:
+        return None
+    if now < arena.ends_at:
+        due = arena.ends_at
+        if arena.pairing_due_at is not None:
+            due = min(due, arena.pairing_due_at)
+        return due
+    return arena.ends_at + GRACE
+
+
+def _reschedule(arena: Arena, now: datetime) -> None:
+    arena.next_due_at = _next_due(arena, now)
+    Arena.objects.filter(pk=arena.pk).update(
+        next_due_at=arena.next_due_at, pairing_due_at=arena.pairing_due_at
+    )
+
+
+def request_pairing(arena: Arena, now: datetime, *, waiting_from: datetime | None = None) -> None:
+    """Ask for a pairing pass soon (the caller holds the arena's lock). Coalesced: a pass
+    already pending takes in whoever is waiting by then.
+
+    The window runs from when the player became waiting (`waiting_from`: a game's end), not
+    from when this was asked: a settle that ran late behind other work must not add its delay
+    to the whole window (issue 25.6: under load the pass was due the settle's delay + 2 s after
+    the game's end, the tail of the wait for the next game). A settle later than the window
+    asks for the pass at once."""
+    if arena.status != Arena.Status.RUNNING or now >= arena.ends_at:
+        return
+    due = max(now, min(now, waiting_from or now) + coalesce())
+    if arena.pairing_due_at is not None and arena.pairing_due_at <= due:
+        return
+    arena.pairing_due_at = due
+    _reschedule(arena, now)
+    arena_id, delay = arena.pk, (due - now).total_seconds()
+
+    def send() -> None:
+        from arena.tasks import pair
+
+        try:
+            pair.apply_async(args=[arena_id], countdown=delay, retry=False)
+        except Exception:
+            log.warning("arena %s: pairing task not sent; the tick will run the pass", arena_id)
+
+    transaction.on_commit(send)
