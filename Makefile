@@ -7,7 +7,8 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 TEST_DIR ?= /tmp/circolo-test-$(shell id -u)-$(notdir $(CURDIR))
 # pytest-xdist workers of make test: the tests that drive real processes and the browser run in
-# two groups, each on one worker (tests/conftest.py), the others share out the rest (issue 27).
+# two groups, each on one worker (tests/conftest.py), the others share out the rest
+# (docs/testing.md, "How it runs").
 # TEST_WORKERS=0 runs everything in one process.
 TEST_WORKERS ?= 3
 
@@ -19,13 +20,14 @@ $(PY):
 	@command -v $(PYTHON) >/dev/null || { echo "Python 3.11 ($(PYTHON)) is needed"; exit 1; }
 	$(PYTHON) -m venv $(VENV) || { echo "python3.11 -m venv failed: install python3.11-venv"; exit 1; }
 
-# The whole tree is locked with hashes (issue 26): requirements.txt (what the site runs) and
+# The whole tree is locked with hashes, so a fresh clone gets exactly the tree that was tested
+# and a file changed on the index is refused: requirements.txt (what the site runs) and
 # requirements-dev.txt (that and the tests' tools), both compiled by `make lock` from the .in
 # files, which name only what we import. The installer refuses anything not in the lock or
 # whose hash differs. Re-install only when a lock file changed.
 # The installer is uv, itself locked (requirements-uv.txt) and installed by pip: it installs
 # the same locks with the same hash checks in 11 s where pip took 38 s, most of it pip
-# byte-compiling one file after the other (issue 27: make test from a fresh clone; README
+# byte-compiling one file after the other (measured on make test from a fresh clone; README
 # "Dependencies"). uv keeps its downloads in ~/.cache/uv.
 UV := $(VENV)/bin/uv
 $(UV): requirements-uv.txt | $(PY)
@@ -106,15 +108,17 @@ bench-arena: system-test dev-deps messages
 bench-reminders: system-test dev-deps messages
 	scripts/with-services.sh $(PY) bench/reminders.py $(BENCH_ARGS)
 
-# Issue 14: attack a private copy of the site; prints figures, exits 1 unless all are zero.
+# Attack a private copy of the site (docs/benchmarks.md, `make attack`); prints figures, exits 1
+# unless all are zero.
 attack: system-test dev-deps messages
 	scripts/with-services.sh $(PY) -m bench.attack $(ATTACK_ARGS)
 
 bench-rules: dev-deps
 	$(PY) bench/rules.py
 
-# The full differential run of issue 5: 100,000 random positions per draughts variant compared
-# with pydraughts (about an hour on 2 cores). make test runs a smaller sample of the same test.
+# The full differential run (docs/benchmarks.md): 100,000 random positions per draughts
+# variant compared with pydraughts (about an hour on 2 cores). make test runs a smaller sample
+# of the same test.
 test-differential: dev-deps
 	$(PY) -m games.tests.rules.differential --positions 100000 --workers 2
 	CHESS_ORACLE_GAMES=200 $(VENV)/bin/pytest -q -p no:cacheprovider games/tests/rules/test_chess_fen.py
@@ -131,10 +135,10 @@ test-chromium: system-test dev-deps messages compile
 clean:
 	rm -rf $(VENV) var staticfiles
 
-# Issue 28: the shipped deployment (deploy/: nginx site, systemd units, env file, backups) run
-# here as root behind Debian's nginx with a self-signed certificate, driven through https://
-# and wss:// in Chromium; prints a line per check, exits 1 on any failure. Not part of `make
-# test` (about three minutes); CI runs both.
+# The shipped deployment (deploy/: nginx site, systemd units, env file, backups;
+# docs/operations.md, "`make deploy-check`") run here as root behind Debian's nginx with a
+# self-signed certificate, driven through https:// and wss:// in Chromium; prints a line per
+# check, exits 1 on any failure. Not part of `make test` (about three minutes); CI runs both.
 .PHONY: deploy-check
 deploy-check: system-test dev-deps messages compile
 	$(PY) deploy/check.py

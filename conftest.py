@@ -10,7 +10,7 @@ import pytest
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, request):
     """Each test process's PostgreSQL database is cloned from one migrated template instead of
-    migrated by every process (tests/template_db.py; issue 27)."""
+    migrated by every process (tests/template_db.py; docs/testing.md, "How it runs")."""
     from django.conf import settings
 
     database = settings.DATABASES["default"]
@@ -36,8 +36,8 @@ def _tasks_run_inline():
 def _default_language():
     """Every test starts in the site's language (Italian). A test that switches to English and
     forgets to switch back would otherwise change what the next test in the same process reads:
-    with pytest-xdist (`make test`) the order of tests in a process is not the file's (issue 27;
-    seen as "3 random moves" where "3 mosse a caso" was expected)."""
+    with pytest-xdist (`make test`) the order of tests in a process is not the file's (seen as
+    "3 random moves" where "3 mosse a caso" was expected)."""
     from django.conf import settings
     from django.utils import translation
 

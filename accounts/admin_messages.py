@@ -1,4 +1,4 @@
-"""The admin's "saved" messages with the article and gender Italian needs (issue 24).
+"""The admin's "saved" messages with the article and gender Italian needs.
 
 Django writes them from the model's verbose_name alone: "The {name} “{obj}” was changed
 successfully", which Italian renders "Il {name} … è stato modificato" for every model, so staff

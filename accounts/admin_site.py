@@ -1,8 +1,8 @@
 """The site's admin: Django's AdminSite with the club's titles and the throttled log-in,
 installed as the default site the way Django documents it ("Overriding the default admin
 site": `config.apps.AdminConfig.default_site`), so `admin.site` and `@admin.register` in every
-app are this site. Nothing of Django's is patched (issue 26: the log-in view used to be
-replaced on the default site object)."""
+app are this site. Nothing of Django's is patched: replacing the log-in view on the default
+site object would break silently when Django changes it (tests/test_no_patches.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from accounts.forms import AdminLoginForm
 
 
 class CircoloAdminSite(admin.AdminSite):
-    # The admin speaks the club's name (issue 16), not "Amministrazione Django".
+    # The admin speaks the club's name, not "Amministrazione Django".
     site_header = _("Amministrazione del Circolo")
     site_title = _("Circolo")
     index_title = _("Gestione del circolo")

@@ -133,7 +133,8 @@ class PlayerSearchForm(forms.Form):
 
 class AdminLoginForm(ThrottledLoginMixin, AdminAuthenticationForm):
     """The admin's log-in form (staff only), throttled with the same counters as the site's:
-    issue 14, /admin/login/ took any number of wrong passwords (accounts/admin_site.py)."""
+    with Django's own form /admin/login/ takes any number of wrong passwords, and staff accounts
+    are the ones worth guessing (accounts/admin_site.py)."""
 
 
 class ResetRequestForm(PasswordResetForm):

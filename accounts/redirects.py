@@ -3,8 +3,8 @@
 A `next` is followed only when it is a path on this site (`/…`, not `//…`, the same host for
 Django's check), encodes as UTF-8 and holds no control or format character (newlines would
 split the Location header, bidirectional overrides disguise it). Anything else is ignored,
-never an error: the visitor lands on the page's default instead (issue 14: hostile `next`
-values answered 500, and `next=foo` was read as a view name).
+never an error: the visitor lands on the page's default instead (a hostile `next` must not
+answer 500, and `next=foo` is not a view name to resolve).
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Throttling of log-ins.
 
-Every attempt is counted *before* its password is checked, in one atomic step in Redis (issue
-14: the check and the count were separate steps, and 40 parallel attempts all read "not
-blocked" before any failure was written, so 39 wrong passwords were evaluated). One MULTI
+Every attempt is counted *before* its password is checked, in one atomic step in Redis: with
+the check and the count as separate steps, 40 parallel attempts all read "not blocked" before
+any failure was written, so 39 wrong passwords were evaluated. One MULTI
 transaction per attempt, for every counter: SET NX EX starts the counter's window at the first
 attempt, INCR returns the new count, TTL says how long the window still runs. An attempt whose
 count passes the limit is refused without touching the password, so of any number of attempts
@@ -13,15 +13,15 @@ Counters (each lasting LOGIN_FAILURE_WINDOW seconds from its first attempt):
   LOGIN_FAILURE_LIMIT; a success clears it;
 - per (username, address), at LOGIN_FAILURE_LIMIT; a success clears only its own address's,
   so the owner logging in does not hand an attacker elsewhere a fresh set of guesses;
-- per address alone, only at LOGIN_ADDRESS_FAILURE_LIMIT (issue 14: at the username's limit,
-  five typos by anyone behind one router, a club or a school, locked everybody out); a
+- per address alone, only at LOGIN_ADDRESS_FAILURE_LIMIT (at the username's limit, five
+  typos by anyone behind one router, a club or a school, would lock everybody out); a
   success gives its own attempt back, so only failures use it up.
 
 The address is the client's as seen by us or, when BEHIND_PROXY, by the trusted proxy
 (client_address). Counters live in the cache's Redis, so every daphne process sees the same
 ones. Without Redis the throttle cannot count, and attempt_start raises ThrottleUnavailable:
-log-in fails closed (issue 14: it answered 500), since unthrottled password checks during an
-outage are exactly what an attacker would wait for.
+log-in fails closed (a 503 with a message, not a 500), since unthrottled password checks
+during an outage are exactly what an attacker would wait for.
 """
 
 from __future__ import annotations
@@ -54,7 +54,8 @@ class ThrottleUnavailable(Exception):
 def _redis() -> redis.Redis:
     """A client of the cache's Redis (CACHES["default"], with its timeouts): Django's RedisCache
     offers no transaction, and an INCR that also starts the window needs one. Our own client,
-    not the cache's private one (issue 26); the keys are the cache's (`cache.make_key`)."""
+    not the cache's private one, which is no API of Django's (tests/test_no_patches.py); the
+    keys are the cache's (`cache.make_key`)."""
     cached = settings.CACHES["default"]
     return _client(cached["LOCATION"], **cached.get("OPTIONS", {}))
 
@@ -66,7 +67,7 @@ def _client(url: str, **options: float) -> redis.Redis:
 
 def username_key(username: str) -> str:
     """The name as log-in matches it, so that every spelling of one account shares its counter
-    (issue 14: failures for `dave` did not block `ｄａｖｅ`). The form strips the name and
+    (otherwise failures for `dave` would not block `ｄａｖｅ`). The form strips the name and
     NFKC-normalises it (AuthenticationForm's UsernameField, like User.normalize_username); the
     backend then looks it up ignoring case (PlayerManager.get_by_natural_key: iexact, which is
     UPPER() on both sides in PostgreSQL, so `kım` with a dotless ı logs in as `Kim`: upper(),

@@ -22,7 +22,8 @@ from live.sockets import SameOriginValidator  # noqa: E402
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        # The full origin (scheme, host and port), not only the host (issue 14).
+        # The full origin (scheme, host and port), not only the host: another port or scheme on
+        # the same host is another site (live/sockets.py, SameOriginValidator).
         "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )

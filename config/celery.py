@@ -35,7 +35,7 @@ app.conf.beat_schedule = {
     "live.heartbeat": _every_tick("live.heartbeat"),
     # RULES 3: flags, abandonment, never-sat games; finished games not yet settled.
     "games.due": _every_tick("games.due"),
-    # Quick pairing (issue 16): the pools' passes, ranges widening with the wait.
+    # Quick pairing: the pools' passes, ranges widening with the wait.
     "games.pools": _every_tick("games.pools"),
     # RULES 4.3-4.9: tournaments start, pair their rounds and close by themselves.
     "tournaments.due": _every_tick("tournaments.due"),

@@ -203,7 +203,7 @@ PREFIX_NAMES = ("CACHE_PREFIX", "CHANNEL_PREFIX", "CELERY_QUEUE")
 def install_name(database: dict) -> str:
     """A short name of this install, the same in each of its processes: `circolo-` and a digest
     of where its database lives (the PostgreSQL server and database name, or the SQLite file's
-    full path). Two clones side by side have two databases, hence two names (issue 37); the
+    full path). Two clones side by side have two databases, hence two names; the
     processes of one install, one database, share theirs. `database` is Django's settings
     dictionary (`database_config`); options such as conn_max_age leave the name alone."""
     if database["ENGINE"].endswith("sqlite3"):
@@ -219,8 +219,9 @@ def redis_names(environ: dict[str, str], database: dict) -> dict[str, str]:
     /healthz reads, the pushes' throttles), CHANNEL_PREFIX (the channel layer's pub/sub
     channels, which every Redis database shares) and CELERY_QUEUE. Each from the environment,
     else from `install_name`: two installs never read each other's keys, pushes or tasks,
-    even on one Redis (issue 37: a game opening for user #1 of one clone sent user #1 of the
-    other to its board). Under pytest-xdist, each worker's own on top (`xdist_worker_names`)."""
+    even on one Redis (with shared names, a game opening for user #1 of one clone sends user #1
+    of the other to its board). Under pytest-xdist, each worker's own on top
+    (`xdist_worker_names`)."""
     install = install_name(database)
     names = {
         "REDIS_URL": environ.get("REDIS_URL", "").strip() or DEFAULT_REDIS_URL,
@@ -232,7 +233,7 @@ def redis_names(environ: dict[str, str], database: dict) -> dict[str, str]:
 
 
 def xdist_worker_names(environ: dict[str, str], names: dict[str, str]) -> dict[str, str]:
-    """What one pytest-xdist worker of the suite keeps to itself in Redis (issue 27): its own
+    """What one pytest-xdist worker of the suite keeps to itself in Redis (docs/testing.md): its own
     database number in REDIS_URL (the cache, the Celery broker, the heartbeats) and its own
     channel, cache and queue names (pub/sub channels are shared by every Redis database), from
     `names` (`redis_names`). Empty outside a worker (`PYTEST_XDIST_WORKER` unset), which is

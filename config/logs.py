@@ -3,7 +3,7 @@
 An outage of a service the site stands on (PostgreSQL, Redis, the broker) is reported in one
 line per failure, not a traceback each: `/healthz` says what is down, and a traceback there
 says nothing a one-line "connection refused" does not, while it buries the tracebacks of real
-bugs (issue 14: a 10-second outage logged hundreds). Everything else keeps its traceback.
+bugs (a 10-second outage would log hundreds). Everything else keeps its traceback.
 """
 
 from __future__ import annotations

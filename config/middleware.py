@@ -23,7 +23,7 @@ class ChosenLanguageMiddleware(LocaleMiddleware):
 
 class ServiceUnavailableMiddleware:
     """A page that cannot reach PostgreSQL or Redis answers 503 with the site's page saying so,
-    not a 500 and a traceback (issue 14: a 10-second outage answered 500); the log has one line.
+    not a 500 and a traceback (a 10-second outage is no bug of the page); the log has one line.
     A path with a NUL character is no page of the site (PostgreSQL cannot even look it up): 404.
     """
 

@@ -94,8 +94,8 @@ TEMPLATES = [
 DATABASES = {"default": database_config(os.environ.get("DATABASE_URL"), VAR_DIR / "db.sqlite3")}
 # Redis, and this install's names in it (config.env.redis_names): CACHE_PREFIX, CHANNEL_PREFIX
 # and CELERY_QUEUE default to a name derived from the database above, so two installs on one
-# machine keep apart even on one Redis (issue 37). In `make test`, each pytest-xdist worker has
-# names of its own too.
+# machine keep apart even on one Redis (one clone's push must never reach the other's players).
+# In `make test`, each pytest-xdist worker has names of its own too.
 _REDIS = redis_names(os.environ, DATABASES["default"])
 REDIS_URL = _REDIS["REDIS_URL"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -118,7 +118,7 @@ LOGOUT_REDIRECT_URL = "home"
 # Repeated failed logins are throttled per username and per (username, address) at
 # LOGIN_FAILURE_LIMIT, and per address alone only at the much higher
 # LOGIN_ADDRESS_FAILURE_LIMIT: a club or school behind one router shares one address
-# (accounts/throttle.py, issue 14).
+# (accounts/throttle.py).
 # Mail (README "Configuration"): SMTP from EMAIL_*, else files under VAR_DIR/mail.
 globals().update(mail_config(os.environ, VAR_DIR))
 SITE_URL = site_url(os.environ, ALLOWED_HOSTS, PORT)
@@ -231,7 +231,8 @@ HEARTBEAT_STALE_SECONDS = env_float(os.environ, "HEARTBEAT_STALE_SECONDS", 10.0)
 GAME_ABANDON_SECONDS = env_int(os.environ, "GAME_ABANDON_SECONDS", 30)
 
 # A live game's page that has heard nothing for this long asks for the state (`sync`): a push
-# lost on the way is made good (game.js). The tests shorten it (issue 27).
+# lost on the way is made good (game.js). The suite's processes wait 3 s (tests/conftest.py): no
+# test waits on a wall clock it can set.
 GAME_RESYNC_SECONDS = env_float(os.environ, "GAME_RESYNC_SECONDS", 15.0)
 
 # RULES 4.8: pause between the end of a round and the pairing of the next.
@@ -280,7 +281,7 @@ SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SECURE = env_bool(os.environ, "SECURE_COOKIES", False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 # Behind a trusted reverse proxy that sets X-Forwarded-Proto and appends the client's address
-# to X-Forwarded-For (README "Deploying"); the log-in throttle reads that address.
+# to X-Forwarded-For (docs/operations.md, "Deploying"); the log-in throttle reads that address.
 BEHIND_PROXY = env_bool(os.environ, "BEHIND_PROXY", False)
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if BEHIND_PROXY else None
 

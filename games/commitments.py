@@ -1,4 +1,4 @@
-"""What a player has already promised to play (issue 16, RULES 4.7): a tournament between two
+"""What a player has already promised to play (RULES 4.7): a tournament between two
 rounds, or about to start, pairs them again soon, and a player who is then busy in another
 game loses that round by forfeit. The lobby and the challenge notices warn before a challenge
 or a quick game is accepted.

@@ -40,7 +40,7 @@ class ChallengeForm(forms.Form):
         if not name:
             return None
         user = get_user_model().objects.filter(username__iexact=name, is_active=True).first()
-        if user is None:  # a deactivated account cannot be challenged (issue 14)
+        if user is None:  # a deactivated account cannot be challenged
             raise forms.ValidationError(_("Nessun giocatore con questo nome."))
         if self.user is not None and user.pk == self.user.pk:
             raise forms.ValidationError(_("Non puoi sfidare te stesso."))
@@ -62,7 +62,7 @@ class ChallengeForm(forms.Form):
 
 
 class QuickPairingForm(forms.Form):
-    """A cell of the quick-pairing grid ("Partita veloce", issue 16)."""
+    """A cell of the quick-pairing grid ("Partita veloce")."""
 
     variant = forms.ChoiceField(label=_("Variante"), choices=Variant.choices)
     tc = forms.ChoiceField(choices=[(f"{m}+{i}", f"{m}+{i}") for m, i in QUICK_TIME_CONTROLS])

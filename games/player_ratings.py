@@ -1,4 +1,4 @@
-"""The ratings games show beside their players (issue 16), and that quick pairing compares.
+"""The ratings games show beside their players, and that quick pairing compares.
 
 Games know nothing of ratings (STYLE 6): the ratings app registers its reader here when it is
 ready (`ratings.apps`), as events learn a game ended from a signal. Without a reader (a test

@@ -1,4 +1,4 @@
-"""Quick pairing ("Partita veloce", issue 16): who plays whom among the players waiting in one
+"""Quick pairing ("Partita veloce"): who plays whom among the players waiting in one
 pool. Pure Python, no Django (STYLE 1).
 
 The one reading this module makes: everyone waiting in a pool wants a game now, so the pairing

@@ -48,13 +48,13 @@ def live_game_id_of(user_id: int) -> int | None:
     )
 
 
-# Issue 24 Decision: a game is waiting for a player when it opened less than a minute ago, is
-# still live, and no page of theirs has sat at its board yet (their colour's `*_sat`, set by
-# their first game socket). The site socket tells each page it opens about such a game, so a
-# `mygame` push lost (socket down at that instant, a page opened just after it) does not cost
-# the game. Once they have sat, their other pages stay where they are (a second tab, the
-# standings looked at between moves); after a minute nothing is pushed unasked (the banner
-# still shows the game: RULES 3, the clock runs meanwhile).
+# Decision (docs/protocol.md, "Site socket"): a game is waiting for a player when it opened less
+# than a minute ago, is still live, and no page of theirs has sat at its board yet (their colour's
+# `*_sat`, set by their first game socket). The site socket tells each page it opens about such a
+# game, so a `mygame` push lost (socket down at that instant, a page opened just after it) does
+# not cost the game. Once they have sat, their other pages stay where they are (a second tab, the
+# standings looked at between moves); after a minute nothing is pushed unasked (the banner still
+# shows the game: RULES 3, the clock runs meanwhile).
 WAITING_FOR_SECONDS = 60
 
 
@@ -79,7 +79,7 @@ def live_games(limit: int = 20) -> QuerySet[Game]:
 
 @dataclass(frozen=True)
 class WatchRow:
-    """A game being played, as the lists to watch show it (issue 16)."""
+    """A game being played, as the lists to watch show it."""
 
     game: Game
     white_rating: int
@@ -141,7 +141,7 @@ _OUTCOME_OF = {  # (result, the player's colour) -> outcome
 
 @dataclass(frozen=True)
 class PlayerGameRow:
-    """One game of a player's recent games, from that player's side (issue 24)."""
+    """One game of a player's recent games, from that player's side."""
 
     game: Game
     colour: str  # "white" / "black": the colour the player had
@@ -209,7 +209,7 @@ def board_geometry(variant_code: str) -> dict:
 
 
 def chess_opening(game: Game) -> ChessOpening | None:
-    """The chess game's opening (ECO and name, issue 24): the last of its positions found in
+    """The chess game's opening (ECO and name): the last of its positions found in
     the table (`chess_openings.opening_of`), from its start (after the moves an event imposed,
     if any). None for draughts, and while no position has a name. Reads only the columns a
     live move keeps (`positions`, `fen`), so a game remembered by a socket process
@@ -262,7 +262,7 @@ def _event_name(game: Game) -> str:
 def games_export(
     games: list[Game], *, site: str, event: str | None = None, rounds: dict[int, str] | None = None
 ) -> str:
-    """The games' PGN (chess) or PDN (draughts), one after the other (issue 24). `site` is the
+    """The games' PGN (chess) or PDN (draughts), one after the other. `site` is the
     site's absolute root (the game's URL is its Site tag); `event` names every game's event
     (else each game's own); `rounds` gives a tournament game's round ("3", "3.2" for the
     second game of a pairing), else the game's event says it, else "-". Every header value is
@@ -337,7 +337,7 @@ def pool_counts(variant_code: str) -> dict[tuple[int, int], int]:
 
 def playing_counts(variant_code: str) -> dict[tuple[int, int], int]:
     """How many games of one variant are being played now, by (base, increment): one query,
-    for the lobby's grid (issue 24). Every live game of that time control counts, whatever
+    for the lobby's grid. Every live game of that time control counts, whatever
     opened it (a pool, a challenge, a tournament round, an arena): it is that game being
     played, as a lichess player reads "in gioco" under a time control."""
     rows = (
@@ -400,7 +400,7 @@ def game_positions(game: Game) -> list[str]:
 
 @dataclass(frozen=True)
 class RematchState:
-    """Where a rematch of a finished game stands for one of its players (issue 16)."""
+    """Where a rematch of a finished game stands for one of its players."""
 
     mine: Challenge | None  # my offer, still open
     theirs: Challenge | None  # the opponent's offer, waiting for my answer

@@ -25,5 +25,5 @@ def settle(game_id: int) -> None:
 @shared_task(name="games.pools", ignore_result=True)
 def pools_pair() -> None:
     """Every tick: a quick-pairing pass over every pool where two or more wait (their rating
-    ranges widen with the wait, issue 16), and waits of players gone for good dropped."""
+    ranges widen with the wait), and waits of players gone for good dropped."""
     pools.pools_pair_due()

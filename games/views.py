@@ -213,7 +213,7 @@ def notices(request: HttpRequest) -> HttpResponse:
 
 
 def watch(request: HttpRequest) -> HttpResponse:
-    """`/games/`: every game being played now, to watch live (issue 16)."""
+    """`/games/`: every game being played now, to watch live."""
     chosen = request.GET.get("variant", "")
     chosen = chosen if chosen in Variant.values else ""
     page = Paginator(selectors.games_being_played(variant=chosen), GAMES_PER_PAGE).get_page(
@@ -259,7 +259,7 @@ def game(request: HttpRequest, pk: int) -> HttpResponse:
         "positions": selectors.game_positions(game),
         "opening": asdict(opening),
         "ratings": _ratings_json(game),
-        # Low time (issue 16): a tenth of the base, between 10 and 30 seconds.
+        # Low time: a tenth of the base, between 10 and 30 seconds.
         "low_ms": min(30_000, max(10_000, game.base_seconds * 100)),
         # A live page silent this long asks for the state (GAME_RESYNC_SECONDS).
         "resync_ms": round(settings.GAME_RESYNC_SECONDS * 1000),
@@ -272,7 +272,7 @@ def game(request: HttpRequest, pk: int) -> HttpResponse:
         "event_label": event._meta.verbose_name if event is not None else "",
         "event_caption": caption,
         "opening": opening,
-        "chess_opening": selectors.chess_opening(game),  # issue 24: ECO code and name
+        "chess_opening": selectors.chess_opening(game),  # ECO code and name
         "my_color": color.value if color else "",
         "geometry": selectors.board_geometry(game.variant),
         "initial_state": services.game_state(game),
@@ -293,7 +293,7 @@ def game_ratings(request: HttpRequest, pk: int) -> JsonResponse:
 
 
 def rematch(request: HttpRequest, pk: int) -> HttpResponse:
-    """The rematch box of a finished game of no event (issue 16): offer, answer, cancel."""
+    """The rematch box of a finished game of no event: offer, answer, cancel."""
     game = _game(pk)
     user_id = request.user.pk if request.user.is_authenticated else None
     if game.is_live or game.event_type_id is not None or game.player_color(user_id) is None:
@@ -341,7 +341,7 @@ def _rematch_box(request: HttpRequest, game: Game, user_id: int, error: str = ""
 @login_required
 @require_POST
 def new_opponent(request: HttpRequest, pk: int) -> HttpResponse:
-    """ "Nuovo avversario" after a finished game (issue 24, `services.new_opponent_seek`): to
+    """ "Nuovo avversario" after a finished game (`services.new_opponent_seek`): to
     the lobby, waiting in the same pool or behind the same open challenge, or straight to the
     board when someone was already waiting."""
     game = _game(pk)
@@ -373,7 +373,7 @@ def new_opponent(request: HttpRequest, pk: int) -> HttpResponse:
 def game_export(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game(pk)
     ext = game.variant_info.export_format
-    # Issue 24: the game's own URL is its Site tag, on the host the request came to (Django
+    # The game's own URL is its Site tag, on the host the request came to (Django
     # checks it against ALLOWED_HOSTS), so a file downloaded links back to where it was played.
     text = selectors.game_export(game, site=request.build_absolute_uri("/"))
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")

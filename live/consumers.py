@@ -3,13 +3,14 @@
 Says only what changed for them (`{"type": "changed", "what": "challenges"}`); the page
 re-fetches the fragment (STYLE 7). Guests are refused with close code 4401. Clients have
 nothing to say here but `ping`. Every page of a signed-in visitor opens it, so its rows on the
-presence topic `SITE_TOPIC` are who is on the site now (the players list shows it, issue 16).
+presence topic `SITE_TOPIC` are who is on the site now (the players list shows it).
 
 As it opens (a new page, a reconnect) the socket also tells the page what it may have missed
 that cannot wait for a poll: the apps register, at their start, functions that say so
 (`news_on_connect`; the live layer imports none of them, STYLE 6). The games app says which
-game has just opened for the player and is waiting for them (issue 24: a `mygame` push lost
-while the socket was down, or sent a second before the page opened, must not cost the game).
+game has just opened for the player and is waiting for them (docs/protocol.md, "Site socket":
+a `mygame` push lost while the socket was down, or sent a second before the page opened, must
+not cost the game).
 """
 
 from __future__ import annotations

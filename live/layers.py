@@ -5,12 +5,13 @@ a process subscribes to the groups its sockets joined; nothing is stored, so a p
 connected at that moment misses the message, and its pages resync (docs/protocol.md: `sync`,
 the full state on reconnect).
 
-Why our own: under live play (bench/live.py, issue 17) redis-py's client around every PUBLISH
-and every message read — a retry wrapper and a timeout context per call, a poll of the
-subscription every 100 ms, the message decoded once per receiving socket — was a sixth of
-daphne's CPU per move. Here a message read from Redis is parsed by hiredis in the socket's own
-`data_received`, decoded once, and put straight into the queues of the sockets of its group; a
-PUBLISH is one write, its reply matched in order on a pipelined connection.
+Why our own: under live play (`make bench-live`, bench/live.py; docs/architecture.md, "Why our own
+channel layer") redis-py's client around every PUBLISH and every message read — a retry wrapper and
+a timeout context per call, a poll of the subscription every 100 ms, the message decoded once per
+receiving socket — was a sixth of daphne's CPU per move. Here a message read from Redis is parsed
+by hiredis in the socket's own `data_received`, decoded once, and put straight into the queues of
+the sockets of its group; a PUBLISH is one write, its reply matched in order on a pipelined
+connection.
 
 Contract (what the consumers and `live.pushes` rely on):
 - `group_add` returns once Redis has confirmed the subscription, so a consumer that joins and
@@ -541,7 +542,7 @@ class PubSubChannelLayer(BaseChannelLayer):
 
     def __init__(self, hosts: list[Any], prefix: str = "asgi", **kwargs: Any) -> None:
         super().__init__()
-        if len(hosts) != 1:  # no sharding: one Redis carries every group (README "Deploying")
+        if len(hosts) != 1:  # no sharding: one Redis carries every group (docs/operations.md)
             raise ImproperlyConfigured("the channel layer takes exactly one Redis host")
         host = hosts[0]
         url = host["address"] if isinstance(host, dict) else host
@@ -562,7 +563,7 @@ class PubSubChannelLayer(BaseChannelLayer):
         (the site's own loops never end: daphne's and `live.pushes`' run as long as the
         process; tests' do). One closed without it is forgotten here, when a new loop first
         uses the layer; its sockets are closed by the collector. Nothing of asyncio's is
-        patched for this (issue 26)."""
+        patched for this (tests/test_no_patches.py)."""
         for loop in [loop for loop in self._layers if loop.is_closed()]:
             self._layers.pop(loop, None)
 

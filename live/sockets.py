@@ -99,8 +99,8 @@ async def call(
     raise its error. Pushes go out first, so a client told "error" already has the new state.
 
     A push that could not be sent (Redis away) is handed to `undelivered(group, message)`: the
-    consumer gives the committed state to its own client directly (issue 14: a mover got
-    neither the state nor an error during an outage); the others resync when they can."""
+    consumer gives the committed state to its own client directly (else, during an outage, a
+    mover would get neither the state nor an error); the others resync when they can."""
     outbox, result, error = await _pooled_collecting(func, *args, **kwargs)
     await send(outbox, undelivered)
     if error is not None:

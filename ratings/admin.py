@@ -1,4 +1,4 @@
-"""Admin for ratings (issue 4): ratings and their history are read-only; the ledger is the
+"""Admin for ratings: ratings and their history are read-only; the ledger is the
 truth, and the one staff action rebuilds a player's ratings from it."""
 
 from __future__ import annotations

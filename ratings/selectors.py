@@ -216,7 +216,7 @@ def game_rating_changes(game_ids: Iterable[int]) -> dict[int, dict[int, tuple[in
 
 def ratings_by_variant(*, player_ids: Iterable[int]) -> dict[tuple[int, str], Rating]:
     """(player, variant) -> the rating of the cadence the player has the most rated games in
-    (the players list, issue 16). One query."""
+    (the players list). One query."""
     best: dict[tuple[int, str], Rating] = {}
     for rating in Rating.objects.filter(player_id__in=list(player_ids), games__gt=0).order_by(
         "-games", "-value"

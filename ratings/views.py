@@ -1,4 +1,4 @@
-"""Leaderboard pages (issue 4). Thin: selectors build the data, templates render it."""
+"""Leaderboard pages. Thin: selectors build the data, templates render it (STYLE 2)."""
 
 from __future__ import annotations
 

@@ -46,7 +46,7 @@ start_redis() { # HOST PORT
 
 if [ -z "${REDIS_URL:-}" ]; then
   # No REDIS_URL: a Redis of our own on a free port, never whatever answers on 6379, which may
-  # be another install's (issue 37). The site's names in Redis are its own anyway
+  # be another install's. The site's names in Redis are its own anyway
   # (config.env.redis_names): a shared Redis would also do, through REDIS_URL.
   rport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
   export REDIS_URL="redis://127.0.0.1:$rport/0"

@@ -76,8 +76,8 @@ def test_signup_bad_input_rerenders_with_a_message_and_creates_nothing(
 
 
 def test_signup_reports_a_bad_username_and_a_common_password_at_once(client):
-    # Issue 24: the password was judged only once the username was valid, so a player fixed
-    # the name and was then told about the password on a second submit.
+    # Both at once: judging the password only once the username is valid makes a player fix
+    # the name and then hear about the password on a second submit.
     bad = {**GOOD, "username": "mario rossi", "password1": "12345678", "password2": "12345678"}
     response = client.post(SIGNUP, bad)
     assert response.status_code == 200
@@ -197,8 +197,8 @@ def test_repeated_failed_logins_are_throttled_even_with_the_right_password(clien
 
 @override_settings(LOGIN_FAILURE_LIMIT=3, LOGIN_ADDRESS_FAILURE_LIMIT=6, LOGIN_FAILURE_WINDOW=600)
 def test_throttle_counts_per_address_across_usernames_at_the_higher_address_limit(client):
-    """Issue 14: a club behind one router shares one address; a few typos by its members must
-    not lock everybody out, only many failures from it."""
+    """A club behind one router shares one address; a few typos by its members must not lock
+    everybody out, only many failures from it."""
     UserFactory(username="Anna")
     for name in ["Bruno", "Carla", "Dario", "Elena", "Fabio"]:
         client.post(LOGIN, {"username": name, "password": "wrong"})

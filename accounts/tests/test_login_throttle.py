@@ -1,6 +1,6 @@
-"""Log-in throttling against what an outside attack broke (issue 14, "Logins"), on real Redis
-and PostgreSQL: parallel attempts, look-alike usernames, one address for a whole club, the
-admin's own log-in page and Redis being down."""
+"""Log-in throttling against what an outside attack tries (`make attack`, docs/benchmarks.md),
+on real Redis and PostgreSQL: parallel attempts, look-alike usernames, one address for a whole
+club, the admin's own log-in page and Redis being down."""
 
 from __future__ import annotations
 
@@ -211,8 +211,8 @@ def redis_down(settings):
 def test_with_redis_down_log_in_fails_closed_with_a_message(
     client, redis_down, password_checks, caplog
 ):
-    """Issue 14: with Redis stopped, log-in answered 500 with a traceback. Unthrottled password
-    checks are what an attacker would wait for, so it refuses, saying why (503)."""
+    """With Redis stopped, log-in must not answer 500 with a traceback, nor check passwords
+    unthrottled (what an attacker would wait for): it refuses, saying why (503)."""
     UserFactory(username="Anna")
     assert client.get(LOGIN).status_code == 200
     response = client.post(LOGIN, {"username": "Anna", "password": PASSWORD})
@@ -235,8 +235,8 @@ ADMIN_LOGIN = "/admin/login/"
 @pytest.mark.django_db
 @override_settings(LOGIN_FAILURE_LIMIT=5, LOGIN_FAILURE_WINDOW=600)
 def test_admin_log_in_is_throttled_like_the_site_s(client, password_checks):
-    """Issue 14: 12 wrong passwords for a staff account on /admin/login/, then the right one
-    logged in. Fails if the admin site keeps Django's unthrottled log-in form."""
+    """With Django's own form, 12 wrong passwords for a staff account on /admin/login/, then
+    the right one, logged in. Fails if the admin site keeps Django's unthrottled log-in form."""
     UserFactory(username="boss", is_staff=True, is_superuser=True)
     assert client.get(ADMIN_LOGIN).status_code == 200
     for _ in range(5):

@@ -245,7 +245,7 @@ class Variant(abc.ABC):
     ) -> str:
         """The game as PGN (chess) or PDN (draughts) text. Moves are in machine form.
         `clocks`, if given for every move, is the mover's time left after each (ms), written
-        as a `{ [%clk 0:09:58] }` comment after the move (issue 24).
+        as a `{ [%clk 0:09:58] }` comment after the move (the lichess spelling).
 
         Every header value goes through `tag_value` (one line, nothing hidden, quotes and
         backslashes escaped), so no name can add a header or a game; a tag name that is not a

@@ -1,4 +1,4 @@
-"""Chess opening names (ECO code and name), looked up by position (issue 24).
+"""Chess opening names (ECO code and name), looked up by position.
 
 The table is lichess's chess-openings data set (public domain, CC0; provenance and how to
 refresh it in ``data/README.md``), kept as ``data/chess_openings.tsv``: one row per named

@@ -1,5 +1,6 @@
 """The headers of a game's PGN (chess) or PDN (draughts), as players' programs read them
-(issue 24). Pure: the caller (games.selectors) gathers the facts into a `GameRecord`.
+(docs/features.md, "PGN / PDN downloads"). Pure: the caller (games.selectors) gathers the facts
+into a `GameRecord`.
 
 PGN (PGN standard 8.1, and the tags lichess writes, which every reader knows): the Seven Tag
 Roster in its order — Event, Site, Date, Round, White, Black, Result — then UTCDate, UTCTime,

@@ -59,7 +59,7 @@ def end_game(game: Game, *, result: str, reason: str, at_ms: int) -> None:
     game.draw_offer = ""
     game.finished_at = datetime.fromtimestamp(at_ms / 1000, UTC)  # when it ended, by its clock
     settle_on_commit(game.pk)
-    # Issue 24: the lobby counts the games being played (each cell of its grid).
+    # The lobby counts the games being played (each cell of its grid).
     lobby_games_changed_on_commit()
 
 

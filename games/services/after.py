@@ -1,4 +1,4 @@
-"""After a game (issue 24): "Nuovo avversario" beside "Rivincita", as a lichess player expects.
+"""After a game: "Nuovo avversario" beside "Rivincita", as a lichess player expects.
 
 What a lichess player expects of "New opponent": the same kind of game again, with someone
 else, without filling a form. So, from a finished game of no event:

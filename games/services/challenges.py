@@ -29,8 +29,8 @@ from live import locks, messages, pushes
 
 MAX_BASE_SECONDS = 180 * 60
 MAX_INCREMENT_SECONDS = 60
-# Issue 14: one account posted 10,000 open challenges and the lobby grew to megabytes. A player
-# keeps at most this many open at once (cancelling one makes room).
+# Unbounded, one account could post 10,000 open challenges and grow the lobby to megabytes. A
+# player keeps at most this many open at once (cancelling one makes room).
 MAX_OPEN_CHALLENGES = 5
 
 
@@ -176,7 +176,7 @@ def challenge_cancel(*, challenge_id: int, user_id: int) -> Challenge:
 
 
 def rematch_offer(*, game_id: int, user_id: int) -> tuple[Challenge, Game | None]:
-    """A rematch ("rivincita", issue 16) after a finished game of no event: a challenge to the
+    """A rematch ("rivincita") after a finished game of no event: a challenge to the
     same opponent, same variant, time control and rating, the colours swapped. If the opponent
     already offered one, this accepts it (both asked), and the new game is returned too; an
     offer of one's own still open is returned as it is. The challenge row locks as any

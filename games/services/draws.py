@@ -41,8 +41,8 @@ def game_draw_accept(
 def game_draw_decline(
     *, game_id: int, user_id: int | None, expected_ply: Any = None, at_ms: int | None = None
 ) -> Game:
-    """Decline the opponent's pending draw offer. The offerer is told (issue 24: a lichess
-    player sees "Draw offer declined"): after the state without the offer, a `draw_declined`
+    """Decline the opponent's pending draw offer. The offerer is told (as a lichess player
+    sees "Draw offer declined"): after the state without the offer, a `draw_declined`
     message carrying that state's version (docs/protocol.md). An offer that lapses because its
     recipient moved is not announced: the move itself says it."""
     with acting(game_id, user_id, optional_ply(expected_ply), at_ms) as act:

@@ -64,7 +64,7 @@ class NoBoost(GameError):
 
 
 class TooManyChallenges(GameError):
-    """A player may keep only a few challenges open at once (issue 14)."""
+    """A player may keep only a few challenges open at once (`MAX_OPEN_CHALLENGES`)."""
 
     code = "too_many_challenges"
 

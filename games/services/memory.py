@@ -1,5 +1,5 @@
 """The live games a socket process remembers, so that a move can be written from memory with
-one statement (`play.game_move`; issue 17).
+one statement (`play.game_move`; docs/architecture.md, walk 1).
 
 Why: through the locked path a move costs four round trips to PostgreSQL (BEGIN, the locked
 read of the row with both players, the UPDATE, COMMIT) and the reading of ~40 columns into a

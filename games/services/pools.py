@@ -1,4 +1,4 @@
-"""Quick pairing ("Partita veloce", issue 16): click a time control, be paired with the next
+"""Quick pairing ("Partita veloce"): click a time control, be paired with the next
 player who clicks the same one, without posting a challenge.
 
 A pool is (variant, time control, rated or casual). A player waits in at most one pool, never
@@ -149,7 +149,7 @@ def pool_entries_clear(games: list[Game]) -> None:
     the board). Runs inside the opening's transaction, under the players' user-row locks.
     Every opening of a game comes here (`play.game_open`, `play.games_open`), so the lobbies
     are told here too that the games being played, which each cell of the grid counts, have
-    changed (issue 24; throttled, after commit)."""
+    changed (throttled, after commit)."""
     players = {p: g.pk for g in games for p in (g.white_id, g.black_id)}
     if not players:
         return

@@ -99,8 +99,8 @@ def game_state(
         "result": game.result,
         "reason": game.reason,
         "draw_offer": game.draw_offer or None,
-        # Issue 24: the chess opening's ECO code and name ({"eco", "name"}; None until a
-        # position is named); absent for draughts.
+        # The chess opening's ECO code and name ({"eco", "name"}; None until a position is
+        # named); absent for draughts.
         **({"chess_opening": chess_opening_json(game)} if game.variant_info.eco_openings else {}),
         "white": {
             "id": game.white_id,
@@ -163,9 +163,9 @@ def move_delta(game: Game, *, at_ms: int, played: Played, move: str, notation: l
         "draw_claimable": _draw_claimable(game),
     }
     if game.variant_info.eco_openings:
-        # Issue 24: the opening's name changes only when the move reaches a named position:
-        # only then is it sent (a client keeps the one it has). One dictionary lookup, none
-        # past the table's depth.
+        # The opening's name changes only when the move reaches a named position: only then
+        # is it sent (a client keeps the one it has). One dictionary lookup, none past the
+        # table's depth.
         named = chess_openings.named_at_ply(game.fen, game.ply)
         if named is not None:
             delta["chess_opening"] = {"eco": named.eco, "name": named.name}

@@ -27,7 +27,7 @@ def recent_games(player):
 
 @register.inclusion_tag("games/_home_games.html", takes_context=True)
 def games_being_played(context, limit: int = 6):
-    """The home page's games to watch (issue 16), and the visitor's own game if they play."""
+    """The home page's games to watch, and the visitor's own game if they play."""
     user = context.get("user")
     mine = (
         selectors.live_game_id_of(user.pk) if user is not None and user.is_authenticated else None

@@ -1,4 +1,4 @@
-"""After a game (issue 24): "Nuovo avversario" (games.services.after), on PostgreSQL, and the
+"""After a game: "Nuovo avversario" (games.services.after), on PostgreSQL, and the
 draw offer declined told to the offerer."""
 
 from __future__ import annotations

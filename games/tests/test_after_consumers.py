@@ -1,4 +1,4 @@
-"""After a game (issue 24), on the sockets: the offerer hears that the draw was declined
+"""After a game, on the sockets: the offerer hears that the draw was declined
 (`/ws/game/<id>/`), and the lobby hears games open and end (`/ws/lobby/`, the grid's counts).
 WebsocketCommunicator on the real Redis channel layer, as games/tests/test_consumers.py."""
 
@@ -25,7 +25,7 @@ def new_game():
 
 
 async def test_the_offerer_hears_that_the_draw_was_declined():
-    """Issue 24: the offerer's page is told "L'avversario ha rifiutato la patta": after the
+    """The offerer's page is told "L'avversario ha rifiutato la patta": after the
     state without the offer, a `draw_declined` of that version (docs/protocol.md)."""
     game, white, black = await new_game()
     w = await connect(game.pk, white)
@@ -60,7 +60,7 @@ async def test_the_offerer_hears_that_the_draw_was_declined():
 
 
 async def test_lobby_hears_games_open_and_end():
-    """Issue 24: the grid counts the games being played, so a game opening or ending tells
+    """The grid counts the games being played, so a game opening or ending tells
     the lobby (throttled: the first at once, the last of a busy second after it)."""
     from games.services import LOBBY_GROUP
     from live import heartbeat

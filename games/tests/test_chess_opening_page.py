@@ -1,5 +1,5 @@
 """The chess opening's ECO code and name on the game page and in what a live game pushes
-(issue 24)."""
+(docs/protocol.md, `state` and `played`)."""
 
 from __future__ import annotations
 

@@ -171,7 +171,8 @@ async def test_player_socket_is_a_presence_row_refreshed_by_the_heartbeat(monkey
 
 
 async def test_the_mover_gets_the_committed_state_when_the_push_fails(monkeypatch):
-    """Issue 14: with Redis away, a committed move got neither a state nor an error reply."""
+    """With Redis away, the mover of a committed move still gets its state: the failed push
+    must not leave them with neither a state nor an error reply."""
     from channels.layers import get_channel_layer
 
     game, white, _black = await new_game()

@@ -1,4 +1,4 @@
-"""Downloading a game's PGN / PDN (issue 24): headers players' programs know, the clock after
+"""Downloading a game's PGN / PDN: headers players' programs know, the clock after
 every move, ratings at the start and what the game changed; read back by python-chess and by
 pydraughts. Real PostgreSQL; ratings through the ratings app's registered reader."""
 

@@ -1,4 +1,4 @@
-"""What the game page shows besides the board (issue 16): the imposed opening and how moves
+"""What the game page shows besides the board: the imposed opening and how moves
 are numbered, every position for navigation, ratings and their change, the claim, rematches,
 and the list of games to watch."""
 
@@ -35,8 +35,9 @@ def page_data(client, game) -> dict:
 
 
 def test_an_imposed_opening_is_named_written_and_numbered_from():
-    """Issue 16: Italian from a drawn opening (23-19 11-15 28-23, Black to move) showed an
-    empty list, then Black's moves in White's column."""
+    """Italian from a drawn opening (23-19 11-15 28-23, Black to move): the imposed moves are
+    listed and numbered from 1, so Black's moves fall in Black's column (not an empty list,
+    then Black's moves in White's column)."""
     from games.rules import variant
 
     rules = variant("italian")

@@ -176,7 +176,7 @@ def test_lobby_query_count_does_not_grow_with_challenges_or_games(client):
 
 
 def test_a_player_keeps_only_a_few_challenges_open(client):
-    """Issue 14: one account posted 10,000 open challenges; now a few at most, with a message."""
+    """One account could post 10,000 open challenges; a few at most, with a message."""
     from games.services import MAX_OPEN_CHALLENGES, TooManyChallenges
 
     user = UserFactory()

@@ -1,4 +1,4 @@
-"""Quick pairing's services (games.services.pools): waiting, pairing, leaving (issue 16)."""
+"""Quick pairing's services (games.services.pools): waiting, pairing, leaving."""
 
 from __future__ import annotations
 
@@ -100,8 +100,9 @@ def test_close_ratings_first_and_the_range_widens_with_the_wait():
 
 
 def test_a_waiting_player_leaves_the_pool_when_an_event_game_opens_for_them():
-    """Issue 16: the moment a tournament or arena game opens, the player stops waiting (under
-    the user-row locks of game_open), and is never paired by the pool on top of it."""
+    """RULES 1, one board at a time: the moment a tournament or arena game opens, the player
+    stops waiting (under the user-row locks of game_open), and is never paired by the pool on
+    top of it."""
     anna, bruno = UserFactory(), UserFactory()
     pool_join(player_id=anna.pk, pool=BLITZ, at_ms=T0)
     event = ContentType.objects.get_for_model(Game)  # any row stands for the event

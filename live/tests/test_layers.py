@@ -311,7 +311,8 @@ async def test_a_first_socket_while_redis_is_away(tmp_path):
 
 def test_a_loop_flushes_before_it_ends_and_a_closed_loop_is_forgotten(private_redis):
     """`flush()` closes this loop's connections; a loop closed without it is forgotten when
-    another loop first uses the layer (no patch of the loop's `close`, issue 26)."""
+    another loop first uses the layer (no patch of the loop's `close`,
+    tests/test_no_patches.py)."""
     layer = layer_on(private_redis.url)
     seen: dict = {}
 

@@ -1,4 +1,4 @@
-"""Issue 24: every page of a signed-in player carries the handler of "your game opened"
+"""Every page of a signed-in player carries the handler of "your game opened"
 (live/static/live/mygame.js) with its words in the page's language; guests, who have no site
 socket, do not."""
 

@@ -1,5 +1,6 @@
-"""Websocket Origin check (issue 14): the full origin — scheme, host and port — must be the
-site's own, or one of CSRF_TRUSTED_ORIGINS (before: any port and scheme of an allowed host)."""
+"""Websocket Origin check: the full origin — scheme, host and port — must be the site's own, or
+one of CSRF_TRUSTED_ORIGINS; any port and scheme of an allowed host is not enough (another port
+of the same host is another site)."""
 
 from __future__ import annotations
 

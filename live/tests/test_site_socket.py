@@ -59,7 +59,7 @@ async def test_guests_are_refused_with_4401():
 
 async def test_a_player_between_two_pages_stays_online_for_one_stale_window():
     """Going from one page to the next closes the site socket before the next page opens its
-    own: the page rendered in between must still show the player online (issue 16)."""
+    own: the page rendered in between must still show the player online."""
     from accounts.selectors import online_ids
     from live import presence
     from live.models import Connection
@@ -91,7 +91,7 @@ async def test_a_player_between_two_pages_stays_online_for_one_stale_window():
     assert await database_sync_to_async(presence.sweep)(at_ms=later + presence.STALE_MS) == 1
 
 
-# --- issue 24: a game just opened for the player is told as the socket opens -------------------
+# --- a game just opened for the player is told as the socket opens -----------------------------
 
 
 def _open_game(white, black):

@@ -176,9 +176,10 @@ async def test_a_socket_cancelled_while_it_cleans_up_leaves_no_presence_behind(m
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)
 async def test_many_sockets_closing_at_once_while_pushes_flow_leave_no_presence():
-    """Issue 14: 200 sockets closing at once while the server was sending left 92 presence rows
-    behind (the player then never lost by abandonment). Half of these sockets close cleanly,
-    half have their task cancelled mid-push; none may stay "connected"."""
+    """200 sockets closing at once while the server is sending must leave no presence row
+    behind: a ghost row keeps its player from ever losing by abandonment (RULES 3; `make
+    attack`'s presence scenario counts them). Half of these sockets close cleanly, half have
+    their task cancelled mid-push; none may stay "connected"."""
     from channels.layers import get_channel_layer
 
     from games.services import group_name
@@ -233,7 +234,8 @@ async def test_many_sockets_closing_at_once_while_pushes_flow_leave_no_presence(
 @pytest.mark.asyncio
 @pytest.mark.django_db(transaction=True)  # the game is made in another thread: committed
 async def test_the_lobby_and_site_sockets_answer_bad_frames_and_stay_up():
-    """Issue 14: they died on empty, binary and deeply nested frames."""
+    """Empty, binary and deeply nested frames are answered `malformed`, and the socket stays
+    up."""
     from live.routing import websocket_urlpatterns as live_routes
 
     user = await database_sync_to_async(lambda: open_game(at_ms=now_ms()).white)()
@@ -241,7 +243,7 @@ async def test_the_lobby_and_site_sockets_answer_bad_frames_and_stay_up():
         communicator = WebsocketCommunicator(URLRouter(routes), url)
         communicator.scope["user"] = user
         assert (await communicator.connect())[0]
-        if url == "/ws/me/":  # issue 24: it first says where the game waiting for him is
+        if url == "/ws/me/":  # it first says where the game waiting for him is
             assert (await communicator.receive_json_from(timeout=5))["what"] == "mygame"
         for frame in ({"text": ""}, {"bytes": b"\x00"}, {"text": "[" * 100_000}, {"text": "{}"}):
             await communicator.send_input({"type": "websocket.receive", **frame})

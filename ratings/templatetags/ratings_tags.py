@@ -36,7 +36,7 @@ register.filter("signed", signed)
 @register.simple_tag
 def players_with_ratings(players: Any) -> list[tuple[Any, list[Any]]]:
     """`{% players_with_ratings page.object_list as rows %}`: each player with, per variant, the
-    rating of the cadence they played most (None if none yet). One query (issue 16)."""
+    rating of the cadence they played most (None if none yet). One query."""
     from ratings.selectors import ratings_by_variant
 
     players = list(players)
@@ -52,7 +52,7 @@ def variant_names() -> list[str]:
 
 @register.inclusion_tag("ratings/_home.html")
 def home_leaders(per_pool: int = 3) -> dict[str, Any]:
-    """The home page's top players (issue 16): for each variant, its busiest leaderboard."""
+    """The home page's top players: for each variant, its busiest leaderboard."""
     from ratings.selectors import leaderboard_pools
 
     busiest = {}

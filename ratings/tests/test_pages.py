@@ -1,4 +1,4 @@
-"""Player page ratings, leaderboards and admin (issue 4 "Pages")."""
+"""Player page ratings, leaderboards and admin."""
 
 from __future__ import annotations
 
@@ -85,7 +85,7 @@ def chart_of(html: str, variant: str, cadence: str) -> str:
 
 
 def test_the_chart_has_dates_round_rating_lines_and_a_label_per_point() -> None:
-    """Issue 24: a chart you can read: Italian dates under it, round ratings beside it, every
+    """A chart you can read: Italian dates under it, round ratings beside it, every
     point focusable with its value, change and date, and the same as a table."""
     player, rival = (
         PlayerFactory(date_joined=datetime(2026, 11, 2, 9, 0, tzinfo=UTC)),

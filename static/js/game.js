@@ -1,6 +1,6 @@
 // The live game page: one websocket (docs/protocol.md), the server's state drawn as it comes.
 // Chess on chessground (vendored); draughts on our own SVG board. Clocks tick locally from the
-// server's last figures; the server alone decides. Around it (issue 16): the move list with the
+// server's last figures; the server alone decides (RULES 3). Around it: the move list with the
 // imposed opening and navigation, premoves, the reasons a move is refused, sounds, ratings.
 const root = document.getElementById("game");
 const gameId = root.dataset.game;
@@ -51,8 +51,8 @@ const myTurn = () => myColor && live() && state.turn === myColor;
 // --- a short notice: why a move was refused, a premove set or dropped ------------------------
 let noticeTimer = null;
 // Whether the notice shown speaks of the position on the board (a capture is compulsory, this
-// piece cannot move, ...): it goes once a move has changed that position (issue 24: "La presa
-// è obbligatoria" stayed on screen after the capture was played). The server's refusals and
+// piece cannot move, ...): it goes once a move has changed that position ("La presa è
+// obbligatoria" must not stay on screen after the capture was played). The server's refusals and
 // the premove notices keep their few seconds.
 let noticeOfPosition = false;
 function notice(text, ofPosition = false) {
@@ -407,7 +407,7 @@ function kingSquare(fen, color) {
   }
   return null;
 }
-// The mated or stalemated king, marked on the final position (issue 16).
+// The mated or stalemated king, marked on the final position.
 function endMarks() {
   const marks = new Map();
   if (live() || !following()) return marks;
@@ -550,7 +550,7 @@ function renderMoves() {
     b.disabled = (b.dataset.nav === "first" || b.dataset.nav === "prev") ? ply === 0 : ply === state.ply;
   }
 }
-// Issue 24: the position shown is named as a player reads it, by the move that led to it
+// The position shown is named as a player reads it, by the move that led to it
 // ("2… 9-13", numbered as the list numbers it), not by the count of half-moves ("mossa 1").
 function viewingText(ply) {
   const opening = page.opening;
@@ -643,7 +643,7 @@ function renderSide() {
   const banner = document.getElementById("result");
   if (!live()) {
     const text = { "1-0": t("tWhiteWins"), "0-1": t("tBlackWins"), "1/2-1/2": t("tDraw"), "0-0": t("tNobody") }[state.result] || state.result;
-    // The result as people write it (½-½), not PGN's 1/2-1/2 (issue 24).
+    // The result as people write it (½-½), not PGN's 1/2-1/2.
     const written = state.result === "1/2-1/2" ? "½-½" : state.result;
     banner.textContent = `${written} · ${text} · ${root.getAttribute("data-r-" + state.reason) || state.reason}`;
     banner.hidden = false;
@@ -659,7 +659,7 @@ function renderSide() {
   const claim = document.getElementById("draw-claim");
   if (claim) claim.hidden = !(myTurn() && state.draw_claimable);
   const line = document.getElementById("status-line");
-  // Issue 24: my offer declined (`draw_declined`, docs/protocol.md) is said until the next
+  // My offer declined (`draw_declined`, docs/protocol.md) is said until the next
   // move or offer: the state it follows is the one without my offer, at the same ply.
   const declinedMine = live() && myColor && drawDeclined && drawDeclined.offer === myColor
     && !offer && state.ply === drawDeclined.ply && state.version >= drawDeclined.version;
@@ -705,7 +705,7 @@ function apply(next) {
   drawClocks();
   renderChessOpening();
 }
-// Issue 24: the chess opening's ECO code and name. The server sends it in the full state and,
+// The chess opening's ECO code and name. The server sends it in the full state and,
 // in a move, only when the move reaches a named position (docs/protocol.md): the last one
 // received stands.
 function renderChessOpening() {
@@ -775,7 +775,7 @@ setInterval(() => {
 }, Math.min(5000, resyncMs / 3));
 
 // A new game of mine (a rematch accepted, a tournament's return leg, …) is the site socket's
-// one handler's (live/static/live/mygame.js, issue 24): it asks this page whether its game is
+// one handler's (live/static/live/mygame.js): it asks this page whether its game is
 // still being played, and then never takes the page away.
 window.circoloGamePage = { id: gameId, live };
 

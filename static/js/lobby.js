@@ -67,8 +67,8 @@
       el.textContent = (s >= 60 ? Math.floor(s / 60) + " min " : "") + (s % 60) + " s";
     }
   }, 1000);
-  // The custom minutes and increment only for "Personalizzato" (issue 16: they were shown for
-  // every preset and ignored).
+  // The custom minutes and increment only for "Personalizzato": shown for a preset, they would
+  // be ignored.
   function showWhen() {
     const form = document.getElementById("lobby-challenge-form");
     if (!form) return;

@@ -1,4 +1,4 @@
-"""Italian date formats as Italian is written (issue 16): "1 dicembre 2026", not Django's
+"""Italian date formats as Italian is written: "1 dicembre 2026", not Django's
 zero-padded "01 Dicembre 2026" (the lowercase month and weekday names are in
 locale/it/LC_MESSAGES/django.po). Whatever is not set here comes from Django's Italian formats."""
 

@@ -4,7 +4,8 @@ For every position reached: the full multiset of legal moves (square path + capt
 must be equal, and so must the position after every legal move. Playout ``g`` of a variant is
 seeded with ``(variant, g)``, so a run is reproducible and can be split across processes.
 
-Full run (issue 5: at least 100,000 positions per variant), e.g. as ``make test-differential``::
+Full run (at least 100,000 positions per variant, docs/benchmarks.md), e.g. as
+``make test-differential``::
 
     .venv/bin/python -m games.tests.rules.differential --positions 100000 --workers 2
 """

@@ -197,7 +197,7 @@ def test_illegal_and_malformed_moves() -> None:
         CHESS.apply(CHESS.start_fen(), "castle")
 
 
-# -- dead positions (issue 15.4, FIDE 5.2.2 and 6.9) ------------------------------------------
+# -- dead positions (RULES 3, FIDE 5.2.2 and 6.9) ---------------------------------------------
 
 ISSUE_WALL = "8/8/1k6/p1p1p1p1/P1P1P1P1/8/8/4K3 w - - 0 1"
 DEAD = [

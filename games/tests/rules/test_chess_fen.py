@@ -13,8 +13,8 @@ from games.rules import chess_variant
 from games.rules.chess_variant import _read_fen, _write_fen
 
 # Random games of the check of `Chess.play` against python-chess: in `make test` a sample sized
-# for its time budget (issue 27) that still meets every kind of move the test asks for (it
-# fails otherwise); `make test-differential` plays 200.
+# for its time budget (docs/testing.md) that still meets every kind of move the test asks for
+# (it fails otherwise); `make test-differential` plays 200.
 PLAY_GAMES = int(os.environ.get("CHESS_ORACLE_GAMES", "16"))
 
 

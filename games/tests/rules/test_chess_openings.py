@@ -1,4 +1,4 @@
-"""Chess opening names looked up by position (issue 24): pure, no database."""
+"""Chess opening names looked up by position: pure, no database."""
 
 from __future__ import annotations
 

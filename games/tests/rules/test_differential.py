@@ -1,4 +1,5 @@
-"""Our draughts generator against pydraughts, the oracle (issue 5).
+"""Our draughts generator against pydraughts, the oracle (RULES 2; docs/benchmarks.md,
+``make test-differential``).
 
 Every position reached by seeded random playouts: the same legal moves (path and captured
 pieces) and the same position after each of them. ``make test`` checks
@@ -13,9 +14,9 @@ import pytest
 
 from games.tests.rules.differential import DRAUGHTS_CODES, run
 
-# Per-variant defaults sized for ``make test`` on a 2-core machine (a few seconds each, issue
-# 27: the whole suite in under 5 minutes); International positions cost pydraughts about three
-# times more. The playouts are the same seeded games, so every kind of position the playouts
+# Per-variant defaults sized for ``make test`` on a 2-core machine (a few seconds each, so the
+# whole suite stays under 5 minutes, docs/testing.md); International positions cost pydraughts
+# about three times more. The playouts are the same seeded games, so every kind of position the playouts
 # meet early (openings, first captures, majority and multiple captures, first kings) is still
 # in the sample; `make test-differential` plays them on to 100,000 positions per variant.
 DEFAULT_POSITIONS = {"italian": 600, "english": 600, "international": 300}

@@ -1,4 +1,4 @@
-"""Issue 14: hostile names cannot break a PGN or PDN export. Every header value is escaped
+"""Hostile names cannot break a PGN or PDN export. Every header value is escaped
 (PGN 7: backslash and double quote) and kept on one line with nothing hidden; the result is
 parsed back by python-chess's PGN reader (chess) or checked tag by tag (PDN)."""
 

@@ -1,4 +1,4 @@
-"""PGN / PDN as players' programs read them (issue 24): the headers built from a game's facts,
+"""PGN / PDN as players' programs read them: the headers built from a game's facts,
 clock comments, and every file read back by python-chess's and pydraughts' readers. Pure."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Perft: leaf counts from the start position (issue 5: depth 6 on 8×8, depth 5 on 10×10).
+"""Perft: leaf counts from the start position (to depth 6 on 8×8, depth 5 on 10×10).
 
 Where the figures come from (never invented):
 - English and International: published perft tables (English/checkers 7, 49, 302, 1469, 7361,

@@ -1,7 +1,7 @@
-// "Your game opens by itself, on any page of the site" (issue 24). When a game of mine opens —
-// a tournament round, a double pairing's return leg, an arena or quick pairing, an accepted
-// challenge — the site socket (/ws/me/, notices.js) says "mygame" with its id: pushed as it
-// opens, and said again when a socket opens while the game still waits for me (I have not
+// "Your game opens by itself, on any page of the site" (docs/features.md). When a game of mine
+// opens — a tournament round, a double pairing's return leg, an arena or quick pairing, an
+// accepted challenge — the site socket (/ws/me/, notices.js) says "mygame" with its id: pushed
+// as it opens, and said again when a socket opens while the game still waits for me (I have not
 // sat at it yet: live.consumers, games.selectors.game_waiting_for). This is the one handler,
 // on every page of a signed-in player:
 //   - the game's own page: nothing to do;

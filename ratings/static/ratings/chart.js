@@ -1,4 +1,4 @@
-// The rating charts of the player page (issue 24): the keyboard enters a chart once and moves
+// The rating charts of the player page: the keyboard enters a chart once and moves
 // between its points with the arrow keys (a roving tabindex); without this script every point
 // is in the tab order, which still works. The point pointed at or focused is moved to the end
 // of the drawing so that its label is painted over the points after it.
