@@ -16,7 +16,7 @@ seconds (ARENA_PAIRING_COALESCE_SECONDS) after the player became waiting, never 
 unless one is pending already, and sends the
 `arena.pair` task for that instant; the tick runs any pass whose task was lost. A pass that
 leaves players waiting only because of the rematch cooldown sets `pairing_due_at` to the
-instant the first cooldown among them lifts, and the tick runs it then (issue 25.0).
+instant the first cooldown among them lifts, and the tick runs it then.
 
 Broadcast after commit (STYLE 4): `changed_on_commit` (throttled: at most about one refresh per
 second per arena) and the players' site sockets (`mygame`, `myarena`).

@@ -70,8 +70,8 @@ def request_pairing(arena: Arena, now: datetime, *, waiting_from: datetime | Non
 
     The window runs from when the player became waiting (`waiting_from`: a game's end), not
     from when this was asked: a settle that ran late behind other work must not add its delay
-    to the whole window (issue 25.6: under load the pass was due the settle's delay + 2 s after
-    the game's end, the tail of the wait for the next game). A settle later than the window
+    to the whole window (under load the pass would be due the settle's delay + 2 s after the
+    game's end, the tail of the wait for the next game: bench/arena.py). A settle later than the window
     asks for the pass at once."""
     if arena.status != Arena.Status.RUNNING or now >= arena.ends_at:
         return

@@ -74,7 +74,7 @@ def arena_staff_saved(*, arena_id: int, now: datetime | None = None) -> None:
     """Staff saved the arena in the admin (its start, its duration hence its end): put it into
     the tick's schedule at once (an end moved into the past closes it and ends its games at
     the grace's end, not later) and tell the open pages and the players, like the opener's
-    edits (issue 25.8)."""
+    edits."""
     now = now or timezone.now()
     arena = _locked(arena_id)
     if arena.is_live:

@@ -13,7 +13,7 @@ ours (always tournament, then users, then games: no cycle).
 
 Broadcast after commit (STYLE 4): `changed_on_commit(tournament, round)` for the tournament's
 page, and to the players' site sockets `players_changed_on_commit` (the banner) and, for every
-game opened, `game_opened_on_commit` (their pages go to the board, issue 24).
+game opened, `game_opened_on_commit` (their pages go to the board, docs/protocol.md "Site socket").
 
 Time: each service takes `now` (an aware datetime) so tests drive a controlled clock; the
 default is the wall clock. Game clocks start at the same instant.

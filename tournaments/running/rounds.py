@@ -166,7 +166,7 @@ def _open_leg(tournament: Tournament, rnd: Round, pairing: Pairing, leg: int, no
             setattr(pairing, f"game{leg}", game)
             pairing.save()
             # Every game opened here (a round's first games, the return leg, a game after a
-            # bye) takes both players' open pages to the board (issue 24).
+            # bye) takes both players' open pages to the board.
             game_opened_on_commit(game)
             return
     _score_forfeits(tournament, pairing, leg)

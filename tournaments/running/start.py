@@ -41,7 +41,7 @@ def tournament_start(*, tournament_id: int, now: datetime | None = None) -> bool
         tournament.next_due_at = None
         tournament.save(update_fields=["status", "cancelled_at", "end_reason", "next_due_at"])
         changed_on_commit(tournament.pk, 0)
-        # RULES 4.3: the players are told, and so is the opener (issue 16), joined or not.
+        # RULES 4.3: the players are told, and so is the opener, joined or not.
         players_changed_on_commit([*(r.player_id for r in registrations), tournament.opened_by_id])
         return True
     plan = plan_tournament(
