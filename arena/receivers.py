@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from accounts import personal as account_data
-from arena import personal
+from arena import personal, tasks  # noqa: F401  (tasks: registered in every process, sent by name)
 from arena.models import Arena
 from events.kinds import EventKind, register
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from accounts import personal as account_data
-from games import personal
+from games import personal, tasks  # noqa: F401  (tasks: registered in every process, sent by name)
 from games.rules import variants
 from live import messages
 from live.consumers import news_on_connect

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import IntegrityError, connections, router, transaction
 
 from live.models import Connection
+from live.threads import database_sync_to_async
 
 logger = logging.getLogger(__name__)
 
@@ -157,8 +158,6 @@ class ProcessConnections:
 
     @classmethod
     async def run(cls) -> None:
-        from live.sockets import database_sync_to_async
-
         while cls.keys:
             await asyncio.sleep(HEARTBEAT_SECONDS)
             try:

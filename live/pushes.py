@@ -24,6 +24,7 @@ from collections.abc import Callable, Coroutine, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from celery import current_app
 from channels.layers import get_channel_layer
 from django.db import transaction
 
@@ -161,9 +162,11 @@ def _send_throttled(group: str, message: dict[str, Any], every_ms: int) -> None:
             group_send(group, message)
             return
         if redis.set(heartbeat.prefixed(f"trailing:{group}"), 1, nx=True, px=every_ms):
-            from live.tasks import push
-
-            push.apply_async(args=[group, message], countdown=every_ms / 1000, retry=False)
+            # By name, from Celery's registry (live.apps imports live.tasks in every process):
+            # the task module is above this one, which it calls.
+            current_app.tasks["live.push"].apply_async(
+                args=[group, message], countdown=every_ms / 1000, retry=False
+            )
     except Exception:
         log.warning("throttled push to %s sent at once", group, exc_info=True)
         group_send(group, message)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from live import heartbeat, presence
+from live import heartbeat, presence, pushes
 
 
 @shared_task(name="live.heartbeat", ignore_result=True)
@@ -18,6 +18,4 @@ def worker_heartbeat() -> None:
 @shared_task(name="live.push", ignore_result=True)
 def push(group: str, message: dict) -> None:
     """The trailing push of a throttled group (`pushes.group_send_throttled_on_commit`)."""
-    from live import pushes
-
     pushes.group_send(group, message)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 
+from celery import current_app
 from django.conf import settings
 from django.db import transaction
 
@@ -83,10 +84,12 @@ def request_pairing(arena: Arena, now: datetime, *, waiting_from: datetime | Non
     arena_id, delay = arena.pk, (due - now).total_seconds()
 
     def send() -> None:
-        from arena.tasks import pair
-
         try:
-            pair.apply_async(args=[arena_id], countdown=delay, retry=False)
+            # By name, from Celery's registry (arena.receivers imports arena.tasks in every
+            # process): the task module is above this package, which it calls.
+            current_app.tasks["arena.pair"].apply_async(
+                args=[arena_id], countdown=delay, retry=False
+            )
         except Exception:
             log.warning("arena %s: pairing task not sent; the tick will run the pass", arena_id)
 

@@ -65,7 +65,7 @@ from .base import (
     Variant,
     tag_pair,
 )
-from .export import clock_text
+from .timecontrol import clock_text
 
 # Directions: up-left, up-right, down-left, down-right (up = towards row 0 = White's way).
 UP_LEFT, UP_RIGHT, DOWN_LEFT, DOWN_RIGHT = range(4)

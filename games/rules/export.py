@@ -25,6 +25,7 @@ from datetime import UTC, datetime
 
 from .base import Result
 from .chess_openings import ChessOpening
+from .variants import info
 
 # PGN 8.1.1.3 / 9.8.1: the Termination tag's values, in the spelling lichess writes them.
 NORMAL = "Normal"
@@ -85,8 +86,6 @@ def _diff(value: int) -> str:
 def game_headers(record: GameRecord) -> dict[str, str]:
     """The headers, in the order they are written (Result is the variant export's: it writes
     it from the result it is given)."""
-    from .variants import info  # not at the top: draughts (in the list) imports this module
-
     when = record.started_at.astimezone(UTC)
     pgn = info(record.variant).export_format == "pgn"  # else PDN
     headers = {
@@ -118,10 +117,3 @@ def game_headers(record: GameRecord) -> dict[str, str]:
     if not pgn and record.fid_opening:
         headers["Opening"] = record.fid_opening
     return headers
-
-
-def clock_text(ms: int) -> str:
-    """A clock comment's figure, `H:MM:SS` (the `[%clk]` command lichess and chess.com write,
-    whole seconds left, never below 0)."""
-    seconds = max(0, ms) // 1000
-    return f"{seconds // 3600}:{seconds // 60 % 60:02}:{seconds % 60:02}"

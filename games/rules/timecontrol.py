@@ -64,3 +64,10 @@ class TimeControl:
         minutes, seconds = divmod(self.base_seconds, 60)
         base = str(minutes) if seconds == 0 else f"{self.base_seconds / 60:g}"
         return f"{base}+{self.increment_seconds}"
+
+
+def clock_text(ms: int) -> str:
+    """A clock comment's figure, `H:MM:SS` (the `[%clk]` command lichess and chess.com write,
+    whole seconds left, never below 0)."""
+    seconds = max(0, ms) // 1000
+    return f"{seconds // 3600}:{seconds // 60 % 60:02}:{seconds % 60:02}"

@@ -24,7 +24,7 @@ from games.services.errors import (
     NotYourTurn,
     PlayerBusy,
 )
-from games.services.pools import pool_entries_clear
+from games.services.pool_entries import pool_entries_clear
 from games.services.state import now_ms, push_move_on_commit
 from games.services.store import MOVE_COLUMNS, PLAY_FIELDS, write_move_if_unchanged
 from live import locks
@@ -116,7 +116,7 @@ def game_open(
 
     Raises PlayerBusy if either player is already in a live game (RULES 1). Locks both user
     rows (USER rank, ascending id) for the duration of the check and the insert; under the
-    same locks both players leave any quick-pairing pool (`pools.pool_entries_clear`), and a
+    same locks both players leave any quick-pairing pool (`pool_entries.pool_entries_clear`), and a
     player who was waiting there is told where their game is.
     """
     game = _new_game(

@@ -35,8 +35,10 @@ from games.models import Game, PoolEntry, Status
 from games.pool_pairing import Seeker, pair_seekers
 from games.rules import VARIANT_CODES
 from games.services.errors import Malformed, PlayerBusy
-from games.services.state import lobby_changed_on_commit, lobby_games_changed_on_commit, now_ms
-from live import locks, messages, presence, pushes
+from games.services.play import game_open
+from games.services.pool_entries import pools_changed_on_commit
+from games.services.state import now_ms
+from live import locks, presence
 
 logger = logging.getLogger(__name__)
 
@@ -56,7 +58,6 @@ QUICK_TIME_CONTROLS = [
 ]
 POOL_TOPIC = "pool"  # live.presence: the lobby pages of signed-in players
 PRESENT_GRACE_MS = 30_000
-POOL_WHAT = messages.What.POOL  # the site socket says "pool" when a player's wait changes
 
 
 @dataclass(frozen=True)
@@ -143,32 +144,6 @@ def pool_left_page(*, player_id: int) -> bool:
     return pool_leave(player_id=player_id)
 
 
-def pool_entries_clear(games: list[Game]) -> None:
-    """The players of these games, just opened, leave any pool they waited in (RULES 1); each
-    who waited is told where their game is (the site socket's `mygame`: the lobby page goes to
-    the board). Runs inside the opening's transaction, under the players' user-row locks.
-    Every opening of a game comes here (`play.game_open`, `play.games_open`), so the lobbies
-    are told here too that the games being played, which each cell of the grid counts, have
-    changed (throttled, after commit)."""
-    players = {p: g.pk for g in games for p in (g.white_id, g.black_id)}
-    if not players:
-        return
-    lobby_games_changed_on_commit()
-    waiting = list(PoolEntry.objects.filter(player_id__in=players).values_list("player", flat=True))
-    if not waiting:
-        return
-    PoolEntry.objects.filter(player_id__in=waiting).delete()
-    for player_id in waiting:
-        pushes.user_changed_on_commit([player_id], messages.What.MYGAME, game=players[player_id])
-    pools_changed_on_commit(waiting)
-
-
-def pools_changed_on_commit(player_ids: Iterable[int]) -> None:
-    """After commit: the lobbies re-fetch the grid (counts), the players their wait."""
-    lobby_changed_on_commit()
-    pushes.user_changed_on_commit(player_ids, POOL_WHAT)
-
-
 def _seekers(pool: Pool, at_ms: int) -> list[Seeker]:
     """Who waits in the pool and is present (a lobby page open, or just clicked)."""
     entries = list(
@@ -208,8 +183,6 @@ def pool_pair(*, pool: Pool, at_ms: int | None = None) -> list[Game]:
                 ).count()
                 if still != 2:
                     continue
-                from games.services.play import game_open
-
                 # Its players leave the pool and are taken to the board (pool_entries_clear).
                 opened.append(
                     game_open(

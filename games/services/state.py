@@ -8,6 +8,7 @@ import logging
 import time
 from typing import Any
 
+from celery import current_app
 from django.db import transaction
 
 from games.models import Game
@@ -210,10 +211,10 @@ def settle_on_commit(game_id: int) -> None:
     """
 
     def send() -> None:
-        from games.tasks import settle
-
         try:
-            settle.apply_async(args=[game_id], retry=False)
+            # By name, from Celery's registry (games.receivers imports games.tasks in every
+            # process): the task module is above the services, which it calls.
+            current_app.tasks["games.settle"].apply_async(args=[game_id], retry=False)
         except Exception:
             logger.warning("game %s: settle task not sent; the tick will settle it", game_id)
 

@@ -143,7 +143,7 @@ async def test_a_socket_cancelled_while_it_cleans_up_leaves_no_presence_behind(m
     import threading
     from concurrent.futures import ThreadPoolExecutor
 
-    from live import sockets
+    from live import threads
 
     communicator = await white_on_a_game_socket()
     submitted = []
@@ -154,7 +154,7 @@ async def test_a_socket_cancelled_while_it_cleans_up_leaves_no_presence_behind(m
             return super().submit(fn, *args, **kwargs)
 
     busy = Busy(max_workers=1)
-    monkeypatch.setattr(sockets, "_pool", busy)
+    monkeypatch.setattr(threads, "_pool", busy)
     release = threading.Event()
     busy.submit(release.wait, 30)
     try:

@@ -14,7 +14,8 @@ import pytest
 from draughts.PDN import PDNReader
 
 from games.rules import Result, chess_openings, variant
-from games.rules.export import GameRecord, clock_text, game_headers, termination
+from games.rules.export import GameRecord, game_headers, termination
+from games.rules.timecontrol import clock_text
 
 STARTED = datetime(2026, 12, 2, 9, 5, 7, tzinfo=UTC)
 SICILIAN = ["e2e4", "c7c5", "g1f3", "d7d6", "d2d4", "c5d4", "f3d4", "g8f6", "b1c3"]
