@@ -12,11 +12,11 @@ from django.core.asgi import get_asgi_application  # noqa: E402
 
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
+from live.auth import SocketAuthMiddleware  # noqa: E402
 from live.sockets import SameOriginValidator  # noqa: E402
 
 application = ProtocolTypeRouter(
@@ -24,7 +24,8 @@ application = ProtocolTypeRouter(
         "http": django_asgi_app,
         # The full origin (scheme, host and port), not only the host: another port or scheme on
         # the same host is another site (live/sockets.py, SameOriginValidator).
-        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        # The socket's user from its session cookie, once at the handshake (live/auth.py).
+        "websocket": SameOriginValidator(SocketAuthMiddleware(URLRouter(websocket_urlpatterns))),
     }
 )
 

@@ -221,7 +221,6 @@ class LiveConsumer(AsyncWebsocketConsumer):
         the database no longer leaves the frames behind it to pile up in the server's queue."""
         layer = get_channel_layer(self.channel_layer_alias)
         self.scope, self.channel_layer, self.base_send = scope, layer, send
-        self._text_send = _text_send(send)
         self.channel_name = await layer.new_channel()
         user = scope.get("user")
         self._user_id = user.pk if user is not None and user.is_authenticated else None
@@ -440,29 +439,15 @@ class LiveConsumer(AsyncWebsocketConsumer):
     async def send_json(self, content: Any) -> None:
         await self.send(text_data=json.dumps(content))
 
-    _text_send: Callable[[dict[str, Any]], Any] | None = None
-
     async def send(self, text_data=None, bytes_data=None, close=False) -> None:
         # A socket may close while a push is on its way to it: nothing to tell anyone.
         try:
-            if self._text_send is not None and bytes_data is None and not close:
-                await self._text_send({"type": "websocket.send", "text": text_data})
+            if bytes_data is None and not close:
+                await self.base_send({"type": "websocket.send", "text": text_data})
             else:
                 await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
         except Exception:
             log.debug("send to a closing socket", exc_info=True)
-
-
-def _text_send(send: Callable[[dict[str, Any]], Any]) -> Callable[[dict[str, Any]], Any]:
-    """Where a text frame goes: the server's own `send`, past channels' session wrapper when
-    that is what `send` is (it saves the session only on an HTTP response's start, never for a
-    websocket frame, and checked the lazy session on every frame: bench/live.py)."""
-    from channels.sessions import InstanceSessionWrapper
-
-    wrapper = getattr(send, "__self__", None)
-    if isinstance(wrapper, InstanceSessionWrapper) and send == wrapper.send:
-        return wrapper.real_send
-    return send
 
 
 # --- the Origin of a websocket ------------------------------------------------------------------

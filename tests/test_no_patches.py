@@ -250,12 +250,9 @@ def internals(files: list[Path]) -> set[tuple[str, str]]:
 
 
 # Still in the move path, to go when it is rebuilt on public APIs (each a known cost: see the
-# module): the socket's send wrapper unwrapped to channels' own `real_send`; the game row's
-# read and write through the driver's connection (prepared statements, Django's error
-# wrapping); a remembered game copied without `Model.__init__`.
+# module): the game row's read and write through the driver's connection (prepared statements,
+# Django's error wrapping); a remembered game copied without `Model.__init__`.
 STILL_TO_GO = {
-    ("live/sockets.py", "__self__"),
-    ("live/sockets.py", "real_send"),
     ("games/services/store.py", "prepare_threshold"),
     ("games/services/store.py", "wrap_database_errors"),
     ("games/services/memory.py", "ModelState"),
