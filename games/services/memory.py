@@ -36,7 +36,6 @@ from typing import Any
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS
-from django.db.models.base import ModelState
 
 from games.models import Game, Status
 from games.rules import variant
@@ -68,16 +67,12 @@ def enabled() -> bool:
 
 def _copy(game: Game, changes: dict[str, Any] | None = None) -> Game:
     """A new model object holding only READ (the other columns deferred: they load from the
-    database if asked for), with `changes`: what `Game.from_db` makes of those columns, without
-    `Model.__init__` walking all forty of them, which cost more than the rest of a move from
-    memory (bench/live.py). Game has no pre_init or post_init receivers to miss (`tests`)."""
-    copy = Game.__new__(Game)
-    values = copy.__dict__
-    values.update(zip(READ, _read_values(game.__dict__), strict=True))
-    if changes:
-        values.update(changes)
-    state = copy._state = ModelState()
-    state.adding, state.db = False, DEFAULT_DB_ALIAS
+    database if asked for), with `changes`: built by Django (`Model.from_db`, as a query would
+    build it). Measured against building it by hand past `Model.__init__`: 13 µs against 2 µs
+    a copy, one copy a move, under 1% of a move's CPU (bench/live.py)."""
+    copy = Game.from_db(DEFAULT_DB_ALIAS, READ, _read_values(game.__dict__))
+    for name, value in (changes or {}).items():
+        setattr(copy, name, value)
     return copy
 
 
