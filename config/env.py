@@ -147,12 +147,19 @@ def database_config(url: str | None, default_sqlite_path: Path | str) -> dict:
         # Options psycopg / Django want typed, not as the URL's text.
         if "server_side_binding" in options:
             options["server_side_binding"] = options["server_side_binding"].lower() in TRUE_WORDS
-        if "prepare_threshold" in options:
+        # psycopg prepares statements only on its server-binding cursors: Django's own cursors
+        # bind on the client and never prepare, so the default lets only the game store's two
+        # statements be prepared (games/services/store.py); `none` turns preparing off (a
+        # pooler that cannot keep prepared statements).
+        threshold = options.get("prepare_threshold", "5")
+        if str(threshold).lower() in ("none", "off"):
+            options["prepare_threshold"] = None
+        else:
             try:
-                options["prepare_threshold"] = int(options["prepare_threshold"])
+                options["prepare_threshold"] = int(threshold)
             except ValueError:
                 raise ConfigError(
-                    f"DATABASE_URL={url!r}: prepare_threshold must be a number"
+                    f"DATABASE_URL={url!r}: prepare_threshold must be a number or none"
                 ) from None
         try:
             port = parts.port

@@ -53,7 +53,7 @@ def test_database_postgres_url(scheme):
     assert config["ENGINE"] == "django.db.backends.postgresql"
     assert (config["NAME"], config["USER"], config["PASSWORD"]) == ("circolo", "mario", "s@cret")
     assert (config["HOST"], config["PORT"]) == ("db.example", "6543")
-    assert config["OPTIONS"] == {}
+    assert config["OPTIONS"] == {"prepare_threshold": 5}  # psycopg may prepare (store.py)
 
 
 def test_database_postgres_options_socket_and_conn_max_age():
@@ -63,7 +63,7 @@ def test_database_postgres_options_socket_and_conn_max_age():
     assert config["HOST"] == "/run/postgresql"
     assert config["PORT"] == ""
     assert config["CONN_MAX_AGE"] == 60
-    assert config["OPTIONS"] == {"sslmode": "require"}
+    assert config["OPTIONS"] == {"sslmode": "require", "prepare_threshold": 5}
 
 
 def test_database_postgres_typed_options():
@@ -73,7 +73,9 @@ def test_database_postgres_typed_options():
     )
     assert config["OPTIONS"] == {"server_side_binding": False, "prepare_threshold": 3}
     config = database_config("postgresql://u@h/db?server_side_binding=true", "unused")
-    assert config["OPTIONS"] == {"server_side_binding": True}
+    assert config["OPTIONS"] == {"server_side_binding": True, "prepare_threshold": 5}
+    config = database_config("postgresql://u@h/db?prepare_threshold=none", "unused")
+    assert config["OPTIONS"] == {"prepare_threshold": None}
 
 
 @pytest.mark.parametrize(

@@ -11,8 +11,8 @@ their names. What it uses of Django beyond the querying API: `Model.from_db`, `M
 foreign key's cache), `connection.ops.quote_name` and `get_db_converters`,
 `connection.connection` (the psycopg connection under Django's) and
 `connection.wrap_database_errors` (errors raised as Django's); of psycopg, its public
-`Cursor(..., prepare=True)` and `Connection.prepare_threshold`. All are read or called, never
-replaced; tests/test_store.py checks the reads against the ORM's.
+`Cursor(..., prepare=True)`, on a connection whose `prepare_threshold` comes from DATABASE_URL
+(config/env.py). All are read or called, never replaced; tests/test_store.py checks the reads against the ORM's.
 """
 
 from __future__ import annotations
@@ -154,10 +154,9 @@ def _execute(connection, sql: str, params: list, *, fetch: bool = False) -> Any:
     only the debug query log does not see them."""
     if connection.vendor == "postgresql":
         connection.ensure_connection()
-        raw = connection.connection
-        if raw.prepare_threshold is None:  # Django's "never": only our cursors can prepare
-            raw.prepare_threshold = 5
-        with connection.wrap_database_errors, Cursor(raw) as cursor:
+        # The connection prepares (DATABASE_URL's prepare_threshold, config/env.py); only this
+        # server-binding cursor does, Django's own bind on the client.
+        with connection.wrap_database_errors, Cursor(connection.connection) as cursor:
             cursor.execute(sql, params, prepare=True)
             return cursor.fetchone() if fetch else None
     with connection.cursor() as cursor:
