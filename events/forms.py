@@ -358,3 +358,10 @@ class EventForm(forms.Form):
             if isinstance(field, forms.BooleanField):
                 initial[name] = name in data
         return cls(initial=initial, instance=instance)
+
+
+class JoinForm(forms.Form):
+    """Joining an event (entering an arena): the password of a private one, which the event's
+    page writes as its own input (RULES 4.2, 8)."""
+
+    password = forms.CharField(label=_("Password"), required=False, widget=forms.PasswordInput)

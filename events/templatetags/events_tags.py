@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django import template
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -71,3 +72,10 @@ def starts_in(when: datetime | None) -> str:
 def starts_in_format() -> str:
     """The words around a list's countdown, for events.js ("tra %s")."""
     return _("tra %s")
+
+
+@register.simple_tag
+def event_url(event, name: str) -> str:
+    """`{% event_url event "edit" %}`: the page `name` of this event, whatever its kind (a
+    kind's URL namespace is its app label, `events.views`)."""
+    return reverse(f"{event._meta.app_label}:{name}", args=[event.pk])
