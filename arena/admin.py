@@ -27,7 +27,7 @@ class ArenaAdmin(EventAdmin):
 
     def save_model(self, request, obj, form, change) -> None:
         super().save_model(request, obj, form, change)
-        if change:  # a moved start or end: into the schedule, and the pages told (issue 25.8)
+        if change:  # a moved start or end: into the tick's schedule, and the pages told
             services.arena_staff_saved(arena_id=obj.pk)
 
     @admin.action(description=_("Annulla le arene selezionate"))
