@@ -134,7 +134,7 @@ def tournament_games(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk, status__in=RUN_STATUSES)
     ids = selectors.tournament_game_ids(tournament)
     games = list(Game.objects.filter(pk__in=ids).select_related("white", "black").order_by("pk"))
-    # Issue 24: each game's URL as its Site, on the host the request came to.
+    # Each game's URL as its Site tag, on the host the request came to.
     text = games_export(
         games,
         site=request.build_absolute_uri("/"),
@@ -156,6 +156,6 @@ def tournament_banner(request: HttpRequest) -> HttpResponse:
     """ "Your game": shown on every page while the visitor has a tournament game open."""
     found = selectors.live_tournament_game(request.user)
     if found and _current_path(request) == reverse("games:game", args=[found[0]]):
-        found = None  # already on that game's page: nothing to point to (issue 16)
+        found = None  # already on that game's page: nothing to point to
     cancelled = None if found else selectors.recently_cancelled_for(request.user)
     return render(request, "tournaments/_banner.html", {"found": found, "cancelled": cancelled})

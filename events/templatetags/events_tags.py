@@ -1,5 +1,5 @@
-"""`{% load events_tags %}`: countdowns with their units (issue 16: "23:38" on a list read as a
-time of day). The server writes the first text, so a fragment swapped in by htmx never shows
+"""`{% load events_tags %}`: countdowns with their units ("23:38" on a list reads as a time of
+day), and an event's pages by kind. The server writes the first text, so a fragment swapped in by htmx never shows
 an empty countdown; `static/js/events.js` then ticks it with the same words."""
 
 from __future__ import annotations
