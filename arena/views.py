@@ -27,7 +27,7 @@ def _page_number(request: HttpRequest) -> int:
 class ArenaPages(EventPages):
     model = Arena
     form_class = ArenaForm
-    # Nothing to wait for in an arena: the running ones first.
+    # An arena is entered while it runs (RULES 8): the running ones first.
     list_order = ("running", "upcoming", "finished")
     words = EventWords(
         no_bots=_("I bot non possono aprire arene né entrarvi."),
