@@ -1,4 +1,4 @@
-"""The arena form (RULES 8) and the entry form. What every event shares (time control, start
+"""The arena form (RULES 8). What every event shares (time control, start
 and its zone, openings, rated and floor, private) is `events.forms`."""
 
 from __future__ import annotations
@@ -53,9 +53,3 @@ class ArenaForm(EventForm):
         return ArenaOptions(
             **self.event_options(), duration_minutes=self.cleaned_data["duration_minutes"]
         )
-
-
-class EnterForm(forms.Form):
-    password = forms.CharField(
-        label=_("Password dell'arena"), required=False, widget=forms.PasswordInput
-    )

@@ -41,7 +41,7 @@ def arena_list(*, variant: str = "", cadence: str = "") -> dict[str, QuerySet]:
     return {
         "upcoming": base.filter(status=Arena.Status.SCHEDULED).order_by("starts_at", "id"),
         "running": base.filter(status=Arena.Status.RUNNING).order_by("starts_at", "id"),
-        # A cancelled arena is among the ended ones, marked (issue 16).
+        # A cancelled arena stays listed, among the ended ones, marked: its players look for it.
         "finished": base.filter(
             status__in=(Arena.Status.FINISHED, Arena.Status.CANCELLED)
         ).order_by("-starts_at", "-id")[:50],
@@ -212,7 +212,7 @@ def pass_inputs(arena: Arena, entries: list[Entry], at_ms: int) -> PassInputs:
 def next_opponent_at(
     arena: Arena, entry: Entry | None, waiting: list[Entry], at_ms: int
 ) -> datetime | None:
-    """Why the viewer still waits (issue 25.7): when they are in, somebody else waits, and
+    """Why the viewer still waits, so the page can say until when: when they are in, somebody else waits, and
     every one of those is in cooldown with them (RULES 8), the instant the first of those
     cooldowns lifts — the pass is due then (`running`). None otherwise (nobody else waits, or
     a pass is about to pair them). One query."""
@@ -292,7 +292,7 @@ def leaderboard(arena: Arena, page: int = 1) -> tuple[list[Row], int]:
 
 def shown_ratings(arena: Arena, player_ids: list[int]) -> dict[int, int]:
     """The ratings beside the names: today's while the arena is live; once it is over, those
-    the players held at its end, its own games' changes included (issue 25.9)."""
+    the players held at its end, its own games' changes included."""
     end = arena.finished_at or arena.cancelled_at
     if arena.is_live or end is None:
         return ratings_snapshot(player_ids=player_ids, variant=arena.variant, cadence=arena.cadence)
@@ -408,7 +408,7 @@ def running_entries_of(user_id: int, *, except_arena: int) -> QuerySet[Entry]:
 
 
 def arenas_of(user) -> list[Arena]:
-    """The live arenas the visitor is in (not left): the home page (issue 16). One query."""
+    """The live arenas the visitor is in (not left), for the home page. One query."""
     if not user.is_authenticated:
         return []
     return list(

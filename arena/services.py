@@ -114,8 +114,8 @@ def arena_cancel(*, arena_id: int, by, staff: bool = False, now: datetime | None
 
 
 def arena_staff_saved(*, arena_id: int, now: datetime | None = None) -> None:
-    """Staff saved the arena in the admin: into the schedule, and its pages told (issue 25.8,
-    `running.arena_staff_saved`)."""
+    """Staff saved the arena in the admin: a moved start or end goes into the tick's schedule
+    and its pages are told (`running.arena_staff_saved`)."""
     running.arena_staff_saved(arena_id=arena_id, now=now)
 
 

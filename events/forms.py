@@ -1,6 +1,6 @@
 """The form fields every event shares (RULES 2, 4.1, 6, 7.2, 7.3, 8), and their checks.
 
-Time zones (decision, issue 7): the start is stored in UTC. The form has a hidden `timezone`
+Time zones (a decision: the rules are silent): the start is stored in UTC. The form has a hidden `timezone`
 field that the page's script fills with the browser's zone (Intl API); the typed start is read
 in that zone, and Europe/Rome (setting TOURNAMENT_DEFAULT_TIME_ZONE) is used without JavaScript
 or for a zone that is not a real one (`zone_or_default`). After a successful submit the zone is
@@ -251,7 +251,7 @@ class EventForm(forms.Form):
         return zone_or_default(self.data.get("timezone") if self.is_bound else None)
 
     def full_clean(self) -> None:
-        # The start is typed in the user's zone and stored in UTC (issue 7).
+        # The start is typed in the user's zone and stored in UTC (module docstring).
         with timezone.override(self.zone()):
             super().full_clean()
 
@@ -358,3 +358,10 @@ class EventForm(forms.Form):
             if isinstance(field, forms.BooleanField):
                 initial[name] = name in data
         return cls(initial=initial, instance=instance)
+
+
+class JoinForm(forms.Form):
+    """Joining an event (entering an arena): the password of a private one, which the event's
+    page writes as its own input (RULES 4.2, 8)."""
+
+    password = forms.CharField(label=_("Password"), required=False, widget=forms.PasswordInput)

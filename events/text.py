@@ -1,7 +1,7 @@
-"""What the text an opener types may contain (issue 14): names and descriptions are shown on
-pages and written into exports (PGN/PDN headers, TRF), so control characters, line and
-paragraph separators and invisible formatting characters (bidirectional overrides among them)
-are refused at input; a description may keep its line breaks and tabs."""
+"""What the text an opener types may contain: names and descriptions are shown on pages and
+written into exports (PGN/PDN headers, TRF), so control characters, line and paragraph
+separators and invisible formatting characters (bidirectional overrides among them) are
+refused at input; a description may keep its line breaks and tabs."""
 
 from __future__ import annotations
 

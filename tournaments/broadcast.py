@@ -31,7 +31,8 @@ def players_changed_on_commit(user_ids) -> None:
 def game_opened_on_commit(game) -> None:
     """After commit, take both players' pages to the game that just opened for them (a round,
     the return leg of a double pairing): the site socket's `mygame`, as for an arena pairing or
-    an accepted challenge (issue 24: a banner alone left half the games 0-0)."""
+    an accepted challenge (with a banner alone half the games ended 0-0, neither player at the
+    board, RULES 3)."""
     pushes.user_changed_on_commit(
         [game.white_id, game.black_id], messages.What.MYGAME, game=game.pk
     )

@@ -1,4 +1,4 @@
-"""The opener's choices in words a player understands (issue 7, RULES 4.4–4.5, 6, 7.2–7.3)."""
+"""The opener's choices in words a player understands (RULES 4.4–4.5, 6, 7.2–7.3)."""
 
 from __future__ import annotations
 

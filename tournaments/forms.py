@@ -1,5 +1,5 @@
-"""The tournament form (RULES 4.1) and the join form (RULES 4.2). What every event shares
-(time control, start and its zone, openings, rated and floor, private) is `events.forms`."""
+"""The tournament form (RULES 4.1). What every event shares (time control, start and its zone,
+openings, rated and floor, private, the join form) is `events.forms`."""
 
 from __future__ import annotations
 
@@ -78,9 +78,3 @@ class TournamentForm(EventForm):
             extra_round=d["extra_round"],
             double_games=d["double_games"],
         )
-
-
-class JoinForm(forms.Form):
-    password = forms.CharField(
-        label=_("Password del torneo"), required=False, widget=forms.PasswordInput
-    )

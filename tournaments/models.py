@@ -125,7 +125,7 @@ class Tournament(Event):
         return caption
 
     def game_rounds(self) -> dict[int, str]:
-        """Each game's PGN/PDN Round tag (issue 24): the round's number, and with double games
+        """Each game's PGN/PDN Round tag: the round's number, and with double games
         (RULES 4.5) which of the pairing's two it is, "3.1" and "3.2". One query."""
         rows = Pairing.objects.filter(round__tournament=self).values_list(
             "round__number", "game1_id", "game2_id"

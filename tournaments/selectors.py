@@ -14,7 +14,7 @@ from tournaments.engine import model
 from tournaments.engine.standings import round_robin_standings, swiss_standings
 from tournaments.models import Format, Pairing, Registration, Tournament
 
-# Issue 16: a scheduled tournament this close to its start is a commitment (RULES 4.7).
+# RULES 4.7: a scheduled tournament this close to its start is a commitment (the lobby warns).
 SOON = timedelta(hours=2)
 
 
@@ -73,8 +73,9 @@ def game_ids(tournament: Tournament) -> list[int]:
 
 
 def tournament_list(*, variant: str = "", cadence: str = "") -> dict[str, QuerySet]:
-    """Upcoming, running and ended tournaments, filtered (issue 7). A tournament cancelled
-    (below its minimum, by its opener or staff) is among the ended ones, marked (issue 16)."""
+    """Upcoming, running and ended tournaments, filtered. A tournament cancelled (below its
+    minimum, by its opener or staff) stays among the ended ones, marked: its players look
+    for it."""
     base = Tournament.objects.annotate(players=Count("registrations"))
     if variant:
         base = base.filter(variant=variant)
@@ -115,7 +116,7 @@ def is_registered(tournament: Tournament, user) -> bool:
     return user.is_authenticated and tournament.registrations.filter(player=user).exists()
 
 
-# --- the run (issue 8) -------------------------------------------------------------------------
+# --- the run (RULES 4.3-4.10) ------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -395,7 +396,7 @@ def recently_cancelled_for(user) -> Tournament | None:
 
 
 def commitments_of(user_id: int) -> list:
-    """RULES 4.7 (issue 16): the tournaments that will pair the player soon, so that the lobby
+    """RULES 4.7: the tournaments that will pair the player soon, so that the lobby
     and the challenge notices warn before they take on another game. A running tournament they
     play in, with a round still to come and no game of theirs being played in it (between
     rounds); a scheduled one they joined that starts within `SOON`. Two queries."""
@@ -456,8 +457,8 @@ def commitments_of(user_id: int) -> list:
 
 
 def tournaments_of(user) -> list[Tournament]:
-    """The visitor's live tournaments: running ones they play in, scheduled ones they joined
-    (the home page, issue 16). One query."""
+    """The visitor's live tournaments, for the home page: running ones they play in, scheduled
+    ones they joined. One query."""
     from django.db.models import Q
 
     if not user.is_authenticated:

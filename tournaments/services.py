@@ -136,7 +136,7 @@ def tournament_cancel(
 
 @locks.atomic
 def invite_regenerate(*, tournament_id: int, by) -> Tournament:
-    """A new secret invite link; the old one stops working (issue 7)."""
+    """A new secret invite link; the old one stops working."""
     tournament = _locked(tournament_id)
     _check_organizer(tournament, by)
     tournament.invite_token = new_invite_token()

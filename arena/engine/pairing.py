@@ -14,11 +14,13 @@ its inputs and the seed.
   the next few still free (a window, like lichess' pairing of big arenas by rank); the
   matching is then made maximum by short swaps and, if any are left that those cannot place,
   by a Tutte-Berge certificate or Edmonds' augmenting paths (`events.matching`) on the part
-  that needs them (`_make_maximum`: bounded work for a thousand players, issue 25.4).
+  that needs them (`_make_maximum`: bounded work for a thousand players, docs/benchmarks.md
+  "bench-arena": 1,000 waiting paired under 200 ms).
 - RULES 8 Decision: with an odd number (of those who may meet somebody now), the player who
   became waiting last waits (then the lower ranked, then the higher id). The others are paired
   as well as they can be first; only if a path from that player adds a pair does he play
-  (as many pairs as allowed comes first), and then only that path changes (issue 25.2).
+  (as many pairs as allowed comes first), and then only that path changes: the quick fix-ups
+  that move others around could leave a player who waited longer on the bench.
 - Colours: whoever had White fewer times in this arena gets White; then whoever had Black in
   their last game; then by lot.
 """
@@ -85,8 +87,8 @@ def next_meeting_ms(
 ) -> int | None:
     """The first instant after now at which two of these players may meet again (RULES 8
     cooldown), or None if no pair of them is in cooldown. For the players a pass left waiting:
-    they are all in cooldown with one another, so this is when the next pass can pair some of
-    them (issue 25.0)."""
+    they are all in cooldown with one another, and no game's end will come to pair them, so
+    this is when the next pass must run."""
     here = set(players)
     lifts = [
         free_from_ms(together)
@@ -160,7 +162,7 @@ def pair_waiting(
 def _make_maximum(
     alive: list[int], free: list[int], mate: list[int], blocked_of: list[set[int]]
 ) -> None:
-    """Make the matching of the `alive` players maximum (issue 25.4: bounded work).
+    """Make the matching of the `alive` players maximum, with bounded work.
 
     Edmonds' algorithm on everybody costs a search of the whole graph for every player it cannot
     place: too slow for a thousand players (0.6 s with one blocked against everyone). So, in

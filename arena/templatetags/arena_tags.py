@@ -14,7 +14,7 @@ def duration(minutes: int) -> str:
 
 @register.inclusion_tag("arena/_home.html", takes_context=True)
 def home_arenas(context, limit: int = 5):
-    """Running and upcoming arenas, and the ones the visitor is in (the home page, issue 16)."""
+    """The home page's arenas: running and upcoming ones, and those the visitor is in."""
     from arena import selectors
 
     user = context.get("user")

@@ -94,7 +94,7 @@ def test_a_finished_game_is_scored_and_both_are_paired_again_soon():
 
 
 def test_a_late_settle_does_not_add_its_delay_to_the_coalescing_window():
-    """Issue 25.6: the window runs from the game's end, not from its settle task (which may run
+    """The window runs from the game's end, not from its settle task (which may run
     late behind other work); a settle later than the whole window asks for the pass at once."""
     arena, players = arena_with(4)
     tick(T0)
@@ -131,7 +131,7 @@ def test_rematches_wait_five_minutes_per_game_together():
         tick(lift - timedelta(seconds=1))
         assert live(arena) == []
         now = lift
-        tick(now)  # the pass is due as the cooldown lifts (issue 25.0)
+        tick(now)  # the pass is due as the cooldown lifts
         assert len(live(arena)) == 1, game_number
     assert ArenaGame.objects.filter(arena=arena).count() == 4
 
@@ -317,8 +317,8 @@ def test_staff_cancel_draws_live_games_and_rates_nothing():
 
 
 def test_when_everybody_has_met_the_pass_runs_as_the_first_cooldown_lifts():
-    # Issue 25.0: four players, every pair has met, all four wait; nothing else happens (no
-    # game ends, nobody opens a page): the tick pairs them when the first cooldown lifts.
+    # Four players, every pair has met, all four wait; nothing else happens (no game ends,
+    # nobody opens a page): the tick pairs them when the first cooldown lifts.
     arena, players = arena_with(4)
     tick(T0)
     now = T0
@@ -347,7 +347,7 @@ def pairing_cooldown(games: int) -> timedelta:
 
 
 def test_an_arena_entered_in_advance_pauses_at_its_start_who_is_active_in_another():
-    # Issue 25.1, RULES 8: P is active in running arena B and entered A in advance; when A
+    # RULES 8 (one running arena at a time): P is active in running arena B and entered A in advance; when A
     # starts P is paused in A (B started first) and not paired there.
     running_b = ArenaFactory(starts_at=T0 - timedelta(minutes=10))
     p = EntryFactory(arena=running_b).player
@@ -408,8 +408,8 @@ def test_resigning_before_ones_first_move_is_presence_not_absence():
 
 
 def test_the_pass_log_line_keeps_what_the_benchmark_reads_and_the_timestamps(caplog):
-    # Issue 25.6: the path from a game's end to the next game is logged stage by stage; the
-    # pass line still matches bench/arena.py's pattern.
+    # The path from a game's end to the next game is logged stage by stage, so a slow stage
+    # can be found; the pass line still matches bench/arena.py's pattern.
     import logging
     import re
 

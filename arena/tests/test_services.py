@@ -288,7 +288,7 @@ def test_every_tick_step_twice_changes_nothing():
 
 
 def test_opening_the_page_after_being_away_makes_one_waiting_from_then():
-    # Issue 25.3, RULES 8 Decision: waiting time counts from when one last became waiting, so
+    # RULES 8 Decision: waiting time counts from when one last became waiting, so
     # whoever comes back last is the odd one out.
     arena = ArenaFactory()
     a, b, c = (EntryFactory(arena=arena).player for _ in range(3))  # waiting since T0 - 1 min

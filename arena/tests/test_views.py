@@ -134,7 +134,7 @@ def test_the_list_shows_arenas_by_status(client):
     ArenaFactory(name="Annullata", status=Arena.Status.CANCELLED)
     page = client.get(reverse("arena:list")).content.decode()
     assert "Presto" in page and "Ora" in page
-    # Issue 16: a cancelled arena stays, among the ended ones, marked.
+    # A cancelled arena stays, among the ended ones, marked.
     ended = page[page.index("Concluse") :]
     assert "Annullata" in ended and 'data-testid="cancelled-badge"' in ended
     fragment = client.get(reverse("arena:list") + "?variant=italian", HTTP_HX_REQUEST="true")
@@ -166,7 +166,7 @@ def test_admin_lists_arenas_and_cancels(admin_client):
 
 
 def test_the_organiser_controls_are_in_the_live_fragment_until_the_start(client):
-    """Issue 16: after the start a refreshed fragment drops "Modifica / Annulla"; a private
+    """After the start a refreshed fragment drops "Modifica / Annulla"; a private
     arena's opener enters without typing their own password."""
     from django.contrib.auth.hashers import make_password
 
@@ -224,7 +224,7 @@ def _admin_post_data(response) -> dict:
 def test_staff_moving_the_end_in_the_admin_reschedules_and_tells_the_pages(
     admin_client, django_capture_on_commit_callbacks
 ):
-    # Issue 25.8: a running arena's end moved into the past through the admin is in the tick's
+    # A running arena's end moved into the past through the admin is in the tick's
     # schedule at once (its games end at the grace's end, not later), and open pages are told.
     from arena import running
     from arena.tests.test_run import live
@@ -255,7 +255,7 @@ def test_staff_moving_the_end_in_the_admin_reschedules_and_tells_the_pages(
 
 
 def test_after_the_end_no_streak_badge_and_the_ratings_at_its_end(client):
-    # Issue 25.9: a finished arena shows no "in serie" badge and the ratings its players held
+    # A finished arena shows no "in serie" badge and the ratings its players held
     # at its end (its own games rated), not today's.
     from arena import running
     from arena.tests.test_run import live, sit

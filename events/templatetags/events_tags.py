@@ -1,5 +1,5 @@
-"""`{% load events_tags %}`: countdowns with their units (issue 16: "23:38" on a list read as a
-time of day). The server writes the first text, so a fragment swapped in by htmx never shows
+"""`{% load events_tags %}`: countdowns with their units ("23:38" on a list reads as a time of
+day), and an event's pages by kind. The server writes the first text, so a fragment swapped in by htmx never shows
 an empty countdown; `static/js/events.js` then ticks it with the same words."""
 
 from __future__ import annotations
@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django import template
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -71,3 +72,10 @@ def starts_in(when: datetime | None) -> str:
 def starts_in_format() -> str:
     """The words around a list's countdown, for events.js ("tra %s")."""
     return _("tra %s")
+
+
+@register.simple_tag
+def event_url(event, name: str) -> str:
+    """`{% event_url event "edit" %}`: the page `name` of this event, whatever its kind (a
+    kind's URL namespace is its app label, `events.views`)."""
+    return reverse(f"{event._meta.app_label}:{name}", args=[event.pk])

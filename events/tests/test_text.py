@@ -1,5 +1,5 @@
-"""Names and descriptions (issue 14): control and invisible characters refused at input, with
-a message; sensible lengths; ordinary text of any script kept."""
+"""Names and descriptions: control and invisible characters refused at input, with a message;
+sensible lengths; ordinary text of any script kept."""
 
 from __future__ import annotations
 

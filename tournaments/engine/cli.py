@@ -8,10 +8,11 @@
 - `standings FILE.trf [--format swiss|round_robin]`: the standings as JSON, in rank order.
 - `simulate --players N --rounds R --seed S [--draws PCT]`: a whole random Swiss.
 
-Start-up (issue 15.10): a process imports only what its subcommand needs, each handler doing
-its own imports, and `pair FILE` — the call other programs make once per round — does not even
-build the argument parser (argparse and what it pulls in cost several milliseconds). Every
-other form, `pair --help` included, goes through argparse as before.
+Start-up (under 40 ms byte-compiled, docs/benchmarks.md "bench-pairing"): a process imports
+only what its subcommand needs, each handler doing its own imports, and `pair FILE` — the call
+other programs make once per round — does not even build the argument parser (argparse and
+what it pulls in cost several milliseconds). Every other form, `pair --help` included, goes
+through argparse.
 """
 
 from __future__ import annotations

@@ -26,8 +26,9 @@ acceptable opponent once the floaters are chosen, and earlier pairs never need r
   counted again after each undo. Because of the guard, undoing the two groups beside the
   median always makes it pairable, so pairing never gives up while a legal pairing exists.
 
-`pair_round(..., reading=ROUND_READING)` keeps the reading before issue 15 (8.3 over the whole
-round for every pair; rule 9 then never runs) for the benchmark's before/after figures.
+`pair_round(..., reading=ROUND_READING)` keeps the round-wide reading (8.3 over the whole round
+for every pair; rule 9 then never runs) so that the benchmark can set the two readings' figures
+side by side (docs/benchmarks.md, `make bench-pairing`).
 """
 
 from __future__ import annotations
@@ -126,7 +127,7 @@ def _game(a: PlayerState, b: PlayerState, colour_of_a: str) -> Game:
 # -- the two readings of rule 8.3 ------------------------------------------------------------------
 
 GROUP_READING = "group"  # LIM.md 8.3 as written: the group, rule 9, the round-wide guard
-ROUND_READING = "round"  # the reading before issue 15, kept only so the benchmark can compare
+ROUND_READING = "round"  # 8.3 over the whole round, kept only so the benchmark can compare
 
 # Lim 8.3 guard: how many choices of floaters, in the order of rule 5, are tried for one group
 # before the round-wide choice pairs it instead.
@@ -447,8 +448,8 @@ class _RoundPairer:
     ) -> tuple[list[Pair], list[int]]:
         """The round-wide choice: each opponent in the order of rules 6-8, accepted only if the
         group keeps its pairs and `guard` the round pairable; a player who finds none floats
-        (Lim 8.5). The whole pairing under the reading before issue 15, and the fallback of the
-        guard under LIM.md's."""
+        (Lim 8.5). The whole pairing under the round-wide reading, and the fallback of the guard
+        under LIM.md's."""
         players = self.players
         floating = list(floating)
         chosen_floaters = list(floating)
@@ -578,9 +579,9 @@ def pair_round(
 ) -> Pairing:
     """Pair one Swiss round by the Lim system. Raises NoLegalPairing (Lim 11).
 
-    `reading=ROUND_READING` pairs as before issue 15 (rule 8.3 read over the whole round); it
-    exists only so that `bench/pairing.py` can print the quality figures of both. `notes`, if
-    given, is filled in with what happened (rule 9 cracks, guard fallbacks).
+    `reading=ROUND_READING` pairs with rule 8.3 read over the whole round; it exists only so
+    that `bench/pairing.py` can print the quality figures of both. `notes`, if given, is filled
+    in with what happened (rule 9 cracks, guard fallbacks).
     """
     if len({p.number for p in players}) != len(players):
         raise ValueError("pairing numbers must be unique")

@@ -359,7 +359,7 @@ def _build_rounds(
 def write_trf(tournament: Tournament) -> str:
     """Write the tournament as TRF-16 with 2/1/0 scoring (BBW/BBD).
 
-    Every field stays in its columns and on its line (issue 14): names go through
+    Every field stays in its columns and on its line, whatever a name holds: names go through
     `one_line` (no control character, line separator or format character can start a line
     or hide text) and are cut to their 33 columns; a number too large for its columns raises
     ValueError rather than shift the ones after it.

@@ -1,5 +1,6 @@
-"""Issue 12: the tick reads only due tournaments (`next_due_at`); the options come from the
-abstract events.models.Event."""
+"""The tick reads only due tournaments (`next_due_at`), so its cost follows the due work, not
+the number of tournaments (bench/tournament.py); the options come from the abstract
+events.models.Event."""
 
 import django.db.models.deletion
 from django.conf import settings

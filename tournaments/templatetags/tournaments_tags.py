@@ -1,4 +1,4 @@
-"""`{% load tournaments_tags %}`: the home page's tournaments (issue 16)."""
+"""`{% load tournaments_tags %}`: the home page's tournaments."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The last seat cannot be taken twice (issue 7), on real PostgreSQL with threads.
+"""The last seat cannot be taken twice (RULES 4.2), on real PostgreSQL with threads.
 
 The step between counting the seats and inserting the registration is slowed down so that,
 without the tournament row lock, both joins would count 3 of 4 and both get in (this test fails

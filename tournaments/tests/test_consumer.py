@@ -14,7 +14,7 @@ from tournaments.broadcast import group_name
 
 
 async def scenario() -> dict:
-    elsewhere = WebsocketCommunicator(  # another port of the same host: refused (issue 14)
+    elsewhere = WebsocketCommunicator(  # another port of the same host: refused
         application,
         "/ws/tournaments/4242/",
         headers=[(b"origin", b"http://127.0.0.1:9999"), (b"host", b"127.0.0.1")],

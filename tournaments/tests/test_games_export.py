@@ -1,4 +1,4 @@
-"""A tournament's "PGN/PDN of all games" (issue 24): every game, its round (and leg), the
+"""A tournament's "PGN/PDN of all games": every game, its round (and leg), the
 tournament as its Event, each game's URL as its Site; read back by python-chess and
 pydraughts."""
 

@@ -1,4 +1,5 @@
-"""Issue 24: every game a tournament opens takes both players' pages to the board.
+"""Every game a tournament opens takes both players' pages to the board (the game opens and
+its clock runs whether they are there or not, RULES 4.7).
 
 The site socket's `mygame` (live/pushes.py) carries the game's id to every page of the player
 (live/static/live/mygame.js goes there). Sent after commit only (STYLE 4): checked by running

@@ -1,4 +1,4 @@
-"""Issue 15, the arbiter's cases (RULES 4.7, 4.9, 7.1, 7.3), each as the review found it."""
+"""An arbiter's cases (RULES 4.7, 4.9, 7.1, 7.3), each set up as the arbiter met it."""
 
 from __future__ import annotations
 

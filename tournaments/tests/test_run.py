@@ -1,4 +1,4 @@
-"""Tournaments run by themselves (issue 8): full runs in the database with simulated players.
+"""Tournaments run by themselves (RULES 4.3-4.10): full runs in the database with simulated players.
 
 Services are called directly with a controlled clock; `game_finished` is not delivered here
 (pytest-django never commits), so every game is scored by the tick's catch-up, which is the
@@ -455,8 +455,8 @@ def test_tiebreaks_and_ratings_at_the_end():
 
 
 def test_players_sockets_are_told_when_their_game_opens(django_capture_on_commit_callbacks):
-    """The banner on every page comes from a push on the player's site socket (/ws/me/); since
-    issue 24 the page is also sent to the board (`mygame`, tournaments/tests/test_mygame.py)."""
+    """The banner on every page comes from a push on the player's site socket (/ws/me/); the
+    page is also sent to the board (`mygame`, tournaments/tests/test_mygame.py)."""
     from live.pushes import user_group
 
     tournament = make(4)

@@ -1,5 +1,5 @@
 """Two workers ticking at the same instant start a tournament once and pair each round once
-(issue 8), on real PostgreSQL with threads. Without the tournament row lock both threads would
+(RULES 4.3, 4.8), on real PostgreSQL with threads. Without the tournament row lock both threads would
 see the tournament scheduled and both would pair round 1 (the unique round constraint would
 then fail one of them only after games had been opened twice)."""
 

@@ -1,4 +1,4 @@
-"""The live pages of a running and a finished tournament (issue 8)."""
+"""The live pages of a running and a finished tournament (RULES 4.3-4.10)."""
 
 from __future__ import annotations
 
@@ -130,7 +130,7 @@ def test_pgn_of_all_games_names_the_tournament(client):
 
 
 def test_a_hostile_tournament_name_cannot_break_the_pgn(client):
-    """Issue 14: a name with a newline, quotes and a trailing backslash stays one header."""
+    """A name with a newline, quotes and a trailing backslash stays one header."""
     import io
 
     import chess.pgn

@@ -54,10 +54,10 @@ def test_list_filters_by_variant_and_cadence(client, django_assert_max_num_queri
         page = client.get(reverse("tournaments:list")).content.decode()
     assert chess.name in page and dama.name in page
     assert "🔒" in page and "1/16" in page
-    # Issue 16: a cancelled tournament stays in the list, among the ended ones, marked.
+    # A cancelled tournament stays in the list, among the ended ones, marked.
     ended = page[page.index("Conclusi") :]
     assert "Deserto" in ended and 'data-testid="cancelled-badge"' in ended
-    # Issue 16: a start within the day is a countdown with its unit, not a time of day.
+    # A start within the day is a countdown with its unit ("23:38" read as a time of day).
     assert re.search(r'data-testid="starts">tra \d+ (h \d+ min|min)<', page)
     page = client.get(reverse("tournaments:list"), {"variant": "italian"}).content.decode()
     assert dama.name in page and chess.name not in page

@@ -146,10 +146,10 @@ def test_a_thousand_waiting_players_are_paired_at_once():
     assert len(result.pairs) == 500 and result.waiting == ()
 
 
-# --- issue 25.2: the odd one out is the one who became waiting last ---------------------------
+# --- RULES 8 Decision: the odd one out is the one who became waiting last ---------------------
 
 
-def test_issue_25_odd_case_the_least_waited_waits_though_the_quick_fixups_fail():
+def test_the_least_waited_waits_though_the_quick_fixups_fail():
     # Seven players: without 101 (waited 97 s, the least) the others pair fully (100-104,
     # 102-106, 103-105), but the closest-first pairing and the short swaps do not find it.
     ranks = {100: 2, 101: 1, 102: 7, 103: 3, 104: 5, 105: 4, 106: 5}
@@ -230,7 +230,7 @@ def test_property_maximum_and_the_odd_one_out_against_brute_force(arena, seed):
             assert last.player in result.waiting
 
 
-# --- issue 25.4: the exact step is bounded -----------------------------------------------------
+# --- the exact step is bounded (1,000 waiting paired under 200 ms, docs/benchmarks.md) --------
 
 
 def _big(n: int, blocked_pairs) -> tuple[list[Waiting], dict]:
@@ -288,8 +288,8 @@ def test_property_the_narrowed_exact_step_is_still_a_maximum_matching(n, seed, s
 
 
 def test_a_thousand_waiting_with_one_blocked_against_everyone():
-    # Issue 25.4's case (it took 0.6 s, its time is measured by bench/arena_pairing.py): the
-    # one nobody may meet waits, and so does one other (an even number, one left out).
+    # Edmonds on everybody took 0.6 s here (bench/arena_pairing.py times it): the one nobody
+    # may meet waits, and so does one other (an even number, one left out).
     players, history = _big(1000, [(0, j) for j in range(1, 1000)])
     result = pair_waiting(players, history, NOW, 1)
     assert len(result.pairs) == 499 and 0 in result.waiting

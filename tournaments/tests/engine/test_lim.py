@@ -88,7 +88,7 @@ def test_rule_1_bye_skips_a_player_who_cannot_be_left_out():
 
 
 def test_rule_1_no_bye_for_a_player_who_won_by_forfeit():
-    # Issue 15.8 (LIM 1, FIDE C.04.1): #5, lowest-ranked of the lowest group, won a game
+    # LIM 1 (FIDE C.04.1): #5, lowest-ranked of the lowest group, won a game
     # because the opponent did not show up: like one who already rested, #4 gets the bye.
     players = [player(1, 4), player(2, 4), player(3, 2), player(4, 2), player(5, 2)]
     assert pair(players, ROUND_3).bye == 5
@@ -311,10 +311,10 @@ def test_rules_6_and_9_fixture_f1_blocked_median_cracks_the_group_below():
     assert notes.cracked_groups == 1
 
 
-# Issue 15.6: 8 players, 3 rounds played (median 3): {1, 2} on 4, {3} on 3, {4, 5, 6} on 2,
-# {7, 8} on 0; #6 has met 3, 4 and 5. The colours are the ones with which the reading before
-# issue 15 gives exactly the pairing the issue reports (2-1, 4-3, 5-8, 6-7, White first).
-ISSUE_15_6 = {
+# The median group blocked: 8 players, 3 rounds played (median 3): {1, 2} on 4, {3} on 3,
+# {4, 5, 6} on 2, {7, 8} on 0; #6 has met 3, 4 and 5. With these colours the round-wide reading
+# of rule 8.3 gives 2-1, 4-3, 5-8, 6-7 (White first): 3 floaters where LIM.md's reading has 2.
+MEDIAN_BLOCKED = {
     1: (4, "WBW"),
     2: (4, "BWB"),
     3: (3, "WBW"),
@@ -326,21 +326,21 @@ ISSUE_15_6 = {
 }
 
 
-def issue_15_6_players():
+def median_blocked_players():
     return symmetric(
         [
             player(n, score, colours, met=(3, 4, 5) if n == 6 else ())
-            for n, (score, colours) in ISSUE_15_6.items()
+            for n, (score, colours) in MEDIAN_BLOCKED.items()
         ]
     )
 
 
-def test_rule_9_issue_15_6_cracks_the_group_above_the_median():
+def test_rule_9_cracks_the_group_above_a_blocked_median():
     # {1, 2} pairs 1-2; {7, 8} pairs 7-8; in {4, 5, 6} #6 has met the others and floats up,
     # 4-5. The median {3} + #6 is blocked (they met); more came up than down, so rule 9 undoes
     # the group just above: 1 and 2 join. #1 (due Black) takes the highest-ranked due White
     # with which the rest still pairs: not #2 (3-6 met), so #6; then 2-3.
-    players = issue_15_6_players()
+    players = median_blocked_players()
     spec = RoundSpec(4, 9)
     notes = PairingNotes()
     result = pair_round(players, spec, notes=notes)
@@ -351,8 +351,8 @@ def test_rule_9_issue_15_6_cracks_the_group_above_the_median():
     assert (q.floaters, q.score_difference_sum) == (2, 3)
 
 
-def test_rule_8_3_read_over_the_round_gives_what_the_issue_reported():
-    players = issue_15_6_players()
+def test_rule_8_3_read_over_the_round_floats_three():
+    players = median_blocked_players()
     result = pair_round(players, RoundSpec(4, 9), reading=ROUND_READING)
     assert set(result.games) == {Game(2, 1), Game(4, 3), Game(5, 8), Game(6, 7)}
     q = quality(players, result)
@@ -425,7 +425,7 @@ def test_rule_9_median_blocked_by_upfloaters_cracks_the_group_above():
 
 
 def test_rule_8_5_player_without_opponent_replaces_the_even_maker():
-    # The same state under the reading before issue 15 (rule 8.3 over the whole round): 1-2
+    # The same state under the round-wide reading (rule 8.3 over the whole round): 1-2
     # would leave the round unpairable, so #1 finds no opponent and floats instead of #3, who
     # comes back and plays #2 (8.5). The guard's round-wide choice still works this way.
     players = [
@@ -510,7 +510,7 @@ def test_rule_10_4_latest_difference_decides():
 
 
 def test_rule_10_4_compares_rounds_not_games():
-    # Issue 15.7. Pairing round 4; both are due White. #1 played White in round 1, had a
+    # Pairing round 4; both are due White. #1 played White in round 1, had a
     # half-point bye in round 2, Black in round 3 ("WB"); #2 played B, W, B. Round by round
     # the latest round both played with different colours is round 1 (#1 W, #2 B), so #1 gets
     # Black. Aligned on games instead, "WB" against "BWB" shows no difference and the

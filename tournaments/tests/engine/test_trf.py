@@ -84,7 +84,7 @@ def test_c5_file_details():
     assert {p.number: p.score for p in t.player_states()} == {1: 4, 2: 2, 3: 4, 5: 2, 6: 0}
 
 
-def test_issue_7_scores_match_the_points_column():
+def test_bbppairings_issue_7_file_scores_match_the_points_column():
     text = (DATA / "bbppairings_issue_7.trf").read_text()
     t = read_trf(text)
     scores = t.scores_after(t.rounds_played)
@@ -151,7 +151,7 @@ def test_corrupted_files_give_a_tournament_or_a_trf_error_never_a_crash(name, ed
         pass
 
 
-# -- point systems (issue 15.9) and size ------------------------------------------------------
+# -- point systems (only 2/1/0 is read) and size ----------------------------------------------
 
 C5 = "\n".join(GOOD) + "\n"
 
@@ -246,7 +246,7 @@ def test_larger_files_are_refused_before_reading_them():
     assert "larger than" in str(error.value)
 
 
-# -- hostile names (issue 14): every field stays on its line and in its columns ---------------
+# -- hostile names: every field stays on its line and in its columns -------------------------
 
 HOSTILE_NAMES = [
     "Cup\nXXR 99\n001    1      Evil                              2000",
