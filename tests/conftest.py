@@ -7,10 +7,11 @@ import uuid
 import pytest
 
 from accounts.tests.factories import UserFactory
+from harness import free_port, wait_until
 from live import heartbeat, presence
 from live.models import Connection
 from tests.browser import signed_in
-from tests.processes import Processes, free_port, http_status, process_env, wait_until
+from tests.processes import Processes, process_env
 
 
 @pytest.fixture(scope="session")
@@ -20,49 +21,35 @@ def background(django_db_setup, django_db_blocker, tmp_path_factory, mailbox_ser
     # No test waits on a wall clock it can set (issue 27): a short pause between tournament
     # rounds (RULES 4.8's 30 s stays tested in tournaments/tests), a live page's resync after
     # 3 s of silence instead of 15.
-    procs = Processes(
-        tmp_path_factory.mktemp("processes"),
-        process_env(
-            ROUND_PAUSE_SECONDS="2",
-            GAME_RESYNC_SECONDS="3",
-            EMAIL_HOST=mailbox_server.host,
-            EMAIL_PORT=str(mailbox_server.port),
-        ),
+    env = process_env(
+        ROUND_PAUSE_SECONDS="2",
+        GAME_RESYNC_SECONDS="3",
+        EMAIL_HOST=mailbox_server.host,
+        EMAIL_PORT=str(mailbox_server.port),
     )
-    procs.start_worker()
-    procs.start_beat()
-    try:
-        wait_until(
+    with Processes(tmp_path_factory.mktemp("processes"), env) as procs:
+        procs.start_worker()
+        procs.start_beat()
+        procs.wait_for(
             lambda: (
                 (heartbeat.age(heartbeat.WORKER) or 99) < 3
                 and (heartbeat.age(heartbeat.BEAT) or 99) < 3
             ),
-            timeout=60,
-            what="worker and beat heartbeats",
+            60,
+            "worker and beat heartbeats",
         )
-    except TimeoutError:
-        procs.stop_all()
-        raise AssertionError(
-            "worker/beat did not start:\n" + procs.log("worker") + "\n" + procs.log("beat")
-        ) from None
-    yield procs
-    procs.stop_all()
+        yield procs
 
 
 @pytest.fixture(scope="session")
 def site(background, tmp_path_factory):
     """The whole site served by daphne on a free port, with worker and beat: base URL."""
     port = free_port()
-    procs = Processes(tmp_path_factory.mktemp("site"), background.env)
-    procs.start_daphne(port)
     url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until(lambda: http_status(url + "/healthz") == 200, timeout=60, what="daphne")
-    except TimeoutError:
-        procs.stop_all()
-        raise AssertionError("daphne did not start:\n" + procs.log("daphne")) from None
-    yield url
-    procs.stop_all()
+    with Processes(tmp_path_factory.mktemp("site"), background.env) as procs:
+        procs.start_daphne(port)
+        procs.wait_healthy(url, 60)
+        yield url
 
 
 @pytest.fixture(scope="module")

@@ -18,8 +18,8 @@ from accounts.tests.factories import UserFactory
 from arena.models import Arena, ArenaGame, Entry
 from arena.running import arena_pair
 from arena.tests.factories import ArenaFactory
+from harness import wait_until
 from tests.browser import log_in, shoot
-from tests.processes import wait_until
 
 pytestmark = [
     pytest.mark.e2e,

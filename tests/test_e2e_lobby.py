@@ -14,8 +14,8 @@ from playwright.sync_api import expect
 from accounts.models import User
 from games.models import Game, PoolEntry
 from games.services import Pool, challenge_create, game_open, game_resign, pool_join
+from harness import wait_until
 from tests.browser import fresh_lobby_window, socket_open
-from tests.processes import wait_until
 
 pytestmark = pytest.mark.e2e
 

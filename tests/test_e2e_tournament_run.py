@@ -13,7 +13,6 @@ itself and still sees the final standings arrive live, and every game is scored 
 
 from __future__ import annotations
 
-import os
 import re
 import signal
 import time
@@ -26,8 +25,9 @@ from playwright.sync_api import expect
 from accounts.tests.factories import UserFactory
 from games.models import Game
 from games.models import Status as GameStatus
+from harness import free_port
 from tests.browser import log_in
-from tests.processes import Processes, free_port, http_status, wait_until
+from tests.processes import Processes
 from tournaments import services
 from tournaments.models import Pairing, Tournament
 from tournaments.tests.factories import TournamentFactory
@@ -53,34 +53,23 @@ class OwnSite:
 
     def start(self) -> None:
         self.procs.start_daphne(self.port)
-        try:
-            wait_until(lambda: http_status(self.url + "/healthz") == 200, timeout=60, what="daphne")
-        except TimeoutError:
-            raise AssertionError("daphne did not start:\n" + self.procs.log("daphne")) from None
+        self.procs.wait_healthy(self.url, 60)
 
 
 @pytest.fixture
 def own_site(background, tmp_path):
-    site = OwnSite(Processes(tmp_path, background.env), free_port())
-    try:
+    with Processes(tmp_path, background.env) as procs:
+        site = OwnSite(procs, free_port())
         site.start()
         yield site
-    finally:
-        site.procs.stop_all()
-
-
-def sigkill(procs: Processes, name: str) -> None:
-    proc = procs.running.pop(name)
-    os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait(timeout=10)
 
 
 def kill_and_restart(background: Processes, site: OwnSite) -> None:
     """SIGKILL the Celery worker, beat and daphne mid-run (no clean shutdown), then start them
     again; daphne on the same port."""
     for name in ("worker", "beat"):
-        sigkill(background, name)
-    sigkill(site.procs, "daphne")
+        background.stop(name, signal.SIGKILL)
+    site.procs.stop("daphne", signal.SIGKILL)
     background.start_worker()
     background.start_beat()
     site.start()

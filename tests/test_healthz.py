@@ -7,8 +7,8 @@ import time
 import pytest
 from django.test import override_settings
 
+from harness import free_port, wait_until
 from live import heartbeat
-from tests.processes import free_port, wait_until
 
 pytestmark = pytest.mark.django_db
 
