@@ -167,6 +167,10 @@ def command_line_start_up(runs: int) -> float:
         shutil.copy(ROOT / "tournaments" / "__init__.py", copy / "tournaments")
         for source in (ROOT / "tournaments" / "engine").glob("*.py"):
             shutil.copy(source, copy / "tournaments" / "engine")
+        # The matching the engine shares with the arena's (pure too: imports no more).
+        (copy / "events").mkdir()
+        for name in ("__init__.py", "matching.py"):
+            shutil.copy(ROOT / "events" / name, copy / "events")
         trf = copy / "twelve.trf"
         trf.write_text(write_trf(t))
         pair = [sys.executable, "-m", "tournaments.engine", "pair", str(trf)]
