@@ -3,7 +3,8 @@ PostgreSQL and Redis of scripts/with-services.sh, on loopback only and free port
 fault scenarios do to them (kill -9 and restart, Redis and PostgreSQL stopped and started);
 and the tracebacks in their logs.
 
-Every process writes to its own log in the run's directory (appended across restarts).
+The processes are the process harness's (harness/): the units' command lines, each writing to
+its own log in the run's directory (appended across restarts).
 """
 
 from __future__ import annotations
