@@ -18,7 +18,7 @@ from tests.processes import Processes, process_env
 def background(django_db_setup, django_db_blocker, tmp_path_factory, mailbox_server):
     """A real Celery worker and beat on the test database and Redis (session-wide), mailing
     through the suite's SMTP server (tests/mailbox.py)."""
-    # No test waits on a wall clock it can set (issue 27): a short pause between tournament
+    # No test waits on a wall clock it can set (docs/testing.md): a short pause between tournament
     # rounds (RULES 4.8's 30 s stays tested in tournaments/tests), a live page's resync after
     # 3 s of silence instead of 15.
     env = process_env(
@@ -105,7 +105,7 @@ def pytest_collection_modifyitems(items):
         # Under pytest-xdist (`make test`, `--dist loadgroup`), the tests that drive real
         # processes or a browser run in two groups, each on one worker that starts its own
         # daphne, Celery worker, beat and Chromium once; the third worker shares out the rest
-        # with them (issue 27). Measured on this 2-core machine, pytest's time of a full run:
+        # with them. Measured on this 2-core machine, pytest's time of a full run:
         # every such test on any worker (what the run did while pytest 9.2 lost the groups)
         # 8-10 minutes; one group was alone the tail (305 s of its tests while the rest took
         # under 200 s); these two groups (160 s and 305 s) with three workers 5 min 22 s, all
@@ -139,7 +139,8 @@ def two_players(monkeypatch, transactional_db, site, browser):
         context.set_default_timeout(15_000)
         pages.append(context.new_page())
     names = [f"a_{uuid.uuid4().hex[:8]}", f"b_{uuid.uuid4().hex[:8]}"]
-    # Signed in by a session cookie (issue 27): test_e2e_accounts signs up through the pages.
+    # Signed in by a session cookie (tests/browser.py): test_e2e_accounts signs up through the
+    # pages.
     # The pages stay blank: each test opens the page it needs first (`log_in` for the home).
     for page, name in zip(pages, names, strict=True):
         UserFactory(username=name)

@@ -1,8 +1,8 @@
-"""End to end with real processes (issue 8): PostgreSQL, Redis, daphne, Celery worker and beat,
-four players and a spectator in Chromium. The tournament starts by itself shortly after they
-join; the players' open pages go to their boards by themselves (issue 24) and the spectator's
-shows the pairings without a reload; they play every game (one of the two resigns) until the
-final standings, which appear on the spectator's page live too.
+"""End to end with real processes: PostgreSQL, Redis, daphne, Celery worker and beat, four
+players and a spectator in Chromium. The tournament starts by itself shortly after they join;
+the players' open pages go to their boards by themselves (docs/features.md, "Your game opens
+by itself") and the spectator's shows the pairings without a reload; they play every game (one
+of the two resigns) until the final standings, which appear on the spectator's page live too.
 
 Four players play a double round robin (RULES 4.4): 3 rounds × 2 games, with the pause of
 RULES 4.8 between rounds (ROUND_PAUSE_SECONDS, 2 s for the suite's processes). The
@@ -38,7 +38,7 @@ pytestmark = [
     pytest.mark.usefixtures("orm_beside_playwright"),
 ]
 
-START_IN = timedelta(minutes=10)  # moved to "now" once every page is open (issue 27)
+START_IN = timedelta(minutes=10)  # moved to "now" once every page is open (docs/testing.md)
 RUN_TIMEOUT = 600  # seconds, only against a hang: 6 games each, two pauses (130 s on a slow day)
 
 
@@ -114,7 +114,7 @@ def test_four_players_play_a_tournament_to_the_final_standings(background, own_s
         services.registration_join(tournament_id=tournament.pk, player=player)
     detail = f"{site}/tournaments/{tournament.pk}/"
     # A spectator keeps the tournament page open throughout: a player's page goes to their
-    # board whenever their game opens (issue 24).
+    # board whenever their game opens (docs/architecture.md, Walk 2).
     spectator = UserFactory(username="spettatore")
     contexts = [browser.new_context(locale="it-IT") for _ in range(len(players) + 1)]
     try:
@@ -132,11 +132,11 @@ def test_four_players_play_a_tournament_to_the_final_standings(background, own_s
         for page in [*pages.values(), watcher]:
             page.goto(detail)
             expect(page.get_by_test_id("user-menu")).to_be_visible()
-        # Due now: no test waits on a wall clock it can set (issue 27).
+        # Due now: no test waits on a wall clock it can set (docs/testing.md).
         now = timezone.now()
         Tournament.objects.filter(pk=tournament.pk).update(starts_at=now, next_due_at=now)
         # The tick starts the tournament: the pairings come to the watcher without a reload,
-        # and each player's page goes to their board by itself (issue 24).
+        # and each player's page goes to their board by itself (the site socket's `mygame`).
         expect(watcher.get_by_test_id("pairings-1")).to_be_visible(timeout=90_000)
         for page in pages.values():
             expect(page).to_have_url(re.compile(r"/games/\d+/$"), timeout=30_000)
@@ -160,7 +160,7 @@ def test_four_players_play_a_tournament_to_the_final_standings(background, own_s
                 # Whoever is not the first player resigns (their opponent, or Black).
                 loser = game.black_id if game.black_id != players[0].pk else game.white_id
                 page = pages[loser]
-                # No link clicked: the page is taken to the board (issue 24), after the restart
+                # No link clicked: the page is taken to the board (`mygame`), after the restart
                 # too (the site socket says so as it reconnects, within its back-off).
                 page.wait_for_url(f"**/games/{game.pk}/", timeout=60_000)
                 page.get_by_test_id("resign").click()
@@ -193,8 +193,8 @@ def test_four_players_play_a_tournament_to_the_final_standings(background, own_s
         assert reconnected is not None and reconnected.frames, "no push after the reconnect"
         # ... and the final standings arrive on it without a reload.
         expect(watcher.get_by_test_id("finished")).to_be_visible(timeout=30_000)
-        # Issue 16: the outcome in one sentence ("Torneo concluso: Tutti i turni giocati."
-        # before), each double pairing with its two results, the cross table with both games.
+        # The outcome in one sentence, each double pairing with its two results, the cross
+        # table with both games.
         expect(watcher.get_by_test_id("finished")).to_contain_text(
             "Torneo concluso: si sono giocati tutti i turni."
         )

@@ -1,10 +1,10 @@
-"""Issue 37: two installs on one machine never talk to each other, even on one Redis.
+"""Two installs on one machine never talk to each other, even on one Redis.
 
 Two whole sites side by side, each with its daphne, Celery worker and beat and a database of
 its own, both on the suite's Redis and with no Redis name set: each names its things in Redis
-after its database (config.env.redis_names). A tester had run a second clone beside a first:
-a game opening for user #1 of the second took user #1 of the first to its board, and each
-/healthz could see the other's worker. Here both sites have a user #N, signed in on both:
+after its database (config.env.redis_names). Were they to share names, a game opening for user
+#1 of one would take user #1 of the other to its board, and each /healthz would see the
+other's worker. Here both sites have a user #N, signed in on both:
 
 - a push to user #N on one site reaches their site socket there, never the other site's;
 - each /healthz sees its own worker only: with B's worker stopped, B's /healthz says the
