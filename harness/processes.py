@@ -129,6 +129,8 @@ def beat_argv(loglevel: str | None = None) -> list[str]:
 
 @dataclass
 class Command:
+    """How a process was last started: what `Processes.restart` starts again."""
+
     argv: list[str]
     env: dict[str, str]
     cwd: Path
