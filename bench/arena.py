@@ -1,4 +1,4 @@
-"""Arena benchmark (`make bench-arena`, issue 13): one arena, many players over real websockets.
+"""Arena benchmark (`make bench-arena`): one arena, many players over real websockets.
 
 Starts two daphne processes, a Celery worker and beat on the database of DATABASE_URL and the
 Redis of REDIS_URL (private ones from `make`), opens a running arena and N players (``--players``,
@@ -32,7 +32,6 @@ import os
 import random
 import re
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -41,16 +40,16 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.live import (  # noqa: E402
-    BIN,
     Socket,
     django_setup,
     process_cpu_seconds,
     server_environment,
     start_servers,
 )
+from harness import Processes  # noqa: E402
 
 PURE_TARGET_MS = 200.0
-PASS_TARGET_MS = 300.0  # issue 25.6: the worst pairing pass of a run
+PASS_TARGET_MS = 300.0  # the worst pairing pass of a run (docs/benchmarks.md)
 
 
 def pure_pairing() -> dict[int, float]:
@@ -238,44 +237,12 @@ def client_process(arena_id, players, ports, interval, seconds, warmup, ready, g
     queue.put(asyncio.run(main()))
 
 
-def start_background(log_dir: Path) -> list[subprocess.Popen]:
-    env = dict(server_environment(), LOG_LEVEL="INFO")
-    procs = []
-    for name, argv in (
-        (
-            "worker",
-            [
-                "worker",
-                "--loglevel=INFO",
-                "--concurrency=2",
-                "--without-gossip",  # as deployed (deploy/systemd/circolo-worker.service)
-                "--without-mingle",
-                "-n",
-                f"bench-arena-{os.getpid()}@%h",
-            ],
-        ),
-        (
-            "beat",
-            [
-                "beat",
-                "--loglevel=WARNING",
-                "--scheduler",
-                "config.beat:HeartbeatScheduler",
-                "--pidfile=",
-            ],
-        ),
-    ):
-        log = open(log_dir / f"{name}.log", "wb")  # noqa: SIM115 - closed with the process
-        procs.append(
-            subprocess.Popen(
-                [str(BIN / "celery"), "-A", "config", *argv],
-                cwd=ROOT,
-                env=env,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
-        )
-    return procs
+def start_background(procs: Processes) -> None:
+    """The worker and beat as deployed; the worker at INFO, for the timestamped lines of each
+    pairing pass and settle (`path_figures`)."""
+    env = dict(procs.env, LOG_LEVEL="INFO")
+    procs.start_worker(node=f"bench-arena-{os.getpid()}", loglevel="INFO", env=env)
+    procs.start_beat(env=env)
 
 
 def pct(values: list[float], q: float) -> float:
@@ -284,7 +251,7 @@ def pct(values: list[float], q: float) -> float:
 
 
 def path_figures(log: Path, arena_id: int) -> dict[str, list[float]]:
-    """Where the wait for the next game went (issue 25.6), from the worker's timestamped lines
+    """Where the wait for the next game went, from the worker's timestamped lines
     (`arena.running`): the game's end to its settle task running, the settle's wait for the
     arena's lock, the game's end to the pass it asked for being due, the pass running after it
     was due, the pass's own time, and the pass's start to its games' `mygame` pushes."""
@@ -329,9 +296,10 @@ def run_once(args, run: int) -> dict:
     )
     log_dir.mkdir(parents=True, exist_ok=True)
     arena_id, players = make_arena(args.players)
-    ports, servers = start_servers(args.servers)
-    background = start_background(log_dir)
+    site = Processes(log_dir, server_environment())
     try:
+        ports = start_servers(site, args.servers)
+        start_background(site)
         time.sleep(3)  # the worker and beat come up
         queue: multiprocessing.Queue = multiprocessing.Queue()
         ready: multiprocessing.Queue = multiprocessing.Queue()
@@ -369,21 +337,16 @@ def run_once(args, run: int) -> dict:
 
         opened_before = ArenaGame.objects.filter(arena_id=arena_id).count()
         window_start = timezone.now()
-        cpu_before = sum(process_cpu_seconds(s.pid) for s in servers + background)
+        pids = [proc.pid for proc in site.running.values()]
+        cpu_before = sum(process_cpu_seconds(pid) for pid in pids)
         time.sleep(args.seconds)
-        cpu_after = sum(process_cpu_seconds(s.pid) for s in servers + background)
+        cpu_after = sum(process_cpu_seconds(pid) for pid in pids)
         opened = ArenaGame.objects.filter(arena_id=arena_id, started_at__gte=window_start).count()
         results = [queue.get(timeout=120) for _ in procs]
         for p in procs:
             p.join(timeout=30)
     finally:
-        for proc in servers + background:
-            proc.terminate()
-        for proc in servers + background:
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+        site.stop_all()
     # Closed, so that the next run's worker and tick have nothing of it to do.
     from arena.models import Arena
 
@@ -452,8 +415,8 @@ def main() -> int:
         + ", ".join(f"{r['worst_pass']:.0f}" for r in runs)
         + f" ms (target < {PASS_TARGET_MS:.0f} ms)"
     )
-    # Issue 25.6: p99 under the target in 9 runs of 10 (all of them when fewer than 10), every
-    # pass under its target, and the pure pairing of 1,000 under its own.
+    # The targets (docs/benchmarks.md): p99 under the window in 9 runs of 10 (all of them when
+    # fewer than 10), every pass under its target, and the pure pairing of 1,000 under its own.
     needed = len(runs) - len(runs) // 10
     ok = len(met) >= needed and passes_ok and pure[1000] < PURE_TARGET_MS
     print("OK" if ok else "TARGET MISSED")

@@ -1,4 +1,4 @@
-"""Benchmark of the arena's pure pairing (`arena.engine.pairing.pair_waiting`), issue 25.4.
+"""Benchmark of the arena's pure pairing (`arena.engine.pairing.pair_waiting`).
 
 Target: a thousand waiting players paired in under 200 ms in every shape below (the exact step
 used to run on everybody: 0.6 s quiet with one player blocked against everyone). Prints the

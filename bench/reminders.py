@@ -97,36 +97,15 @@ def every_tick_tasks() -> tuple[list[str], float, float]:
 
 
 def start_background(log_dir: Path, box, runs_key: str):
-    """The worker as deployed (deploy/systemd/circolo-worker.service) plus this module, and
-    beat, both mailing to `box`."""
+    """The worker as deployed plus this module, and beat, both mailing to `box`."""
     from bench.live import server_environment
-    from tests.processes import BIN, Processes
+    from harness import Processes
 
     env = dict(
-        server_environment(),
-        PYTHONUNBUFFERED="1",
-        EMAIL_HOST=box.host,
-        EMAIL_PORT=str(box.port),
-        **{RUNS_ENV: runs_key},
+        server_environment(), EMAIL_HOST=box.host, EMAIL_PORT=str(box.port), **{RUNS_ENV: runs_key}
     )
     procs = Processes(log_dir, env)
-    procs.start(
-        "worker",
-        [
-            str(BIN / "celery"),
-            "-A",
-            "config",
-            "worker",
-            "--loglevel=WARNING",
-            "--concurrency=2",
-            "--without-gossip",
-            "--without-mingle",
-            "-n",
-            f"bench-reminders-{os.getpid()}@%h",
-            "--include",
-            "bench.reminders",
-        ],
-    )
+    procs.start_worker(node=f"bench-reminders-{os.getpid()}", include=["bench.reminders"])
     procs.start_beat()
     return procs
 
@@ -344,7 +323,6 @@ def main() -> int:
 
     from live import heartbeat
     from tests.mailbox import Mailbox
-    from tests.processes import wait_until
 
     call_command("migrate", verbosity=0)
     # aiosmtpd logs every SMTP command at INFO (its logger is "mail.log", not the site's mail
@@ -358,17 +336,11 @@ def main() -> int:
     procs = start_background(log_dir, box, runs_key)
     launched = time.time()
     try:
-        try:
-            wait_until(
-                lambda: any(
-                    n == "live.heartbeat" and s > launched for n, s, _e in task_runs(runs_key)
-                ),
-                timeout=60,
-                what="the worker's first tick",
-            )
-        except TimeoutError:
-            print(procs.log("worker"), procs.log("beat"), sep="\n")
-            raise
+        procs.wait_for(
+            lambda: any(n == "live.heartbeat" and s > launched for n, s, _e in task_runs(runs_key)),
+            60,
+            "the worker's first tick",
+        )
         time.sleep(2)  # the first ticks' start-up work out of the baseline
         results = [run_once(args, run, box, runs_key) for run in range(1, args.repeat + 1)]
     finally:

@@ -14,12 +14,12 @@ the configured channel layer (Redis):
    round 10 with the test client: server time (median of 20) and query count, against 50
    players for comparison (the count must not grow with the number of players).
 
-3. 500 running tournaments with nothing due (issue 12): the periodic work of one tick (the
+3. 500 running tournaments with nothing due: the periodic work of one tick (the
    games' due checks and settling, the tournaments' due steps): median time of 20 and its
    queries, which must not grow with the number of running tournaments (compared with 50).
 
-Targets (issue 8): start under 2 s; standings page under 100 ms with a constant query count;
-(issue 12) a tick with nothing due in a few queries whatever the number of events.
+Targets (docs/benchmarks.md): start under 2 s; standings page under 100 ms with a constant query
+count; a tick with nothing due in a few queries whatever the number of events.
 The benchmark stands in for the Celery worker too: tasks run inline in this process.
 Leaves its rows in the database; run it on a scratch database.
 """

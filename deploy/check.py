@@ -1,11 +1,12 @@
-"""`make deploy-check` (issue 28): the shipped deployment, run on this machine and driven
+"""`make deploy-check`: the shipped deployment, run on this machine and driven
 through the proxy.
 
 As root, with Debian's nginx and a self-signed certificate made for the run: private PostgreSQL
 and Redis (scripts/test-services.sh); an environment file made from deploy/circolo.env.example;
 migrate and collectstatic; two daphne, the Celery worker and beat started with the ExecStart,
 WorkingDirectory, Environment and EnvironmentFile of deploy/systemd/ (read from the units, only
-/srv/circolo mapped to this checkout and the env file to the run's); nginx with
+/srv/circolo mapped to this checkout and the env file to the run's), by the process harness
+(harness/: each in a process group of its own, logging to a file of the run); nginx with
 deploy/nginx/circolo.conf (only its ports and paths changed) on free loopback ports. Then,
 through https:// and wss:// only: /healthz, static files, the log-in throttle's view of the
 client's address, a password reset by mail (a player signed up with an address asks for it on
@@ -33,7 +34,6 @@ import logging
 import os
 import re
 import secrets
-import shlex
 import shutil
 import signal
 import socket
@@ -52,11 +52,22 @@ ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
 sys.path.insert(0, str(ROOT))
 
+import harness  # noqa: E402
 from deploy import envfile  # noqa: E402
+from harness import Processes, free_port  # noqa: E402
+from harness.units import (  # noqa: E402
+    BEAT,
+    DAPHNE,
+    INSTALL_ROOT,
+    WORKER,
+    UnitError,
+    exec_start,
+    read_unit,
+    unit_environment,
+)
 from tests.mailbox import Mailbox  # noqa: E402
 
-# Where deploy/README.md installs things: the units name these paths.
-INSTALL_ROOT = "/srv/circolo"
+# Where deploy/README.md puts the environment file: the units name it.
 UNIT_ENV_FILE = "/etc/circolo/circolo.env"
 SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 FAILURES: list[str] = []
@@ -84,75 +95,26 @@ def must(ok: bool, what: str, detail: str = "") -> None:
         raise CheckFailed(what)
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def wait_until(predicate, timeout: float, what: str, interval: float = 0.2):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(interval)
-    raise CheckFailed(f"timed out after {timeout:.0f}s waiting for {what}")
+    """harness.wait_until, a timeout being a failed check."""
+    try:
+        return harness.wait_until(predicate, timeout, what, interval)
+    except TimeoutError as error:
+        raise CheckFailed(str(error)) from None
 
 
 # --- The shipped files --------------------------------------------------------------------
 
 
-def read_unit(name: str) -> dict[str, list[str]]:
-    """The [Service] settings of a unit of deploy/systemd/, each key with its values."""
-    settings: dict[str, list[str]] = {}
-    section = ""
-    for raw in (DEPLOY / "systemd" / name).read_text().splitlines():
-        line = raw.strip()
-        if not line or line[0] in "#;":
-            continue
-        if line.startswith("["):
-            section = line
-            continue
-        if section == "[Service]":
-            key, _, value = line.partition("=")
-            settings.setdefault(key.strip(), []).append(value.strip())
-    return settings
-
-
-def specifiers(text: str, instance: str | None) -> str:
-    """systemd's %i (the instance) and %% (a percent sign); any other specifier is not
-    expected in these units."""
-
-    def one(match: re.Match) -> str:
-        if match.group(1) == "%":
-            return "%"
-        if match.group(1) == "i" and instance is not None:
-            return instance
-        raise CheckFailed(f"unexpected systemd specifier %{match.group(1)} in {text!r}")
-
-    return re.sub(r"%(.)", one, text)
-
-
 def unit_command(name: str, instance: str | None = None) -> tuple[list[str], dict[str, str]]:
-    """ExecStart as argv, with /srv/circolo mapped to this checkout; the unit's own
-    Environment= values. Checks WorkingDirectory and EnvironmentFile are the README's."""
+    """ExecStart as argv, with /srv/circolo mapped to this checkout (harness.units); the unit's
+    own Environment= values. Checks WorkingDirectory and EnvironmentFile are the README's."""
     unit = read_unit(name)
-    (exec_start,) = unit["ExecStart"]
     if unit.get("WorkingDirectory") != [INSTALL_ROOT]:
         raise CheckFailed(f"{name}: WorkingDirectory is not {INSTALL_ROOT}")
     if unit.get("EnvironmentFile") != [UNIT_ENV_FILE]:
         raise CheckFailed(f"{name}: EnvironmentFile is not {UNIT_ENV_FILE}")
-    argv = [
-        str(ROOT) + arg[len(INSTALL_ROOT) :] if arg.startswith(INSTALL_ROOT + "/") else arg
-        for arg in shlex.split(specifiers(exec_start, instance))
-    ]
-    extra = {}
-    for value in unit.get("Environment", []):
-        for pair in shlex.split(value):
-            key, _, val = pair.partition("=")
-            extra[key] = val
-    return argv, extra
+    return exec_start(name, instance), unit_environment(name)
 
 
 def readme_variables() -> list[str]:
@@ -280,43 +242,7 @@ def rss_mb(pid: int) -> float:
     return 0.0
 
 
-# --- Processes ----------------------------------------------------------------------------
-
-
-class Stack:
-    """The processes of the run, each in its own session (so a kill reaches its children)."""
-
-    def __init__(self, logs: Path) -> None:
-        self.logs = logs
-        self.running: dict[str, subprocess.Popen] = {}
-
-    def start(self, name: str, argv: list[str], env: dict[str, str], cwd=ROOT):
-        log = open(self.logs / f"{name}.log", "ab")  # noqa: SIM115 - closed with the process
-        self.running[name] = subprocess.Popen(
-            argv, cwd=cwd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-        )
-        return self.running[name]
-
-    def kill(self, name: str, sig=signal.SIGTERM, timeout: float = 20) -> None:
-        proc = self.running.pop(name, None)
-        if proc is None or proc.poll() is not None:
-            return
-        try:
-            os.killpg(proc.pid, sig)
-            proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=10)
-        except ProcessLookupError:
-            pass
-
-    def stop_all(self) -> None:
-        for name in list(self.running):
-            self.kill(name)
-
-    def log(self, name: str) -> str:
-        path = self.logs / f"{name}.log"
-        return path.read_text(errors="replace") if path.exists() else ""
+# --- Commands -----------------------------------------------------------------------------
 
 
 def run(argv, env=None, **kwargs) -> str:
@@ -412,7 +338,8 @@ class Run:
     def __init__(self, tmp: Path) -> None:
         self.tmp = tmp
         (tmp / "logs").mkdir()
-        self.stack = Stack(tmp / "logs")
+        # Every process of the run (the units' and nginx), each in its own process group.
+        self.procs = Processes(tmp / "logs", {})
         self.services = tmp / "svc"
         self.https = free_port()
         self.http = free_port()
@@ -442,25 +369,24 @@ class Run:
     def start_units(self) -> None:
         for port in self.daphne_ports:
             self.start_daphne(port)
-        for name, unit in (("worker", "circolo-worker.service"), ("beat", "circolo-beat.service")):
+        for name, unit in (("worker", WORKER), ("beat", BEAT)):
             argv, extra = unit_command(unit)
-            self.stack.start(name, argv, self.process_env() | extra)
+            self.procs.start(name, argv, self.process_env() | extra)
 
     def start_daphne(self, port: int) -> None:
-        unit = "circolo-daphne@.service"
-        argv, extra = unit_command(unit, str(port))
+        argv, extra = unit_command(DAPHNE, str(port))
         if not memory_cgroups_unavailable():
             # The unit's memory limits, applied by systemd itself to a scope around the same
             # command (--scope runs it in this process's place: same pid, same environment).
             limits = [
                 arg
                 for key in ("MemoryHigh", "MemoryMax")
-                for value in read_unit(unit).get(key, [])
+                for value in read_unit(DAPHNE).get(key, [])
                 for arg in ("-p", f"{key}={value}")
             ]
-            argv = [shutil.which("systemd-run"), "--scope", "--quiet", "--collect", *limits, "--"]
-            argv += unit_command(unit, str(port))[0]
-        self.stack.start(f"daphne-{port}", argv, self.process_env() | extra)
+            scope = [shutil.which("systemd-run"), "--scope", "--quiet", "--collect", *limits]
+            argv = [*scope, "--", *argv]
+        self.procs.start(f"daphne-{port}", argv, self.process_env() | extra)
 
     def manage(self, *args: str) -> None:
         """deploy/manage.sh, as deploy/README.md runs it (as root here: no user circolo)."""
@@ -520,7 +446,7 @@ http {{
         done = subprocess.run([*args, "-t"], capture_output=True, text=True)
         detail = "" if done.returncode == 0 else done.stderr[-800:]
         must(done.returncode == 0, "nginx -t accepts deploy/nginx/circolo.conf", detail)
-        self.stack.start("nginx", [*args, "-g", "daemon off;"], {"PATH": SYSTEM_PATH})
+        self.procs.start("nginx", [*args, "-g", "daemon off;"], {"PATH": SYSTEM_PATH})
         wait_until(lambda: self.healthz()[0] != 0, 30, "nginx to listen")
 
     # The checks.
@@ -855,7 +781,7 @@ http {{
         cgroup's memory.high and memory.max as the unit says (systemd-run's scope, see
         start_daphne), or a clear skip where this machine cannot apply them. Their RSS now,
         after the sockets of the checks above, under MemoryHigh either way."""
-        unit = read_unit("circolo-daphne@.service")
+        unit = read_unit(DAPHNE)
         wanted = {
             key: memory_bytes(values[-1])
             for key, values in unit.items()
@@ -868,7 +794,7 @@ http {{
             "the daphne unit sets MemoryHigh= below MemoryMax=",
             str(unit.get("MemoryHigh")) + " " + str(unit.get("MemoryMax")),
         )
-        pids = [self.stack.running[f"daphne-{port}"].pid for port in self.daphne_ports]
+        pids = [self.procs.pid(f"daphne-{port}") for port in self.daphne_ports]
         rss = [rss_mb(pid) for pid in pids]
         say(
             all(0 < r < wanted["MemoryHigh"] / 2**20 for r in rss),
@@ -956,7 +882,7 @@ http {{
         path = f"/ws/game/{game_id}/"
 
         def open_game_sockets(port: int) -> int:
-            log = self.stack.log(f"daphne-{port}")
+            log = self.procs.log(f"daphne-{port}")
             return log.count(f'"WSCONNECT {path}"') - log.count(f'"WSDISCONNECT {path}"')
 
         held = {port: open_game_sockets(port) for port in self.daphne_ports}
@@ -964,7 +890,7 @@ http {{
         must(held[victim] > 0, "the game's sockets are found on a daphne", str(held))
         survivor = next(p for p in self.daphne_ports if p != victim)
         before = [len(seen) for seen in sockets]
-        self.stack.kill(f"daphne-{victim}", signal.SIGKILL)
+        self.procs.stop(f"daphne-{victim}", signal.SIGKILL)
         say(True, f"daphne on {victim} killed with SIGKILL mid-game ({held[victim]} game sockets)")
 
         def reconnected() -> bool:
@@ -1135,9 +1061,9 @@ http {{
 
         # The documented procedure: stop the units, restore into a new database, point the
         # env file at it, migrate, start the units.
-        for name in list(self.stack.running):
+        for name in list(self.procs.running):
             if name != "nginx":
-                self.stack.kill(name)
+                self.procs.stop(name)
         database = services_env["DATABASE_URL"]
         restored = database.rsplit("/", 1)[0] + "/circolo_restored"
         parts = urllib.parse.urlsplit(database)
@@ -1303,7 +1229,7 @@ def main() -> int:
     signal.signal(signal.SIGINT, stop)
     try:
         check.main()
-    except (CheckFailed, KeyboardInterrupt) as error:
+    except (CheckFailed, UnitError, KeyboardInterrupt) as error:
         say(False, "the run stopped", str(error))
     except Exception:
         say(False, "the run stopped on an error", traceback.format_exc())
@@ -1315,7 +1241,7 @@ def main() -> int:
                 if log.exists():
                     tail = log.read_text(errors="replace")[-1500:]
                     print(f"--- {log.name} (last lines) ---\n{tail}")
-        check.stack.stop_all()
+        check.procs.stop_all()
         check.mailbox.stop()
         subprocess.run(
             [ROOT / "scripts" / "test-services.sh", "down", check.services], capture_output=True

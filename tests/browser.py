@@ -20,8 +20,8 @@ def shoot(target, path, **kwargs) -> None:
 def session_cookie(site: str, username: str) -> dict:
     """A session cookie of `username`'s, made for the test by Django's test client
     (`Client.force_login`, public API): the browser is signed in without going through the
-    log-in form, which its own tests cover (accounts/tests, test_e2e_accounts). Issue 27: two
-    dozen browser tests each signed two players up through the pages."""
+    log-in form, which its own tests cover (accounts/tests, test_e2e_accounts): the two dozen
+    other browser tests spend no page loads on it."""
     from django.conf import settings
     from django.test import Client
 
@@ -38,8 +38,8 @@ def session_cookie(site: str, username: str) -> dict:
 
 def signed_in(page, site: str, username: str) -> None:
     """`username` signed in on this page's browser context (a session cookie), the page still
-    blank: for a test whose first step opens the page it needs (issue 27: a home page loaded
-    for nothing cost each player of each browser test a page load, 4 s on a busy machine)."""
+    blank: for a test whose first step opens the page it needs (a home page loaded for nothing
+    costs each player of each browser test a page load, 4 s on a busy machine)."""
     page.context.add_cookies([session_cookie(site, username)])
 
 
@@ -54,9 +54,9 @@ def log_in(page, site: str, username: str) -> None:
 
 def to_board(page, site: str, game_pk: int, **goto) -> None:
     """`page.goto` the game's page. A player's page anywhere on the site is also taken to a game
-    waiting for them by the site itself (issue 24: the site socket says so as it opens): when
-    that navigation, to the same board, cuts the test's own short (net::ERR_ABORTED), the page
-    still ends at the board, which is what the test asked for."""
+    waiting for them by the site itself (the site socket says so as it opens: docs/architecture.md,
+    Walk 2): when that navigation, to the same board, cuts the test's own short
+    (net::ERR_ABORTED), the page still ends at the board, which is what the test asked for."""
     url = f"{site}/games/{game_pk}/"
     try:
         page.goto(url, **goto)
@@ -75,7 +75,7 @@ def socket_open(page, path: str) -> None:
 
 def site_socket_open(page) -> None:
     """Until the page's site socket is open. A page whose socket opens late is told then of a
-    game waiting for the player and goes there by itself (issue 24), which would race a test's
+    game waiting for the player and goes there by itself (`mygame`), which would race a test's
     own navigation to it."""
     socket_open(page, "/ws/me/")
 

@@ -7,62 +7,49 @@ import uuid
 import pytest
 
 from accounts.tests.factories import UserFactory
+from harness import free_port, wait_until
 from live import heartbeat, presence
 from live.models import Connection
 from tests.browser import signed_in
-from tests.processes import Processes, free_port, http_status, process_env, wait_until
+from tests.processes import Processes, process_env
 
 
 @pytest.fixture(scope="session")
 def background(django_db_setup, django_db_blocker, tmp_path_factory, mailbox_server):
     """A real Celery worker and beat on the test database and Redis (session-wide), mailing
     through the suite's SMTP server (tests/mailbox.py)."""
-    # No test waits on a wall clock it can set (issue 27): a short pause between tournament
+    # No test waits on a wall clock it can set (docs/testing.md): a short pause between tournament
     # rounds (RULES 4.8's 30 s stays tested in tournaments/tests), a live page's resync after
     # 3 s of silence instead of 15.
-    procs = Processes(
-        tmp_path_factory.mktemp("processes"),
-        process_env(
-            ROUND_PAUSE_SECONDS="2",
-            GAME_RESYNC_SECONDS="3",
-            EMAIL_HOST=mailbox_server.host,
-            EMAIL_PORT=str(mailbox_server.port),
-        ),
+    env = process_env(
+        ROUND_PAUSE_SECONDS="2",
+        GAME_RESYNC_SECONDS="3",
+        EMAIL_HOST=mailbox_server.host,
+        EMAIL_PORT=str(mailbox_server.port),
     )
-    procs.start_worker()
-    procs.start_beat()
-    try:
-        wait_until(
+    with Processes(tmp_path_factory.mktemp("processes"), env) as procs:
+        procs.start_worker()
+        procs.start_beat()
+        procs.wait_for(
             lambda: (
                 (heartbeat.age(heartbeat.WORKER) or 99) < 3
                 and (heartbeat.age(heartbeat.BEAT) or 99) < 3
             ),
-            timeout=60,
-            what="worker and beat heartbeats",
+            60,
+            "worker and beat heartbeats",
         )
-    except TimeoutError:
-        procs.stop_all()
-        raise AssertionError(
-            "worker/beat did not start:\n" + procs.log("worker") + "\n" + procs.log("beat")
-        ) from None
-    yield procs
-    procs.stop_all()
+        yield procs
 
 
 @pytest.fixture(scope="session")
 def site(background, tmp_path_factory):
     """The whole site served by daphne on a free port, with worker and beat: base URL."""
     port = free_port()
-    procs = Processes(tmp_path_factory.mktemp("site"), background.env)
-    procs.start_daphne(port)
     url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until(lambda: http_status(url + "/healthz") == 200, timeout=60, what="daphne")
-    except TimeoutError:
-        procs.stop_all()
-        raise AssertionError("daphne did not start:\n" + procs.log("daphne")) from None
-    yield url
-    procs.stop_all()
+    with Processes(tmp_path_factory.mktemp("site"), background.env) as procs:
+        procs.start_daphne(port)
+        procs.wait_healthy(url, 60)
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -118,7 +105,7 @@ def pytest_collection_modifyitems(items):
         # Under pytest-xdist (`make test`, `--dist loadgroup`), the tests that drive real
         # processes or a browser run in two groups, each on one worker that starts its own
         # daphne, Celery worker, beat and Chromium once; the third worker shares out the rest
-        # with them (issue 27). Measured on this 2-core machine, pytest's time of a full run:
+        # with them. Measured on this 2-core machine, pytest's time of a full run:
         # every such test on any worker (what the run did while pytest 9.2 lost the groups)
         # 8-10 minutes; one group was alone the tail (305 s of its tests while the rest took
         # under 200 s); these two groups (160 s and 305 s) with three workers 5 min 22 s, all
@@ -152,7 +139,8 @@ def two_players(monkeypatch, transactional_db, site, browser):
         context.set_default_timeout(15_000)
         pages.append(context.new_page())
     names = [f"a_{uuid.uuid4().hex[:8]}", f"b_{uuid.uuid4().hex[:8]}"]
-    # Signed in by a session cookie (issue 27): test_e2e_accounts signs up through the pages.
+    # Signed in by a session cookie (tests/browser.py): test_e2e_accounts signs up through the
+    # pages.
     # The pages stay blank: each test opens the page it needs first (`log_in` for the home).
     for page, name in zip(pages, names, strict=True):
         UserFactory(username=name)

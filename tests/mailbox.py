@@ -15,7 +15,7 @@ from email.message import EmailMessage
 
 from aiosmtpd.controller import Controller
 
-from tests.processes import free_port
+from harness import free_port
 
 REFUSED_DOMAIN = "refused.example"
 

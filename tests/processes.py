@@ -1,23 +1,18 @@
-"""Real processes for integration and end-to-end tests: daphne, a Celery worker and Celery beat,
-started against the test database and the test Redis, stopped at the end."""
+"""The suite's side of the process harness (harness/): the processes it starts run on the test
+database and this process's names in Redis (`process_env`), with the suite's hooks loaded
+(`Processes`); and Chromium's flags for the browser tests and `make deploy-check`."""
 
 from __future__ import annotations
 
 import os
-import signal
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from dataclasses import dataclass, field
-from pathlib import Path
 from urllib.parse import quote
 
 from django.conf import settings
 
-ROOT = Path(__file__).resolve().parent.parent
-BIN = Path(sys.executable).parent
+import harness
+
+# The apps' tests (live/tests, games/tests) import these from here.
+from harness import ROOT, environment, free_port, wait_until  # noqa: F401
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium-headless-shell")
 # Flags for a sandboxed machine with no network but loopback (see docs/testing.md).
@@ -31,12 +26,6 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--disable-dev-shm-usage",
 ]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def postgres_url(database: dict, name: str) -> str:
@@ -74,126 +63,21 @@ def redis_names() -> dict[str, str]:
 
 
 def process_env(**extra: str) -> dict[str, str]:
-    env = dict(os.environ)
-    env.update(
-        DATABASE_URL=test_database_url(),
-        DJANGO_SETTINGS_MODULE="config.settings",
-        PYTHONUNBUFFERED="1",
-        **redis_names(),
-    )
-    env.update(extra)
-    return env
+    """The environment of the suite's processes: the test database, this process's names in
+    Redis, then `extra`."""
+    return environment(DATABASE_URL=test_database_url(), **{**redis_names(), **extra})
 
 
-@dataclass
-class Processes:
-    log_dir: Path
-    env: dict[str, str]
-    running: dict[str, subprocess.Popen] = field(default_factory=dict)
+class Processes(harness.Processes):
+    """The harness's processes with the suite's hooks, which empty the content types' cache
+    before each request and each task: daphne serves tests.asgi_under_test, the worker loads
+    tests.celery_hooks (see the modules)."""
 
-    def start(self, name: str, argv: list[str]) -> subprocess.Popen:
-        log = open(self.log_dir / f"{name}.log", "ab")  # noqa: SIM115 - closed with the process
-        proc = subprocess.Popen(
-            argv,
-            cwd=ROOT,
-            env=self.env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        self.running[name] = proc
-        return proc
+    def start_daphne(self, port: int, name: str = "daphne", **options):
+        options.setdefault("app", "tests.asgi_under_test:application")
+        return super().start_daphne(port, name, **options)
 
-    def start_worker(self) -> subprocess.Popen:
-        return self.start(
-            "worker",
-            [
-                str(BIN / "celery"),
-                "-A",
-                "config",
-                "worker",
-                "--loglevel=WARNING",
-                "--concurrency=2",
-                "--pool=prefork",
-                "--without-gossip",  # as deployed (deploy/systemd/circolo-worker.service)
-                "--without-mingle",
-                "-n",
-                f"test-{os.getpid()}@%h",
-                # The content types' cache, emptied before every task (see the module).
-                "--include",
-                "tests.celery_hooks",
-            ],
-        )
-
-    def start_beat(self) -> subprocess.Popen:
-        return self.start(
-            "beat",
-            [
-                str(BIN / "celery"),
-                "-A",
-                "config",
-                "beat",
-                "--loglevel=WARNING",
-                "--scheduler",
-                "config.beat:HeartbeatScheduler",
-                "--pidfile=",
-            ],
-        )
-
-    def start_daphne(self, port: int) -> subprocess.Popen:
-        return self.start(
-            "daphne",
-            [str(BIN / "python"), "-m", "config.serve", "-b", "127.0.0.1", "-p", str(port)]
-            # config.asgi's application, with the content types' cache emptied per request
-            # (see the module).
-            + ["tests.asgi_under_test:application"],
-        )
-
-    def stop(self, name: str) -> None:
-        proc = self.running.pop(name, None)
-        if proc is None or proc.poll() is not None:
-            return
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=5)
-
-    def stop_all(self) -> None:
-        """Every process told to stop at once, then waited for: a Celery worker takes seconds
-        to shut down, and one after the other their times added up."""
-        stopping = [proc for proc in self.running.values() if proc.poll() is None]
-        self.running.clear()
-        for proc in stopping:
-            os.killpg(proc.pid, signal.SIGTERM)
-        deadline = time.monotonic() + 10
-        for proc in stopping:
-            try:
-                proc.wait(timeout=max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(timeout=5)
-
-    def log(self, name: str) -> str:
-        path = self.log_dir / f"{name}.log"
-        return path.read_text(errors="replace")[-4000:] if path.exists() else ""
-
-
-def wait_until(predicate, timeout: float, what: str, interval: float = 0.1) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(interval)
-    raise TimeoutError(f"timed out after {timeout}s waiting for {what}")
-
-
-def http_status(url: str) -> int | None:
-    try:
-        with urllib.request.urlopen(url, timeout=2) as response:
-            return response.status
-    except urllib.error.HTTPError as error:
-        return error.code
-    except OSError:
-        return None
+    def start_worker(self, name: str = "worker", **options):
+        options.setdefault("node", f"test-{os.getpid()}")
+        options["include"] = [*options.get("include", ()), "tests.celery_hooks"]
+        return super().start_worker(name, **options)

@@ -1,4 +1,4 @@
-"""One migrated PostgreSQL database from which every test process clones its own (issue 27).
+"""One migrated PostgreSQL database from which every test process clones its own.
 
 Under `make test` each pytest-xdist worker gets its own test database. Built the usual way,
 each would run every migration itself: three workers, three times the same 4-5 s of CPU plus

@@ -1,4 +1,4 @@
-"""The admin in Italian (issue 24 "Italian wording"): saved messages with the noun's article and
+"""The admin in Italian: saved messages with the noun's article and
 gender ("L'arena «…» è stata modificata", not "Il arena … è stato modificato"), and no field
 label left in English ("Pairing due at", "Next due at", "Seed", …)."""
 

@@ -109,7 +109,7 @@ def test_every_kind_of_page_keeps_to_the_policy_in_chromium(site, browser):
     game_resign(game_id=finished.pk, user_id=bruno.pk)
     game_settle(game_id=finished.pk)
     # Anna plays the chess game (sat at it: a game waiting for her would take her pages to its
-    # board, issue 24) and watches the draughts one.
+    # board) and watches the draughts one.
     chess, draughts = (
         game_open(
             white_id=white.pk,

@@ -47,7 +47,7 @@ def test_signup_login_state_and_language_switch(site, page):
     expect(page.get_by_role("heading", name=username)).to_be_visible()
 
     # Out, and in again through the log-in form (every other browser test is signed in by a
-    # session cookie made for it, issue 27).
+    # session cookie made for it, tests/browser.py).
     page.get_by_test_id("user-menu").click()
     page.get_by_role("button", name="Esci").click()
     expect(page.get_by_test_id("user-menu")).to_have_count(0)

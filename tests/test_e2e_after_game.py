@@ -1,9 +1,9 @@
-"""End to end in Chromium (issue 24): after a game, as a lichess player expects — "Nuovo
+"""End to end in Chromium: after a game, as a lichess player expects — "Nuovo
 avversario" beside "Rivincita", the draw offer declined told to the offerer, the capture
 notice gone once the capture is played — and a lobby whose grid says who waits and how many
 games are played, live.
 
-`SCREENSHOTS=1` also saves the pages of issue 24 at 1280 and 390 px under
+`SCREENSHOTS=1` also saves these pages at 1280 and 390 px under
 docs/screenshots/issue-24/ (test_screenshots)."""
 
 from __future__ import annotations
@@ -169,7 +169,7 @@ def test_the_lobby_counts_who_waits_and_the_games_played_live(site, two_players)
 
 @pytest.mark.skipif(not os.environ.get("SCREENSHOTS"), reason="SCREENSHOTS=1 to take them")
 def test_screenshots(site, browser, two_players):
-    """The pages of issue 24 at 1280 and 390 px: a finished game with both buttons, the lobby's
+    """These pages at 1280 and 390 px: a finished game with both buttons, the lobby's
     grid with its counts, a challenge notice."""
     (anna, bruno), names = two_players
     SHOTS.mkdir(parents=True, exist_ok=True)

@@ -1,8 +1,8 @@
-"""End to end in Chromium against real daphne, Celery worker and beat (issue 13): four players
-enter an arena before its start and keep its page open; the tick starts it and their pages are
-taken to their boards; one boosts (the clock cut seen on both boards) and wins; everyone is
-re-paired at once with someone the rematch cooldown allows; a spectator's leaderboard shows the
-boosted win's 4 points without a reload; the arena ends and the podium shows."""
+"""End to end in Chromium against real daphne, Celery worker and beat: four players enter an
+arena before its start and keep its page open; the tick starts it and their pages are taken to
+their boards; one boosts (the clock cut seen on both boards) and wins; everyone is re-paired at
+once with someone the rematch cooldown allows; a spectator's leaderboard shows the boosted
+win's 4 points without a reload; the arena ends and the podium shows."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ from accounts.tests.factories import UserFactory
 from arena.models import Arena, ArenaGame, Entry
 from arena.running import arena_pair
 from arena.tests.factories import ArenaFactory
+from harness import wait_until
 from tests.browser import log_in, shoot
-from tests.processes import wait_until
 
 pytestmark = [
     pytest.mark.e2e,
@@ -46,7 +46,7 @@ def test_four_players_in_an_arena_to_the_podium(site, browser):
         base_seconds=180,
         increment_seconds=2,
         cadence="blitz",
-        # Moved to "now" once every player has entered (issue 27: no waiting on a wall clock).
+        # Moved to "now" once every player has entered (docs/testing.md: no waiting on a clock).
         starts_at=timezone.now() + timedelta(minutes=10),
         duration_minutes=30,
     )
@@ -138,8 +138,8 @@ def test_four_players_in_an_arena_to_the_podium(site, browser):
 
 
 def test_the_arena_page_says_when_the_next_opponent_is_possible(site, browser):
-    """Issue 25.7 (and 25.0): two players who have just played each other both wait; each page
-    says that everyone waiting has just played them and counts down to the end of the rematch
+    """RULES 8, rematch cooldown: two players who have just played each other both wait; each
+    page says that everyone waiting has just played them and counts down to the end of the
     cooldown; when it lifts the tick pairs them with no other event, and the pages go to the
     board. The cooldown first ends far ahead (a loaded machine may take many seconds to open
     the pages); once both pages have said so it is brought to a few seconds ahead by the past

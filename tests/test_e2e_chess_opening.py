@@ -1,4 +1,4 @@
-"""End to end in Chromium (issue 24): the chess opening's ECO code and name on the game page,
+"""End to end in Chromium: the chess opening's ECO code and name on the game page,
 kept up to date as moves are played, on a wide screen and on a phone; screenshots in
 docs/screenshots/issue-24/."""
 

@@ -1,4 +1,4 @@
-"""End to end in Chromium (issue 16): tournament and arena pages that read well and never show
+"""End to end in Chromium: tournament and arena pages that read well and never show
 what no longer holds. Organiser controls and countdowns follow the start without a reload; the
 round robin's standings and cross table, every round's results, forfeits explained, a printable
 view; the list's countdowns with units and its cancelled tournaments; the private opener; the
@@ -79,7 +79,7 @@ def finish_round(t: Tournament, loser: str = "black") -> None:
 
 def test_organiser_controls_and_countdowns_follow_the_start_live(site, context):
     # The opener does not play: a player's page goes to their board when the round opens
-    # (issue 24), and this test watches the tournament page.
+    # (`mygame`), and this test watches the tournament page.
     opener = UserFactory(username="org_anna")
     players = [UserFactory(username=f"org_{n}") for n in ("bruno", "carla", "dario", "elena")]
     t = tournament(
@@ -90,8 +90,8 @@ def test_organiser_controls_and_countdowns_follow_the_start_live(site, context):
     page.goto(f"{site}/tournaments/{t.pk}/")
     expect(page.get_by_test_id("organizer")).to_be_visible()
     expect(page.get_by_test_id("countdown")).to_have_text(re.compile(r"^\d+ s$"))
-    # Every fragment swapped in has its countdown already written by the server (the end line
-    # used to read "()" until the next second).
+    # Every fragment swapped in has its countdown already written by the server (else the end
+    # line reads "()" until the next second).
     page.evaluate(
         """() => { window.swapped = [];
         document.body.addEventListener('htmx:afterSwap', () => {
@@ -247,7 +247,7 @@ def test_a_tournament_game_shows_its_round_and_the_way_back(site, context):
     assert running.tournament_start(tournament_id=t.pk)
     game = live_games(t)[0]
     # White has sat at the board in another tab already: otherwise every page of theirs goes
-    # to it by itself (issue 24), and here the banner's link is what is looked at.
+    # to it by itself (`mygame`), and here the banner's link is what is looked at.
     for connected in (True, False):
         game_presence(game_id=game.pk, user_id=game.white_id, connected=connected, key="tab")
     page = context.new_page()

@@ -1,4 +1,4 @@
-"""End to end in Chromium (issue 16): what a player expects of the game page besides the board.
+"""End to end in Chromium: what a player expects of the game page besides the board.
 
 The imposed opening and the numbering of the moves after it, move-list navigation, ratings and
 their change, the mated and stalemated king, the draw claim only when possible, the reasons a
@@ -89,7 +89,7 @@ def test_an_imposed_opening_is_shown_and_the_moves_numbered_from_it(site, two_pl
 
     # Navigation: back a move with the arrow key, to the start, and back to the game.
     anna.keyboard.press("ArrowLeft")
-    # Issue 24: named by the move as the list numbers it (Black's 9-13 in move 2), not "mossa 1".
+    # Named by the move as the list numbers it (Black's 9-13 in move 2), not "mossa 1".
     expect(anna.get_by_test_id("viewing")).to_have_text(
         re.compile(r"^Stai guardando la mossa 2… 9-13:\s*torna alla partita$")
     )

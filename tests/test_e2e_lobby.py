@@ -1,4 +1,4 @@
-"""End to end in Chromium (issue 16): the lobby. Quick pairing ("Partita veloce"), the
+"""End to end in Chromium: the lobby. Quick pairing ("Partita veloce"), the
 challenge form's custom time only when chosen, the warning before a challenge that would cost a
 tournament round (RULES 4.7), and a list of open challenges that stays short."""
 
@@ -14,8 +14,8 @@ from playwright.sync_api import expect
 from accounts.models import User
 from games.models import Game, PoolEntry
 from games.services import Pool, challenge_create, game_open, game_resign, pool_join
+from harness import wait_until
 from tests.browser import fresh_lobby_window, socket_open
-from tests.processes import wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -185,8 +185,8 @@ def test_a_tick_on_amichevole_survives_the_grid_being_fetched_again(site, two_pl
 
 
 def test_a_waiting_player_goes_to_the_tournament_game_that_opens_for_them(site, two_players):
-    """Issue 16: a player waiting in a pool leaves it the moment a tournament or arena game
-    opens for them, and their lobby page takes them there."""
+    """A player waiting in a pool leaves it the moment a tournament or arena game opens for
+    them (RULES 1, one board at a time), and their lobby page takes them there."""
     (anna, _bruno), names = two_players
     anna.goto(site + "/play/")
     anna.get_by_test_id("pool-10+0").click()

@@ -23,10 +23,10 @@ from playwright.sync_api import expect
 from accounts.models import User
 from accounts.tests.factories import UserFactory
 from events.models import Reminder
+from harness import wait_until
 from mail.models import Mail, Status
 from mail.templatetags.mail_tags import local_datetime, seconds_as_words
 from tests.browser import SIGNUP_PASSWORD, log_in
-from tests.processes import wait_until
 from tournaments.models import Registration, Tournament
 
 pytestmark = [

@@ -1,4 +1,5 @@
-"""End to end in Chromium (issue 24): "your game opens by itself, on any page of the site".
+"""End to end in Chromium: "your game opens by itself, on any page of the site"
+(docs/features.md).
 
 Against real daphne, Celery worker and beat. One handler on every page of a signed-in player
 (live/static/live/mygame.js) follows the site socket's `mygame` to the board:
@@ -183,7 +184,7 @@ def test_a_finished_games_page_counts_down_and_resta_qui_stays(two_players, site
     expect(anna_page.get_by_test_id("board")).to_be_visible()
 
 
-# --- the tournament of the issue: nobody clicks a link, nobody misses a game --------------------
+# --- a tournament where nobody clicks a link, and nobody misses a game ---------------------------
 
 
 def test_a_double_game_tournament_where_nobody_clicks_a_link(background, site, browser):

@@ -1,4 +1,4 @@
-"""End to end in Chromium (issue 24): a player's page you can read. The rating chart shows a
+"""End to end in Chromium: a player's page you can read. The rating chart shows a
 point's value and date on hover and on keyboard focus (arrow keys move between points), the
 recent games say won/lost/drawn with the rating change and the event; the admin's saved message
 has the noun's gender. Screenshots at 1280 and 390 px in docs/screenshots/issue-24/."""

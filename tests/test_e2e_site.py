@@ -1,4 +1,4 @@
-"""End to end in Chromium (issue 16): the pages around the games. The home page, the games to
+"""End to end in Chromium: the pages around the games. The home page, the games to
 watch, the menu, the players list with ratings and who is online, a player's page with its
 challenge button and its dates, the error pages and the admin, in Italian and in English."""
 
@@ -51,7 +51,7 @@ def test_home_shows_my_game_games_to_watch_events_and_the_best(site, page):
     Rating.objects.create(player=rival, variant="chess", cadence="blitz", value=1834, games=12)
     mine = live_game(me, rival)
     # I have sat at it: a game just opened that waits for me would take the page to its board
-    # as the site socket opens (issue 24), and this page is about the home page.
+    # as the site socket opens (`mygame`), and this page is about the home page.
     Game.objects.filter(pk=mine.pk).update(white_sat=True)
     theirs = live_game(*others, variant_code="italian")
     Tournament.objects.create(

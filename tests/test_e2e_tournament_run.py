@@ -1,8 +1,8 @@
-"""End to end with real processes (issue 8): PostgreSQL, Redis, daphne, Celery worker and beat,
-four players and a spectator in Chromium. The tournament starts by itself shortly after they
-join; the players' open pages go to their boards by themselves (issue 24) and the spectator's
-shows the pairings without a reload; they play every game (one of the two resigns) until the
-final standings, which appear on the spectator's page live too.
+"""End to end with real processes: PostgreSQL, Redis, daphne, Celery worker and beat, four
+players and a spectator in Chromium. The tournament starts by itself shortly after they join;
+the players' open pages go to their boards by themselves (docs/features.md, "Your game opens
+by itself") and the spectator's shows the pairings without a reload; they play every game (one
+of the two resigns) until the final standings, which appear on the spectator's page live too.
 
 Four players play a double round robin (RULES 4.4): 3 rounds × 2 games, with the pause of
 RULES 4.8 between rounds (ROUND_PAUSE_SECONDS, 2 s for the suite's processes). The
@@ -13,7 +13,6 @@ itself and still sees the final standings arrive live, and every game is scored 
 
 from __future__ import annotations
 
-import os
 import re
 import signal
 import time
@@ -26,8 +25,9 @@ from playwright.sync_api import expect
 from accounts.tests.factories import UserFactory
 from games.models import Game
 from games.models import Status as GameStatus
+from harness import free_port
 from tests.browser import log_in
-from tests.processes import Processes, free_port, http_status, wait_until
+from tests.processes import Processes
 from tournaments import services
 from tournaments.models import Pairing, Tournament
 from tournaments.tests.factories import TournamentFactory
@@ -38,7 +38,7 @@ pytestmark = [
     pytest.mark.usefixtures("orm_beside_playwright"),
 ]
 
-START_IN = timedelta(minutes=10)  # moved to "now" once every page is open (issue 27)
+START_IN = timedelta(minutes=10)  # moved to "now" once every page is open (docs/testing.md)
 RUN_TIMEOUT = 600  # seconds, only against a hang: 6 games each, two pauses (130 s on a slow day)
 
 
@@ -53,34 +53,23 @@ class OwnSite:
 
     def start(self) -> None:
         self.procs.start_daphne(self.port)
-        try:
-            wait_until(lambda: http_status(self.url + "/healthz") == 200, timeout=60, what="daphne")
-        except TimeoutError:
-            raise AssertionError("daphne did not start:\n" + self.procs.log("daphne")) from None
+        self.procs.wait_healthy(self.url, 60)
 
 
 @pytest.fixture
 def own_site(background, tmp_path):
-    site = OwnSite(Processes(tmp_path, background.env), free_port())
-    try:
+    with Processes(tmp_path, background.env) as procs:
+        site = OwnSite(procs, free_port())
         site.start()
         yield site
-    finally:
-        site.procs.stop_all()
-
-
-def sigkill(procs: Processes, name: str) -> None:
-    proc = procs.running.pop(name)
-    os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait(timeout=10)
 
 
 def kill_and_restart(background: Processes, site: OwnSite) -> None:
     """SIGKILL the Celery worker, beat and daphne mid-run (no clean shutdown), then start them
     again; daphne on the same port."""
     for name in ("worker", "beat"):
-        sigkill(background, name)
-    sigkill(site.procs, "daphne")
+        background.stop(name, signal.SIGKILL)
+    site.procs.stop("daphne", signal.SIGKILL)
     background.start_worker()
     background.start_beat()
     site.start()
@@ -125,7 +114,7 @@ def test_four_players_play_a_tournament_to_the_final_standings(background, own_s
         services.registration_join(tournament_id=tournament.pk, player=player)
     detail = f"{site}/tournaments/{tournament.pk}/"
     # A spectator keeps the tournament page open throughout: a player's page goes to their
-    # board whenever their game opens (issue 24).
+    # board whenever their game opens (docs/architecture.md, Walk 2).
     spectator = UserFactory(username="spettatore")
     contexts = [browser.new_context(locale="it-IT") for _ in range(len(players) + 1)]
     try:
@@ -143,11 +132,11 @@ def test_four_players_play_a_tournament_to_the_final_standings(background, own_s
         for page in [*pages.values(), watcher]:
             page.goto(detail)
             expect(page.get_by_test_id("user-menu")).to_be_visible()
-        # Due now: no test waits on a wall clock it can set (issue 27).
+        # Due now: no test waits on a wall clock it can set (docs/testing.md).
         now = timezone.now()
         Tournament.objects.filter(pk=tournament.pk).update(starts_at=now, next_due_at=now)
         # The tick starts the tournament: the pairings come to the watcher without a reload,
-        # and each player's page goes to their board by itself (issue 24).
+        # and each player's page goes to their board by itself (the site socket's `mygame`).
         expect(watcher.get_by_test_id("pairings-1")).to_be_visible(timeout=90_000)
         for page in pages.values():
             expect(page).to_have_url(re.compile(r"/games/\d+/$"), timeout=30_000)
@@ -171,7 +160,7 @@ def test_four_players_play_a_tournament_to_the_final_standings(background, own_s
                 # Whoever is not the first player resigns (their opponent, or Black).
                 loser = game.black_id if game.black_id != players[0].pk else game.white_id
                 page = pages[loser]
-                # No link clicked: the page is taken to the board (issue 24), after the restart
+                # No link clicked: the page is taken to the board (`mygame`), after the restart
                 # too (the site socket says so as it reconnects, within its back-off).
                 page.wait_for_url(f"**/games/{game.pk}/", timeout=60_000)
                 page.get_by_test_id("resign").click()
@@ -204,8 +193,8 @@ def test_four_players_play_a_tournament_to_the_final_standings(background, own_s
         assert reconnected is not None and reconnected.frames, "no push after the reconnect"
         # ... and the final standings arrive on it without a reload.
         expect(watcher.get_by_test_id("finished")).to_be_visible(timeout=30_000)
-        # Issue 16: the outcome in one sentence ("Torneo concluso: Tutti i turni giocati."
-        # before), each double pairing with its two results, the cross table with both games.
+        # The outcome in one sentence, each double pairing with its two results, the cross
+        # table with both games.
         expect(watcher.get_by_test_id("finished")).to_contain_text(
             "Torneo concluso: si sono giocati tutti i turni."
         )

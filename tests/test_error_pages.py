@@ -1,4 +1,4 @@
-"""The error pages (issue 16): the site's layout, in Italian and in English, never Django's
+"""The error pages: the site's layout, in Italian and in English, never Django's
 bare English pages. 500 is rendered without a request, as Django renders it."""
 
 from __future__ import annotations

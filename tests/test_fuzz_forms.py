@@ -1,4 +1,4 @@
-"""Every form of the site under random input (issue 14): never a 500, never an exception; a
+"""Every form of the site under random input: never a 500, never an exception; a
 bad value is a form with messages. `make attack` runs thousands more against real servers."""
 
 from __future__ import annotations

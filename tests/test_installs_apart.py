@@ -1,10 +1,10 @@
-"""Issue 37: two installs on one machine never talk to each other, even on one Redis.
+"""Two installs on one machine never talk to each other, even on one Redis.
 
 Two whole sites side by side, each with its daphne, Celery worker and beat and a database of
 its own, both on the suite's Redis and with no Redis name set: each names its things in Redis
-after its database (config.env.redis_names). A tester had run a second clone beside a first:
-a game opening for user #1 of the second took user #1 of the first to its board, and each
-/healthz could see the other's worker. Here both sites have a user #N, signed in on both:
+after its database (config.env.redis_names). Were they to share names, a game opening for user
+#1 of one would take user #1 of the other to its board, and each /healthz would see the
+other's worker. Here both sites have a user #N, signed in on both:
 
 - a push to user #N on one site reaches their site socket there, never the other site's;
 - each /healthz sees its own worker only: with B's worker stopped, B's /healthz says the
@@ -32,10 +32,11 @@ from django.db import connection
 from accounts.models import User
 from accounts.tests.factories import UserFactory
 from config.env import PREFIX_NAMES, database_config, redis_names
+from harness import environment, free_port, wait_until
 from live.layers import PubSubChannelLayer
 from live.pushes import user_group
 from tests.browser import session_cookie
-from tests.processes import Processes, free_port, postgres_url, wait_until
+from tests.processes import Processes, postgres_url
 from tests.template_db import ensure_template
 
 # A heartbeat older than this is a process down (/healthz): short, so B's stopped worker
@@ -105,14 +106,12 @@ def two_installs(transactional_db, tmp_path):
             database_url = postgres_url(default, database)
             copy_row(User, user.pk, database_url)
             copy_row(Session, cookie["value"], database_url)
-            env = {
-                **inherited,
-                "DATABASE_URL": database_url,
-                "REDIS_URL": settings.REDIS_URL,  # one Redis for both, the suite's
-                "DJANGO_SETTINGS_MODULE": "config.settings",
-                "PYTHONUNBUFFERED": "1",
-                "HEARTBEAT_STALE_SECONDS": STALE_SECONDS,
-            }
+            env = environment(
+                inherited,
+                DATABASE_URL=database_url,
+                REDIS_URL=settings.REDIS_URL,  # one Redis for both, the suite's
+                HEARTBEAT_STALE_SECONDS=STALE_SECONDS,
+            )
             log_dir = tmp_path / name
             log_dir.mkdir()
             port = free_port()
@@ -124,15 +123,7 @@ def two_installs(transactional_db, tmp_path):
             install.procs.start_worker()
             install.procs.start_beat()
         for install in installs:
-            try:
-                wait_until(
-                    lambda install=install: install.healthz().get("status") == "ok",
-                    timeout=60,
-                    what=f"site {install.name} up",
-                )
-            except TimeoutError:
-                logs = "\n".join(install.procs.log(p) for p in ("daphne", "worker", "beat"))
-                raise AssertionError(f"site {install.name} did not start:\n{logs}") from None
+            install.procs.wait_healthy(install.url, 60)
         yield installs[0], installs[1], username, f"{cookie['name']}={cookie['value']}"
     finally:
         for install in installs:
@@ -189,9 +180,7 @@ def test_two_installs_on_one_redis_never_talk_to_each_other(two_installs):
     assert seen == {"a": ["a"], "b": ["b"]}, seen
 
     # B's worker dies: B's /healthz says so, A's worker (beating on) is not taken for B's.
-    worker = site_b.procs.running.pop("worker")
-    os.killpg(worker.pid, signal.SIGKILL)
-    worker.wait(timeout=5)
+    site_b.procs.stop("worker", signal.SIGKILL)
     wait_until(
         lambda: site_b.healthz().get("worker", {}).get("up") is False,
         timeout=10,

@@ -102,6 +102,7 @@ PROBES = {
         "from ratings.services import x",
         "ratings.selectors -> ratings.services",
     ),
+    "harness-apart": ("live/probe.py", "import harness", "live.probe -> harness"),
 }
 
 

@@ -1,9 +1,9 @@
-"""The dependency tree is locked whole, with hashes (issue 26).
+"""The dependency tree is locked whole, with hashes (README "Dependencies").
 
 `requirements.in` and `requirements-dev.in` name what we use, pinned; `make lock` compiles them
 into `requirements.txt` and `requirements-dev.txt`, which `make run` and `make test` install
 with `uv pip install --require-hashes`, uv itself locked in `requirements-uv.txt` and installed
-with `pip install --require-hashes` (issue 27). These tests fail when an .in file and its lock disagree
+with `pip install --require-hashes`. These tests fail when an .in file and its lock disagree
 (a pin changed by hand without `make lock`), when the lock has an unpinned or unhashed entry,
 or when the two locks lock the runtime tree differently. No network: they read files only.
 """

@@ -1,4 +1,4 @@
-"""No product module patches another package or reads its private attributes (issue 26).
+"""No product module patches another package or reads its private attributes.
 
 Speed comes from our own code and public APIs: a renamed private attribute upstream would be an
 error on every socket, a new state flag a silent divergence. This scan reads every product
@@ -184,7 +184,7 @@ def test_no_product_module_patches_or_reads_another_packages_internals():
 
 
 def test_the_scan_finds_each_kind_of_patch(tmp_path):
-    """The scan can fail: each of the patches removed in issue 26, written again, is found."""
+    """The scan can fail: each kind of patch the product once held, written again, is found."""
     cases = {
         "module.py": "import autobahn.websocket.protocol\n"
         "autobahn.websocket.protocol.WebSocketProtocol.dataReceived = lambda self, d: None\n",

@@ -1,4 +1,4 @@
-"""An outage of PostgreSQL or Redis (issue 14): pages answer 503 with a page that needs
+"""An outage of PostgreSQL or Redis: pages answer 503 with a page that needs
 neither, sockets answer "unavailable" and stay, the logs say it in one line."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The player page's recent games, from that player's side (issue 24 "Rating history you can
-read"): outcome, opponent and their rating, the game's rating change, the event."""
+"""The player page's recent games, from that player's side: outcome, opponent and their rating,
+the game's rating change, the event."""
 
 from __future__ import annotations
 

@@ -189,7 +189,7 @@ def test_running_settings_come_from_the_environment():
 
 
 def test_each_install_has_names_of_its_own_in_redis(tmp_path):
-    """Issue 37: two clones on one machine, each with its database, share no cache key,
+    """Two clones on one machine, each with its database, share no cache key,
     heartbeat, channel or queue, even on one Redis; the processes of one install (the same
     database, whatever its connection options) share theirs; the environment still decides."""
     first = database_config(None, tmp_path / "one" / "db.sqlite3")
@@ -221,7 +221,7 @@ def test_each_install_has_names_of_its_own_in_redis(tmp_path):
 
 
 def test_each_test_worker_keeps_its_own_redis_names(tmp_path):
-    """Issue 27: pytest-xdist workers share one Redis; each gets a database number and names
+    """pytest-xdist workers share one Redis; each gets a database number and names
     of its own (pub/sub channels are shared by every database), the same when applied again
     (its daphne and Celery are given its names, tests/processes.py), and nothing changes
     outside a worker."""

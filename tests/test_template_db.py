@@ -1,4 +1,4 @@
-"""The test databases are clones of one migrated template (tests/template_db.py; issue 27)."""
+"""The test databases are clones of one migrated template (tests/template_db.py)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
-"""The one list of variants (games/rules/variants.py, issue 37): the Django choices are built
-from it, and variants declared only there, from a test (copies of Italian draughts' and chess's
-rules under other codes), are picked up everywhere the list is used — choices, rules lookup,
-export format, board, draw claims, openings, the game page and its download."""
+"""The one list of variants (games/rules/variants.py, docs/adding-a-variant.md): the Django
+choices are built from it, and variants declared only there, from a test (copies of Italian
+draughts' and chess's rules under other codes), are picked up everywhere the list is used —
+choices, rules lookup, export format, board, draw claims, openings, the game page and its
+download."""
 
 from __future__ import annotations
 

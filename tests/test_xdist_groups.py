@@ -1,5 +1,5 @@
 """`make test` runs the tests that drive real processes and browsers in xdist groups
-(tests/conftest.py), each on one worker that starts the site's processes once (issue 27).
+(tests/conftest.py), each on one worker that starts the site's processes once.
 pytest-xdist passes a group to its scheduler by a suffix on the test's node id: when a pytest
 release stops carrying it (pytest 9.2 with pytest-xdist 3.8, pytest-dev/pytest-xdist#1386),
 the groups are silently ignored, every worker starts its own daphne, Celery and Chromium, and

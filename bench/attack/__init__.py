@@ -1,4 +1,4 @@
-"""`make attack` (issue 14): attack a private copy of the site and count what broke.
+"""`make attack`: attack a private copy of the site and count what broke.
 
 Starts the site on loopback only and free ports — two daphne processes, a Celery worker and
 beat, on the PostgreSQL and Redis of scripts/with-services.sh, migrated — and attacks it with

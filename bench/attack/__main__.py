@@ -110,7 +110,7 @@ def main() -> int:
                 from bench.attack import flood
 
                 result = Figures("flood", flood.SHOWN)
-                pids = {name: site.running[name].pid for name in ("daphne-a", "daphne-b")}
+                pids = {name: site.procs.pid(name) for name in ("daphne-a", "daphne-b")}
                 asyncio.run(
                     flood.run(
                         # The faults scenario may have restarted PostgreSQL under this

@@ -1,5 +1,6 @@
 """The figures an attack prints: one line per scenario and a total. Every figure but the count
-of requests is a failure: all zeros is the target (issue 14), and the run exits 1 otherwise."""
+of requests is a failure: all zeros is the target (docs/benchmarks.md), and the run exits 1
+otherwise."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Scenario 1: form fuzzing. A few thousand hostile submissions to every form of the site, each
 from a valid one with a few fields changed (so the hostile value reaches the code behind the
-first check), with the CSRF token and cookie of a real visit; then the probes of issue 14's
-form and log-in findings.
+first check), with the CSRF token and cookie of a real visit; then the probes: holes once found
+in the forms and the log-in, each tried again so that it stays closed.
 
 Counted: requests, HTTP 500s (each with the request and the value that caused it), requests
 that got no answer, redirects off the site, and hostile values the database ended up holding
@@ -26,7 +26,7 @@ from bench.attack.client import Browser, Response, offsite
 from bench.attack.figures import Figures
 
 SHOWN = ("requests", "http_500", "no_response", "tracebacks", "offsite", "stored", "probes")
-# Any sensible limit on an event's description is below this (issue 14: 2.4 MB was accepted).
+# Any sensible limit on an event's description is below this (a 2.4 MB one was once accepted).
 DESCRIPTION_LIMIT = 20_000
 # "Cap open challenges per player (a few)": more than this many open at once is no cap.
 CHALLENGE_CAP = 10
@@ -434,7 +434,7 @@ def stored(c: Cast, figures: Figures) -> None:
             )
 
 
-# --- probes: issue 14's findings on log-in, passwords, redirects, challenges ---------------------
+# --- probes: holes once found in log-in, passwords, redirects, challenges ---------------------
 
 
 def _wide(name: str) -> str:

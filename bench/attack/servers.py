@@ -3,7 +3,8 @@ PostgreSQL and Redis of scripts/with-services.sh, on loopback only and free port
 fault scenarios do to them (kill -9 and restart, Redis and PostgreSQL stopped and started);
 and the tracebacks in their logs.
 
-Every process writes to its own log in the run's directory (appended across restarts).
+The processes are the process harness's (harness/): the units' command lines, each writing to
+its own log in the run's directory (appended across restarts).
 """
 
 from __future__ import annotations
@@ -16,14 +17,15 @@ import shutil
 import signal
 import subprocess
 import time
-import urllib.request
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.live import BIN, ROOT, free_port, server_environment
+from bench.live import server_environment
+from harness import ROOT, Processes, free_port, wait_listening
 
 TRACEBACK = "Traceback (most recent call last)"
+DAPHNES = ("daphne-a", "daphne-b")
 
 
 def site_environment(run_dir: Path) -> dict[str, str]:
@@ -32,8 +34,6 @@ def site_environment(run_dir: Path) -> dict[str, str]:
     env = server_environment()
     env.setdefault("SECRET_KEY", secrets.token_urlsafe(40))
     env["VAR_DIR"] = str(run_dir / "var")
-    env["DJANGO_SETTINGS_MODULE"] = "config.settings"
-    env["PYTHONUNBUFFERED"] = "1"
     env["DEBUG"] = "0"
     env.setdefault("LOG_LEVEL", "INFO")
     return env
@@ -44,8 +44,10 @@ class Site:
     run_dir: Path
     env: dict[str, str]
     ports: dict[str, int] = field(default_factory=dict)  # daphne name -> port
-    running: dict[str, subprocess.Popen] = field(default_factory=dict)
-    argv: dict[str, list[str]] = field(default_factory=dict)
+    procs: Processes = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.procs = Processes(self.log_dir, self.env)
 
     @property
     def log_dir(self) -> Path:
@@ -53,122 +55,44 @@ class Site:
 
     # --- processes -----------------------------------------------------------------------------
 
-    def start(
-        self, name: str, argv: list[str] | None = None, env: dict[str, str] | None = None
-    ) -> subprocess.Popen:
-        argv = argv or self.argv[name]
-        self.argv[name] = argv
-        self.log_dir.mkdir(parents=True, exist_ok=True)
-        log = open(self.log_dir / f"{name}.log", "ab")  # noqa: SIM115 - closed with the process
-        proc = subprocess.Popen(
-            argv,
-            cwd=ROOT,
-            env=env or self.env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,  # its own group: a kill reaches the worker's children too
-        )
-        log.close()
-        self.running[name] = proc
-        return proc
-
     def start_daphne(self, name: str, env: dict[str, str] | None = None) -> None:
-        port = self.ports.get(name) or free_port()
-        self.ports[name] = port
-        self.start(
-            name,
-            [str(BIN / "python"), "-m", "config.serve", "-b", "127.0.0.1", "-p", str(port)]
-            + ["config.asgi:application"],
-            env,
-        )
+        """Daphne `name` on its port (a free one the first time, the same one after)."""
+        port = self.ports.setdefault(name, free_port())
+        self.procs.start_daphne(port, name, env=env)
 
     def restart_daphnes(self, **extra: str) -> None:
         """Both daphne processes stopped and started again with `extra` in their environment
         (nothing: the site's own), on the same ports."""
-        for name in ("daphne-a", "daphne-b"):
-            self.kill(name, signal.SIGTERM)
-        for name in ("daphne-a", "daphne-b"):
+        for name in DAPHNES:
+            self.procs.stop(name, timeout=15)
+        for name in DAPHNES:
             self.start_daphne(name, {**self.env, **extra})
-        for name in ("daphne-a", "daphne-b"):
-            wait_port(self.ports[name], 60)
-        self.wait_healthy(90)
+        self.wait_up()
 
     def start_all(self) -> None:
-        for name in ("daphne-a", "daphne-b"):
+        for name in DAPHNES:
             self.start_daphne(name)
-        self.start(
-            "worker",
-            [
-                str(BIN / "celery"),
-                "-A",
-                "config",
-                "worker",
-                "--loglevel=WARNING",
-                "--concurrency=2",
-                "--pool=prefork",
-                "--without-gossip",  # as deployed (deploy/systemd/circolo-worker.service)
-                "--without-mingle",
-                "-n",
-                f"attack-{os.getpid()}@%h",
-            ],
-        )
-        self.start(
-            "beat",
-            [
-                str(BIN / "celery"),
-                "-A",
-                "config",
-                "beat",
-                "--loglevel=WARNING",
-                "--scheduler",
-                "config.beat:HeartbeatScheduler",
-                "--pidfile=",
-            ],
-        )
+        self.procs.start_worker(node=f"attack-{os.getpid()}")
+        self.procs.start_beat()
+        self.wait_up()
+
+    def wait_up(self) -> None:
+        """Every daphne listening, and /healthz 200 (the worker and beat beating)."""
         for port in self.ports.values():
-            wait_port(port, 60)
-        self.wait_healthy(90)
+            wait_listening(port, 60)
+        self.procs.wait_healthy(f"http://127.0.0.1:{next(iter(self.ports.values()))}", 90)
 
     def kill(self, name: str, sig: int = signal.SIGKILL) -> None:
-        proc = self.running.pop(name, None)
-        if proc is None or proc.poll() is not None:
-            return
-        try:
-            os.killpg(proc.pid, sig)
-        except ProcessLookupError:
-            pass
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=5)
+        self.procs.stop(name, sig, timeout=15)
 
     def restart(self, name: str) -> None:
-        self.start(name)
+        """Started again as it was last started (its port, its environment)."""
+        self.procs.restart(name)
         if name in self.ports:
-            wait_port(self.ports[name], 60)
+            wait_listening(self.ports[name], 60)
 
     def stop_all(self) -> None:
-        for name in list(self.running):
-            self.kill(name, signal.SIGTERM)
-
-    def healthz(self) -> tuple[int, str]:
-        port = next(iter(self.ports.values()))
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as r:
-                return r.status, r.read().decode(errors="replace")
-        except urllib.error.HTTPError as error:
-            return error.code, error.read().decode(errors="replace")
-        except OSError as error:
-            return 0, str(error)
-
-    def wait_healthy(self, timeout: float) -> bool:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.healthz()[0] == 200:
-                return True
-            time.sleep(0.5)
-        return False
+        self.procs.stop_all()
 
     # --- the services (scripts/test-services.sh) ----------------------------------------------
 
@@ -391,16 +315,3 @@ def summarize(tracebacks: list[Traceback], limit: int = 12) -> list[str]:
     if len(counts) > limit:
         lines.append(f"      … and {len(counts) - limit} other kinds")
     return lines
-
-
-def wait_port(port: int, timeout: float) -> None:
-    import socket
-
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
-        except OSError:
-            time.sleep(0.1)
-    raise TimeoutError(f"nothing listens on port {port} after {timeout:.0f} s")
