@@ -84,7 +84,7 @@ def main() -> int:
                 from bench.attack import forms
 
                 result = Figures("forms", forms.SHOWN)
-                c = forms.cast(ports)
+                c = fixtures.db(forms.cast, ports, attempts=2)
                 forms.probes(c, result)
                 statuses = forms.fuzz(c, result, forms_n, args.seed)
                 forms.stored(c, result)
@@ -102,7 +102,11 @@ def main() -> int:
                 # (the flood scenario's) out of the way, then back.
                 site.restart_daphnes(**frames.ROOMY_BUDGETS)
                 try:
-                    asyncio.run(frames.run(frames.cast(ports), result, frames_n, args.seed))
+                    # After the faults scenario (`--only faults --only sockets`), PostgreSQL was
+                    # restarted under this process's connection: a dead one is dropped and the
+                    # cast made again, as for every scenario's cast.
+                    cast = fixtures.db(frames.cast, ports, attempts=2)
+                    asyncio.run(frames.run(cast, result, frames_n, args.seed))
                 finally:
                     site.restart_daphnes()
                 found = [result]
@@ -113,8 +117,6 @@ def main() -> int:
                 pids = {name: site.procs.pid(name) for name in ("daphne-a", "daphne-b")}
                 asyncio.run(
                     flood.run(
-                        # The faults scenario may have restarted PostgreSQL under this
-                        # process's connection: a dead one is dropped and the cast made again.
                         fixtures.db(flood.cast, flood_games, attempts=2),
                         ports,
                         pids,
@@ -129,13 +131,13 @@ def main() -> int:
                 from bench.attack import presence
 
                 result = Figures("presence", presence.SHOWN)
-                games = presence.cast(games_n)
+                games = fixtures.db(presence.cast, games_n, attempts=2)
                 asyncio.run(presence.run(games, ports, result, STALE_WAIT_SECONDS))
                 found = [result]
             else:
                 from bench.attack import faults
 
-                tables, cookie, login_user = faults.cast(tables_n, ports)
+                tables, cookie, login_user = fixtures.db(faults.cast, tables_n, ports, attempts=2)
                 found = asyncio.run(faults.run(site, tables, cookie, login_user, quick, args.seed))
             if scenario != "faults":
                 time.sleep(2)  # the last lines reach the logs
