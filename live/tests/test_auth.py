@@ -12,6 +12,7 @@ from django.test import Client
 from accounts.services import user_delete
 from games.tests.factories import UserFactory
 from live.auth import SocketAuthMiddleware
+from live.models import Connection
 from live.routing import websocket_urlpatterns
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -36,6 +37,9 @@ async def test_the_session_cookie_names_the_player():
     connected, _ = await socket.connect()
     assert connected
     assert await socket.receive_nothing(timeout=0.2)  # accepted and kept: a player
+    # Her presence on the site is recorded under her id.
+    here = Connection.objects.filter(user_id=anna.pk, topic="site").exists
+    assert await database_sync_to_async(here)()
     await socket.disconnect()
 
 
