@@ -144,13 +144,16 @@ def database_config(url: str | None, default_sqlite_path: Path | str) -> dict:
             raise ConfigError(f"DATABASE_URL={url!r}: no database name after the host")
         options: dict = dict(parse_qsl(parts.query))
         host = options.pop("host", None) or unquote(parts.hostname or "")
-        # Options psycopg / Django want typed, not as the URL's text.
-        if "server_side_binding" in options:
-            options["server_side_binding"] = options["server_side_binding"].lower() in TRUE_WORDS
-        # psycopg prepares statements only on its server-binding cursors: Django's own cursors
-        # bind on the client and never prepare, so the default lets only the game store's two
-        # statements be prepared (games/services/store.py); `none` turns preparing off (a
-        # pooler that cannot keep prepared statements).
+        # Options psycopg / Django want typed, not as the URL's text. Server-side binding by
+        # default: psycopg then prepares a statement the connection has run `prepare_threshold`
+        # times, so a live game's two statements (games/services/store.py) are parsed and
+        # planned once per connection, not on every move (half of PostgreSQL's CPU under load,
+        # bench/live.py), through Django's own cursors. `server_side_binding=false` binds on the
+        # client again; `prepare_threshold=none` turns preparing off (a pooler that cannot keep
+        # prepared statements).
+        options["server_side_binding"] = (
+            str(options.get("server_side_binding", "true")).lower() in TRUE_WORDS
+        )
         threshold = options.get("prepare_threshold", "5")
         if str(threshold).lower() in ("none", "off"):
             options["prepare_threshold"] = None

@@ -53,7 +53,8 @@ def test_database_postgres_url(scheme):
     assert config["ENGINE"] == "django.db.backends.postgresql"
     assert (config["NAME"], config["USER"], config["PASSWORD"]) == ("circolo", "mario", "s@cret")
     assert (config["HOST"], config["PORT"]) == ("db.example", "6543")
-    assert config["OPTIONS"] == {"prepare_threshold": 5}  # psycopg may prepare (store.py)
+    # Server-side binding, so psycopg prepares what runs often (games/services/store.py).
+    assert config["OPTIONS"] == {"server_side_binding": True, "prepare_threshold": 5}
 
 
 def test_database_postgres_options_socket_and_conn_max_age():
@@ -63,7 +64,11 @@ def test_database_postgres_options_socket_and_conn_max_age():
     assert config["HOST"] == "/run/postgresql"
     assert config["PORT"] == ""
     assert config["CONN_MAX_AGE"] == 60
-    assert config["OPTIONS"] == {"sslmode": "require", "prepare_threshold": 5}
+    assert config["OPTIONS"] == {
+        "sslmode": "require",
+        "server_side_binding": True,
+        "prepare_threshold": 5,
+    }
 
 
 def test_database_postgres_typed_options():
@@ -75,7 +80,7 @@ def test_database_postgres_typed_options():
     config = database_config("postgresql://u@h/db?server_side_binding=true", "unused")
     assert config["OPTIONS"] == {"server_side_binding": True, "prepare_threshold": 5}
     config = database_config("postgresql://u@h/db?prepare_threshold=none", "unused")
-    assert config["OPTIONS"] == {"prepare_threshold": None}
+    assert config["OPTIONS"] == {"server_side_binding": True, "prepare_threshold": None}
 
 
 @pytest.mark.parametrize(

@@ -8,11 +8,12 @@ would do them (`tests`: the locked read equals the ORM's read field by field, on
 and on SQLite). Only the game row is locked (`FOR UPDATE OF`): the players' rows are read for
 their names. What it uses of Django beyond the querying API: `Model.from_db`, `Model._meta`
 (documented), `Field.get_db_prep_save`, `Field.get_db_converters`, `Field.set_cached_value` (a
-foreign key's cache), `connection.ops.quote_name` and `get_db_converters`,
-`connection.connection` (the psycopg connection under Django's) and
-`connection.wrap_database_errors` (errors raised as Django's); of psycopg, its public
-`Cursor(..., prepare=True)`, on a connection whose `prepare_threshold` comes from DATABASE_URL
-(config/env.py). All are read or called, never replaced; tests/test_store.py checks the reads against the ORM's.
+foreign key's cache), `connection.ops.quote_name` and `get_db_converters`, and
+`connection.cursor()`. On PostgreSQL the connection binds on the server and psycopg prepares a
+statement once it has run a few times (DATABASE_URL's `server_side_binding` and
+`prepare_threshold`, config/env.py), so both statements are parsed and planned once per
+connection. All are read or called, never replaced; tests/test_store.py checks the reads
+against the ORM's.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import DatabaseError, transaction
-from psycopg import Cursor
 
 from games.models import Game, Status
 from games.services.errors import GameNotFound
@@ -144,21 +144,11 @@ UNCHANGED = ("row_stamp", "ply", "status")
 
 
 def _execute(connection, sql: str, params: list, *, fetch: bool = False) -> Any:
-    """Run one of the two statements; with PostgreSQL, as a prepared statement.
-
-    Django's cursors bind parameters on the client and never prepare (for the sake of
-    transaction-mode poolers), so PostgreSQL parsed and planned both statements afresh on
-    every move: half its CPU time under load (bench/live.py). These two fixed statements go
-    through a server-side binding psycopg cursor that prepares them once per connection
-    (behind PgBouncer, use 1.21+ with `max_prepared_statements`). Errors are still Django's;
-    only the debug query log does not see them."""
-    if connection.vendor == "postgresql":
-        connection.ensure_connection()
-        # The connection prepares (DATABASE_URL's prepare_threshold, config/env.py); only this
-        # server-binding cursor does, Django's own bind on the client.
-        with connection.wrap_database_errors, Cursor(connection.connection) as cursor:
-            cursor.execute(sql, params, prepare=True)
-            return cursor.fetchone() if fetch else None
+    """Run one of the two statements through Django's cursor. With PostgreSQL the connection
+    binds on the server and psycopg prepares a statement it has run a few times (config/env.py):
+    parsed and planned afresh on every move, these two were half of PostgreSQL's CPU under load
+    (bench/live.py). Behind PgBouncer, use 1.21+ with `max_prepared_statements`, or set
+    `prepare_threshold=none`."""
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchone() if fetch else None
@@ -272,7 +262,7 @@ def write_move_if_unchanged(
         _sql(connection), game, fields, appended, stamp, ply
     )
     # Each column's value as Django prepares it for psycopg; the statement prepared once per
-    # connection (`_execute`), through psycopg's public cursor API.
+    # connection (`_execute`).
     values = [f.get_db_prep_save(getattr(game, f.attname), connection) for f in field_objects]
     row = _execute_locking(connection, statement, [*values, *params[len(values) :]])
     return None if row is None else row[0]

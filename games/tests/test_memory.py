@@ -410,14 +410,15 @@ def test_a_connection_killed_under_the_move_is_an_outage_and_nothing_is_half_wri
 
 
 def test_a_move_from_memory_is_one_statement_prepared_on_its_connection():
-    """The move's UPDATE goes through psycopg's public cursor, prepared once per connection
-    (`store._execute`): after the first move from memory PostgreSQL holds it prepared, and the
-    next move from memory is written with it."""
+    """The move's UPDATE goes through Django's cursor on a server-binding connection, which
+    psycopg prepares once it has run `prepare_threshold` times (DATABASE_URL, config/env.py):
+    after that PostgreSQL holds it prepared, and the next moves from memory use it."""
     game = remembered_at_ply_2()
     before = written()
-    move(game.pk, 2, "g1f3", T0 + 3_000)
-    move(game.pk, 3, "b8c6", T0 + 4_000)
-    assert written() == before + 2
+    plies = ["g1f3", "b8c6", "f1c4", "g8f6", "d2d3", "f8c5", "c2c3"]
+    for ply, uci in enumerate(plies, start=2):
+        move(game.pk, ply, uci, T0 + 1_000 * (ply + 1))
+    assert written() == before + len(plies)
     with connection.cursor() as cursor:
         cursor.execute("SELECT statement FROM pg_prepared_statements")
         prepared = [text for (text,) in cursor.fetchall()]
