@@ -160,8 +160,10 @@ def test_whoever_left_the_lobby_stops_waiting():
 
 @pytest.mark.django_db(transaction=True)
 def test_two_players_joining_at_once_get_one_game():
-    """Fails if joining paired inside its own transaction (neither would see the other) or if
-    a pass did not re-read the entries under both players' locks (two games)."""
+    """Fails if a pass did not re-read the entries under both players' locks (two games).
+    Which pass opens the one game is not asserted: in `make test` the suite's Celery beat may run
+    on this same test database, and its pools tick can win the race; that a join pairs at once
+    is the sequential test's (`test_the_second_player_in_a_pool_is_paired_at_once…`)."""
     from tests.concurrency import run_at_once
 
     for _round in range(3):
@@ -172,7 +174,7 @@ def test_two_players_joining_at_once_get_one_game():
         )
         games = Game.objects.filter(status=Status.LIVE, white_id__in=[a.pk, b.pk])
         assert games.count() == 1
-        assert any(r is not None for r in results)
+        assert all(r is None or r.pk == games.get().pk for r in results)
         assert not PoolEntry.objects.exists()
 
 
