@@ -73,6 +73,27 @@ class SignupForm(forms.Form):
         return cleaned
 
 
+def counted_attempt(username: str, address: str, unavailable: str) -> None:
+    """Count a password check of `username` from `address` before it is made (the log-in
+    throttle, accounts/throttle.py); a ValidationError when it may not be made now: "throttled"
+    with how long to wait, or "unavailable" (`unavailable`, the form's words) without Redis."""
+    try:
+        wait = throttle.attempt_start(username, address)
+    except throttle.ThrottleUnavailable:
+        raise forms.ValidationError(unavailable, code="unavailable") from None
+    if wait:
+        minutes = max(1, (wait + 59) // 60)
+        raise forms.ValidationError(
+            ngettext(
+                "Troppi tentativi falliti: riprova tra %(n)d minuto.",
+                "Troppi tentativi falliti: riprova tra %(n)d minuti.",
+                minutes,
+            )
+            % {"n": minutes},
+            code="throttled",
+        )
+
+
 class ThrottledLoginMixin:
     """Throttles an AuthenticationForm (accounts/throttle.py) at the one place a password is
     checked: clean() counts the attempt just before authenticate() runs, with the username the
@@ -84,24 +105,11 @@ class ThrottledLoginMixin:
         if username is None or not self.cleaned_data.get("password"):
             return super().clean()
         address = throttle.client_address(self.request)
-        try:
-            wait = throttle.attempt_start(username, address)
-        except throttle.ThrottleUnavailable:
-            raise forms.ValidationError(
-                _("Accesso momentaneamente non disponibile: riprova tra qualche minuto."),
-                code="unavailable",
-            ) from None
-        if wait:
-            minutes = max(1, (wait + 59) // 60)
-            raise forms.ValidationError(
-                ngettext(
-                    "Troppi tentativi falliti: riprova tra %(n)d minuto.",
-                    "Troppi tentativi falliti: riprova tra %(n)d minuti.",
-                    minutes,
-                )
-                % {"n": minutes},
-                code="throttled",
-            )
+        counted_attempt(
+            username,
+            address,
+            _("Accesso momentaneamente non disponibile: riprova tra qualche minuto."),
+        )
         try:
             return super().clean()
         finally:
@@ -172,24 +180,11 @@ class PasswordConfirmMixin:
 
     def clean_password(self) -> str:
         password = self.cleaned_data["password"]
-        try:
-            wait = throttle.attempt_start(self.user.username, self.address)
-        except throttle.ThrottleUnavailable:
-            raise forms.ValidationError(
-                _("Non possiamo controllare la password ora: riprova tra qualche minuto."),
-                code="unavailable",
-            ) from None
-        if wait:
-            minutes = max(1, (wait + 59) // 60)
-            raise forms.ValidationError(
-                ngettext(
-                    "Troppi tentativi falliti: riprova tra %(n)d minuto.",
-                    "Troppi tentativi falliti: riprova tra %(n)d minuti.",
-                    minutes,
-                )
-                % {"n": minutes},
-                code="throttled",
-            )
+        counted_attempt(
+            self.user.username,
+            self.address,
+            _("Non possiamo controllare la password ora: riprova tra qualche minuto."),
+        )
         if not self.user.check_password(password):
             raise forms.ValidationError(_("Password errata."), code="wrong_password")
         throttle.attempt_succeeded(self.user.username, self.address)
