@@ -292,11 +292,13 @@ Object.defineProperty(window.Notification, "permission", { get: () => Shown.perm
 """
 
 
-def test_a_game_opening_in_a_background_tab_is_a_browser_notification(site, notifying_context):
+def game_opened_in_a_background_tab(site, context, player):
+    """`player`'s players list in a background tab, then a challenge of theirs accepted: the
+    tab follows to the board. Returns the game and the notifications the tab made."""
     from games.services.challenges import challenge_accept, challenge_create
 
-    player, opponent = (UserFactory(username=f"n_{uuid.uuid4().hex[:8]}") for _ in range(2))
-    page = notifying_context.new_page()
+    opponent = UserFactory(username=f"r_{uuid.uuid4().hex[:8]}")
+    page = context.new_page()
     page.add_init_script(BACKGROUND_TAB_NOTES)
     log_in(page, site, player.username)
     page.goto(site + "/players/")
@@ -312,29 +314,16 @@ def test_a_game_opening_in_a_background_tab_is_a_browser_notification(site, noti
     )
     game = challenge_accept(challenge_id=challenge.pk, user_id=opponent.pk)
     page.wait_for_url(f"**/games/{game.pk}/")
-    notes = page.evaluate("() => JSON.parse(sessionStorage.getItem('test.notifications'))")
+    return game, page.evaluate("() => JSON.parse(sessionStorage.getItem('test.notifications'))")
+
+
+def test_a_game_opening_in_a_background_tab_is_a_browser_notification(site, notifying_context):
+    player = UserFactory(username=f"n_{uuid.uuid4().hex[:8]}")
+    game, notes = game_opened_in_a_background_tab(site, notifying_context, player)
     assert notes == [{"title": "♞ La tua partita è aperta!", "tag": f"circolo-game-{game.pk}"}]
 
 
 def test_no_browser_notification_for_a_player_who_turned_them_off(site, notifying_context):
-    from games.services.challenges import challenge_accept, challenge_create
-
     player = UserFactory(username=f"q_{uuid.uuid4().hex[:8]}", remind_in_browser=False)
-    opponent = UserFactory(username=f"r_{uuid.uuid4().hex[:8]}")
-    page = notifying_context.new_page()
-    page.add_init_script(BACKGROUND_TAB_NOTES)
-    log_in(page, site, player.username)
-    page.goto(site + "/players/")
-    expect(page.locator("main")).to_be_visible()
-    challenge = challenge_create(
-        challenger_id=player.pk,
-        opponent_id=opponent.pk,
-        variant_code="chess",
-        base_seconds=600,
-        increment_seconds=0,
-        color="white",
-        rated=False,
-    )
-    game = challenge_accept(challenge_id=challenge.pk, user_id=opponent.pk)
-    page.wait_for_url(f"**/games/{game.pk}/")
-    assert page.evaluate("() => sessionStorage.getItem('test.notifications')") is None
+    _game, notes = game_opened_in_a_background_tab(site, notifying_context, player)
+    assert notes is None

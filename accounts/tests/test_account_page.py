@@ -10,7 +10,6 @@ import zipfile
 from datetime import timedelta
 
 import pytest
-from django.core.cache import cache
 from django.urls import reverse
 from django.utils import timezone
 
@@ -22,24 +21,8 @@ from games.tests.factories import open_game
 from mail.models import Mail
 from tournaments.tests.factories import RegistrationFactory
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_counters")]
 ACCOUNT = reverse("accounts:account")
-
-
-@pytest.fixture(autouse=True)
-def _fresh_counters():
-    cache.clear()
-    yield
-    cache.clear()
-
-
-@pytest.fixture
-def commit(django_capture_on_commit_callbacks):
-    def post(client, url, data):
-        with django_capture_on_commit_callbacks(execute=True):
-            return client.post(url, data)
-
-    return post
 
 
 def verify_link(received) -> str:
@@ -47,10 +30,10 @@ def verify_link(received) -> str:
     return "/" + url.split("://", 1)[1].split("/", 1)[1]
 
 
-def test_sign_up_with_an_address_sends_its_check(client, mailbox, commit):
+def test_sign_up_with_an_address_sends_its_check(client, mailbox, send):
     page = client.get(reverse("accounts:signup")).content.decode()
     assert "per i promemoria" in page and "recuperare la password" in page
-    commit(
+    send(
         client,
         reverse("accounts:signup"),
         {
@@ -71,11 +54,11 @@ def test_sign_up_with_an_address_sends_its_check(client, mailbox, commit):
     assert "confermato" in client.get(ACCOUNT).content.decode()
 
 
-def test_changing_the_address_needs_the_password_and_a_new_check(client, mailbox, commit):
+def test_changing_the_address_needs_the_password_and_a_new_check(client, mailbox, send):
     user = UserFactory(email="old@example.org", email_verified_at=timezone.now())
     old_link = emails.verify_token(user)
     client.force_login(user)
-    wrong = commit(
+    wrong = send(
         client,
         reverse("accounts:account_email"),
         {"email": "new@example.org", "password": "sbagliata"},
@@ -83,7 +66,7 @@ def test_changing_the_address_needs_the_password_and_a_new_check(client, mailbox
     assert wrong.status_code == 400 and "Password errata." in wrong.content.decode()
     user.refresh_from_db()
     assert user.email == "old@example.org" and user.email_verified  # nothing changed
-    response = commit(
+    response = send(
         client,
         reverse("accounts:account_email"),
         {"email": "new@example.org", "password": PASSWORD},
@@ -100,11 +83,11 @@ def test_changing_the_address_needs_the_password_and_a_new_check(client, mailbox
     assert user.email_verified
 
 
-def test_send_the_check_again_once_per_slot(client, mailbox, commit):
+def test_send_the_check_again_once_per_slot(client, mailbox, send):
     user = UserFactory(email="slow@example.org")
     client.force_login(user)
     for _ in range(3):
-        commit(client, reverse("accounts:account_email"), {"resend": "1"})
+        send(client, reverse("accounts:account_email"), {"resend": "1"})
     assert Mail.objects.filter(user=user).count() == 1
     assert len(mailbox.wait_for("slow@example.org")) == 1
 

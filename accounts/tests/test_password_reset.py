@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.core.cache import cache
 from django.urls import reverse
 
 from accounts.models import User
@@ -14,29 +13,9 @@ from accounts.tests.factories import PASSWORD, UserFactory
 from accounts.tests.test_login_throttle import redis_down  # noqa: F401 - a fixture
 from mail.models import Mail
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_counters")]
 RESET = reverse("accounts:password_reset")
 NEW = "torre-e-alfiere-77"
-
-
-@pytest.fixture(autouse=True)
-def _fresh_counters(settings):
-    caches = settings.CACHES
-    cache.clear()
-    yield
-    settings.CACHES = caches  # the real Redis again, after `redis_down`
-    cache.clear()
-
-
-@pytest.fixture
-def send(django_capture_on_commit_callbacks):
-    """Post with the commit's follow-ups run: the mail task (eager here) sends to the server."""
-
-    def post(client, url, data):
-        with django_capture_on_commit_callbacks(execute=True):
-            return client.post(url, data)
-
-    return post
 
 
 def link_in(received) -> str:

@@ -53,6 +53,24 @@ def _reminder(user, key="tournament:1", **extra):
     )
 
 
+def due_unsent(users) -> None:
+    """A reset mail due now for each of `users`, written as rows: queueing would send them at
+    once (the commit's task, eager here)."""
+    Mail.objects.bulk_create(
+        Mail(
+            user=user,
+            reason=Reason.RESET,
+            key="k",
+            to=user.email,
+            template="accounts/mail/reset",
+            language="it",
+            context={"username": user.username, "reset_url": "u", "valid_for": 60},
+            next_try_at=timezone.now(),
+        )
+        for user in users
+    )
+
+
 def test_sent_after_commit_once_in_italian_with_both_parts(
     mailbox, django_capture_on_commit_callbacks
 ):
@@ -206,20 +224,7 @@ def test_retry_pause_grows_to_its_cap(settings):
 @pytest.mark.django_db(transaction=True)
 def test_two_senders_at_once_send_each_mail_once(mailbox):
     users = [UserFactory() for _ in range(6)]
-    # Rows written directly: queueing would send them at once (the commit's task, eager here).
-    Mail.objects.bulk_create(
-        Mail(
-            user=user,
-            reason=Reason.RESET,
-            key="k",
-            to=user.email,
-            template="accounts/mail/reset",
-            language="it",
-            context={"username": user.username, "reset_url": "u", "valid_for": 60},
-            next_try_at=timezone.now(),
-        )
-        for user in users
-    )
+    due_unsent(users)
     results = run_at_once(sending.send_due, sending.send_due)
     assert sum(results) == 6
     for user in users:
@@ -234,19 +239,7 @@ def test_a_run_gives_the_worker_back_after_its_slice(mailbox, monkeypatch):
     monkeypatch.setattr(sending, "SLICE_SECONDS", 0.0)
     monkeypatch.setattr(services, "send_soon", lambda: queued.append(1))
     users = [UserFactory() for _ in range(3)]
-    Mail.objects.bulk_create(
-        Mail(
-            user=user,
-            reason=Reason.RESET,
-            key="k",
-            to=user.email,
-            template="accounts/mail/reset",
-            language="it",
-            context={"username": user.username, "reset_url": "u", "valid_for": 60},
-            next_try_at=timezone.now(),
-        )
-        for user in users
-    )
+    due_unsent(users)
     assert [sending.send_due(), sending.send_due(), sending.send_due()] == [1, 1, 1]
     assert len(queued) == 2  # the last run found nothing more to do
     for user in users:
