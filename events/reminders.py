@@ -55,6 +55,10 @@ def _remind(kind: EventKind, events: list, now: datetime) -> int:
         for event_id, player_id, joined_at in kind.entrants(by_id)
         if joined_at <= by_id[event_id].starts_at - JOINED_AHEAD
     ]
+    # Those reminded already are left out before anything is locked or loaded: the tick sees
+    # an event every 10 s for an hour, and most of them have nobody left to remind.
+    already = _reminded(kind, by_id)
+    joined = [pair for pair in joined if pair not in already]
     if not joined:
         return 0
     players = User.objects.in_bulk({player_id for _event, player_id in joined})
@@ -62,11 +66,7 @@ def _remind(kind: EventKind, events: list, now: datetime) -> int:
         # The events' rows, held to the commit: two ticks at once remind in turn, and the
         # second finds the first one's rows.
         lock_rows(kind.model.objects.filter(pk__in=by_id).order_by("pk"), Rank.EVENT)
-        done = set(
-            Reminder.objects.filter(kind=kind.code, event_id__in=by_id).values_list(
-                "event_id", "user_id"
-            )
-        )
+        done = _reminded(kind, by_id)
         reminders = []
         for event_id, player_id in joined:
             player, event = players.get(player_id), by_id[event_id]
@@ -99,6 +99,14 @@ def _remind(kind: EventKind, events: list, now: datetime) -> int:
             messages.What.REMINDER,
         )
     return len(reminders)
+
+
+def _reminded(kind: EventKind, event_ids) -> set[tuple[int, int]]:
+    return set(
+        Reminder.objects.filter(kind=kind.code, event_id__in=event_ids).values_list(
+            "event_id", "user_id"
+        )
+    )
 
 
 def _mail(player: User, kind: EventKind, event) -> Mail:
