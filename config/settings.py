@@ -241,9 +241,8 @@ ROUND_PAUSE_SECONDS = env_int(os.environ, "ROUND_PAUSE_SECONDS", 30, minimum=0)
 # A row held longer than this by another transaction makes the waiter fail (live.locks).
 LOCK_TIMEOUT_MS = env_int(os.environ, "LOCK_TIMEOUT_MS", 5000)
 
-# A socket process remembers its live games and writes a move from memory with one statement
-# where the row is unchanged (games.services.memory, PostgreSQL only). 0: every move takes the
-# locked read and write.
+# A socket process remembers its live games, so a move is one statement, decided from memory
+# (games.services.memory, PostgreSQL only). 0: every move reads the row first.
 GAMES_IN_MEMORY = env_bool(os.environ, "GAMES_IN_MEMORY", True)
 
 # RULES 8: pairing passes of an arena are coalesced over this many seconds.

@@ -102,8 +102,8 @@ class GameConsumer(LiveConsumer):
             await self.send_error("busy", "the game is busy, try again", message)
 
     async def on_move(self, message: dict[str, Any]) -> None:
-        # In the socket threads, as every action: a plain move of a remembered game is one
-        # statement there (games.services.memory), any other takes the locked path.
+        # In the socket threads, as every action: one statement for a game this process
+        # remembers (games.services.memory), two for one it reads first.
         ply, move = message.get("ply"), message.get("move")
         await self._act(message, services.game_move, expected_ply=ply, move=move)
 

@@ -211,10 +211,11 @@ class Game(HasVariant, models.Model):
     # Every `game_finished` receiver (events, ratings) has run for this finished game
     # (games.services.due.game_settle); the tick settles those whose settle task was lost.
     settled = models.BooleanField(_("conclusione elaborata"), default=False)
-    # Which write of the row this is: PostgreSQL gives every INSERT and UPDATE of a game a new
-    # value from a sequence, whoever writes it (a trigger, games 0009), never one seen before.
-    # A process that remembers a game as it was at stamp S may write a move from that memory
-    # with one `UPDATE … WHERE row_stamp = S` (`games.services.memory`). Not on SQLite.
+    # Which write of the row this is, set by a trigger whoever writes (games 0009 on
+    # PostgreSQL: a new value from a sequence with every INSERT and UPDATE; games 0014 on
+    # SQLite: one more with every UPDATE), never one seen before. A move decided from the row
+    # as it was at stamp S is written with one `UPDATE … WHERE row_stamp = S`
+    # (`games.services.play.game_move`).
     row_stamp = models.BigIntegerField(_("timbro della riga"), default=0, editable=False)
 
     class Meta:

@@ -99,6 +99,18 @@ def collected() -> Iterator[list[Push]]:
         _local.outbox = previous
 
 
+def collecting(
+    func: Callable[..., Any], *args: Any, **kwargs: Any
+) -> tuple[list[Push], Any, BaseException | None]:
+    """`func(*args, **kwargs)` with its pushes `collected`: the outbox, its result and the
+    error it raised (for the caller to raise once the pushes are out, `live.sockets.call`)."""
+    with collected() as outbox:
+        try:
+            return outbox, func(*args, **kwargs), None
+        except Exception as error:
+            return outbox, None, error
+
+
 async def send_collected(layer: Any, outbox: list[Push]) -> list[Push]:
     """Send collected pushes from the event loop, in the order they were committed; returns
     those that could not be sent (Redis away: each is given up after a couple of seconds, so a

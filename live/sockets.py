@@ -25,17 +25,8 @@ from live.threads import database_sync_to_async
 log = logging.getLogger(__name__)
 
 
-def _collecting(
-    func: Callable[..., Any], *args: Any, **kwargs: Any
-) -> tuple[list[pushes.Push], Any, BaseException | None]:
-    with pushes.collected() as outbox:
-        try:
-            return outbox, func(*args, **kwargs), None
-        except Exception as error:  # re-raised on the loop once the pushes are out
-            return outbox, None, error
-
-
-_pooled_collecting = database_sync_to_async(_collecting)
+# A service run in the pool with its pushes collected, to be sent from the loop (`call`).
+_pooled_collecting = database_sync_to_async(pushes.collecting)
 
 
 async def call(

@@ -1,23 +1,22 @@
-"""The live games a socket process remembers, so that a move can be written from memory with
-one statement (`play.game_move`; docs/architecture.md, walk 1).
+"""The live games a socket process remembers, so that a move is decided without reading the
+row first (`play.game_move`; docs/architecture.md, walk 1).
 
-Why: through the locked path a move costs four round trips to PostgreSQL (BEGIN, the locked
-read of the row with both players, the UPDATE, COMMIT) and the reading of ~40 columns into a
-model; from memory it is one UPDATE, its own transaction.
+Why: a move decided from a read costs two statements (the read of the row, the UPDATE); from
+memory it is the UPDATE alone, its own transaction.
 
-What is remembered: exactly the columns a move reads (`READ`), as the row was at a stamp
-(`Game.row_stamp`) this process was given: by its own write of the game (any service's, through
-`acting.save_and_push`, or a move from memory), by a read of the whole row (a socket's connect,
-`sync`), or by the push of a write made by another process, applied on top of the version
-before it (`heard`). Nothing else is ever read from a remembered game.
+What is remembered: exactly the columns a move reads (`READ`, `store.MOVE_READ`), as the row was
+at a stamp (`Game.row_stamp`) this process was given: by its own write of the game (a move, or
+any service's through `acting.save_and_push`), by a read of the row (a socket's connect,
+`sync`, a move's read), or by the push of a write made by another process, applied on top of
+the version before it (`heard`). Nothing else is ever read from a remembered game.
 
-Why memory can be trusted: PostgreSQL gives the row a new stamp with every write, whoever
-writes (a trigger, games 0009). A move from memory is written only `WHERE row_stamp = S AND
-ply = p AND status = 'live'`, S the stamp remembered: when that UPDATE writes, the row, locked
-by the statement itself, was exactly the one remembered, so whose turn it is, the fallen flag,
-the ply, the legality, the clocks and the repetitions were all decided from the row as it is.
-When it writes nothing, the move takes the locked path, which decides from the row read
-under `SELECT … FOR UPDATE`. So a memory that is late or gone costs at most that second try.
+Why memory can be trusted: the database gives the row a new stamp with every write, whoever
+writes (a trigger, games 0009 and 0014). A move is written only `WHERE row_stamp = S AND
+ply = p AND status = 'live'`, S the stamp of the version it was decided from: when that UPDATE
+writes, the row, locked by the statement itself, was exactly that version, so whose turn it is,
+the fallen flag, the ply, the legality, the clocks and the repetitions were all decided from the
+row as it is. When it writes nothing, or memory would refuse the move, the move is decided again
+from the row read afresh. So a memory that is late or gone costs at most that second read.
 What makes a remembered stamp and its columns belong together: they are taken from one row
 image — a write's own object with the stamp its UPDATE returned, a read of the row, or the
 push its writer sent with both. The one column a push does not carry is the list of positions:
@@ -25,7 +24,8 @@ a move appends one (the position before it, checked to be the one remembered) an
 write changes it, so a process that follows a move appends the same one.
 
 Shared by the event loop (`heard`) and the socket threads (the moves): every change is a whole
-new object put in place under a lock; a remembered game is never changed in place.
+new object put in place under a lock; a remembered game is never changed in place. PostgreSQL
+only: on SQLite (`make run`'s default) every move reads the row.
 """
 
 from __future__ import annotations
@@ -35,34 +35,31 @@ import threading
 from typing import Any
 
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS
+from django.db import DEFAULT_DB_ALIAS, connections
 
 from games.models import Game, Status
 from games.rules import variant
-from games.services.store import MOVE_COLUMNS
+from games.services.store import MOVE_COLUMNS, MOVE_READ
 
 # What a move changes of the columns it reads but the positions (grown by the position before
 # the move), and all that any other write of a live game may change of them: what the push of
 # a write carries for other processes (`image`, `heard`).
 MOVED = ("row_stamp", *MOVE_COLUMNS)
-# The columns a move reads, in the model's order (`Model.from_db` takes them so).
-_READ = {"id", "variant", "base_seconds", "white_id", "black_id", "positions", *MOVED}
-_READ |= {"status", "result", "reason"}
-READ = tuple(f.attname for f in Game._meta.concrete_fields if f.attname in _READ)
+READ = MOVE_READ
 _read_values = operator.itemgetter(*READ)  # a remembered game's columns, in one call (`_copy`)
 # At most this many games are remembered (the oldest remembered go first): a few kB each.
 LIMIT = 20_000
 
 _games: dict[int, Game] = {}
 _lock = threading.Lock()
-# Moves of this process written from memory, and those that found the row written since (they
-# took the locked path): for the tests and the benchmark. Counted without a lock (approximate
-# under threads).
-counts = {"written": 0, "changed": 0}
+# Moves of this process written as decided from memory or from a read of the row, and writes
+# that found the row written since (decided again): for the tests and the benchmark. Counted
+# without a lock (approximate under threads).
+counts = {"remembered": 0, "read": 0, "changed": 0}
 
 
 def enabled() -> bool:
-    return settings.GAMES_IN_MEMORY
+    return settings.GAMES_IN_MEMORY and connections[DEFAULT_DB_ALIAS].vendor == "postgresql"
 
 
 def _copy(game: Game, changes: dict[str, Any] | None = None) -> Game:
@@ -77,13 +74,18 @@ def _copy(game: Game, changes: dict[str, Any] | None = None) -> Game:
 
 
 def recall(game_id: int) -> Game | None:
-    """The game as remembered (never to be changed: `fresh` gives a copy to play on)."""
-    return _games.get(game_id)
+    """The game as remembered (never to be changed)."""
+    return _games.get(game_id) if enabled() else None
 
 
-def fresh(game: Game) -> Game:
-    """A copy of a remembered game to play a move on."""
-    return _copy(game)
+def take(game_id: int) -> tuple[Game, Any] | None:
+    """What a move is decided from, when the game is remembered: a copy of the game as
+    remembered (the caller's to play on) and the board held for its position (given up to the
+    caller, or None: the rules read the FEN)."""
+    known = recall(game_id)
+    if known is None:
+        return None
+    return _copy(known), _board_taken(known.fen)
 
 
 def _put(game: Game) -> None:
@@ -96,11 +98,17 @@ def _put(game: Game) -> None:
     _games[game.pk] = game
 
 
-def remember(game: Game) -> None:
-    """Remember `game` as this process just wrote it (its `row_stamp` is the write's). A game
-    that is over, or a row without a stamp (SQLite), is forgotten instead."""
+def remember(game: Game, *, board: Any = None, moved: bool = False) -> dict[str, Any] | None:
+    """Remember `game` as this process just wrote or read it (its `row_stamp` is the row's),
+    with `board`, what the rules gave for its position, for the next move here. A game that is
+    over, or a row not read whole, is forgotten instead.
+
+    Returns the `image` of the write for its push (`moved`: a move's), which the other
+    processes that remember the game follow (`heard`), whether or not this one remembers;
+    None when the game is over."""
+    row = image(game, moved=moved)
     if not enabled():
-        return
+        return row
     values = game.__dict__
     if (
         values.get("status") != Status.LIVE
@@ -108,17 +116,20 @@ def remember(game: Game) -> None:
         or any(name not in values for name in READ)
     ):
         forget(game.pk)  # over, not stamped, or not read whole: not to be trusted
-        return
+        return row
     copy = _copy(game)
     with _lock:
         _put(copy)
+    _board_kept(game.fen, board)
+    return row
 
 
-def forget(game_id: int, known: Game | None = None) -> None:
-    """Forget the game (only if it is still `known`, when given)."""
+def forget(game_id: int, stamp: int | None = None) -> None:
+    """Forget the game (only if it is still remembered at `stamp`, when given)."""
     with _lock:
-        if known is None or _games.get(game_id) is known:
-            _games.pop(game_id, None)
+        known = _games.get(game_id)
+        if known is not None and (stamp is None or known.row_stamp == stamp):
+            del _games[game_id]
 
 
 def clear() -> None:
@@ -132,19 +143,19 @@ def clear() -> None:
 # its push: the rules hand back the board a move reached (`Played.board`, chess) or make it from
 # the push's bitboards (`Variant.board_of`), and given it the next `play` from that position
 # need not read the FEN again (games/rules/chess_variant.py says what it saves). They are held
-# here, by the service that owns live games, not in the rules, which keep nothing. Keyed by the
-# whole FEN, so equal keys are the same position whichever game reached it; each board is taken
-# once (the taker plays on it). Used by the locked path as well as by moves from memory.
+# here, with the games they belong to, not in the rules, which keep nothing: kept by
+# `remember`, given up by `take`. Keyed by the whole FEN, so equal keys are the same position
+# whichever game reached it; each board is taken once (the taker plays on it).
 _boards: dict[str, Any] = {}
 BOARDS_LIMIT = 4096  # positions waiting for their next move; the oldest go first
 
 
-def board_taken(fen: str) -> Any:
+def _board_taken(fen: str) -> Any:
     """The board held for `fen`, given up to the caller (None if none)."""
     return _boards.pop(fen, None)
 
 
-def board_kept(fen: str, board: Any) -> None:
+def _board_kept(fen: str, board: Any) -> None:
     """Hold `board` (what the rules gave for `fen`) for the next move from `fen` here."""
     if board is None:
         return
@@ -201,7 +212,7 @@ def heard(game_id: int, version: Any, row: dict[str, Any] | None) -> None:
                 after = _copy(known, changes)
                 if "position" in row and row["fen"] not in _boards:
                     # The next move here finds the board (rules `board_of`).
-                    board_kept(
+                    _board_kept(
                         row["fen"], variant(known.variant).board_of(row["fen"], row["position"])
                     )
         elif row["ply"] == known.ply and row["fen"] == known.fen:

@@ -14,7 +14,17 @@ from games.rules import Color, IllegalMove, Played, RulesError, variant
 from games.rules import clock as clocks
 from games.rules.clock import ClockError
 from games.services import memory
-from games.services.acting import acting, end_game, has_moved, optional_ply, win_for
+from games.services.acting import (
+    acting,
+    check_action,
+    end_game,
+    ended_on_commit,
+    finish,
+    has_moved,
+    optional_ply,
+    win_for,
+)
+from games.services.due import game_flag
 from games.services.errors import (
     GameError,
     GameOver,
@@ -26,12 +36,19 @@ from games.services.errors import (
 )
 from games.services.pool_entries import pool_entries_clear
 from games.services.state import now_ms, push_move_on_commit
-from games.services.store import MOVE_COLUMNS, PLAY_FIELDS, write_move_if_unchanged
+from games.services.store import (
+    ENDING_MOVE_COLUMNS,
+    MOVE_COLUMNS,
+    read_game,
+    write_move_if_unchanged,
+)
 from live import locks
 
 MAX_MOVE_LENGTH = 200
-# What a move writes besides the lists it grows (`store.write_game(appended=...)`).
-MOVE_FIELDS = tuple(f for f in PLAY_FIELDS if f not in ("moves", "positions", "notation", "clocks"))
+# A move whose row was written by someone else between its read and its write (a presence
+# change, a draw offer, the tick) is decided again from the row; after this many tries the
+# player is told the game is busy.
+MOVE_TRIES = 4
 
 
 def _new_game(
@@ -198,23 +215,22 @@ def games_open(
     return [g if id(g) in opened else None for g in games]
 
 
-def _play(game: Game, color: Color, move: str, at_ms: int) -> tuple[Played, dict[str, list]]:
-    """Play `move` for `color` on `game` in memory: the clock gets the increment and the
-    opponent's starts, a pending draw offer by the opponent lapses (RULES 3). Returns what the
-    rules said and the items the move appends to the row's lists (`store.GROWING` and the
-    positions); an automatic end is the caller's to record. Raises NotYourTurn,
-    IllegalMoveError, ClockError."""
+def _play(
+    game: Game, color: Color, move: str, at_ms: int, board: Any = None
+) -> tuple[Played, dict[str, list]]:
+    """Play `move` for `color` on `game` in memory (`board`: the rules' board for its position,
+    if one is held): the clock gets the increment and the opponent's starts, a pending draw
+    offer by the opponent lapses (RULES 3). Returns what the rules said and the items the move
+    appends to the row's lists (`store.GROWING` and the positions); an automatic end is the
+    caller's to record. Raises NotYourTurn, IllegalMoveError, ClockError."""
     # In a live game the running clock is the side to move's (RULES 3), which spares reading
     # the position a second time on the hottest path.
     if game.clock_running != color.value:
         raise NotYourTurn("it is not your turn")
     try:
-        played = variant(game.variant).play(
-            game.fen, move, game.positions, board=memory.board_taken(game.fen)
-        )
+        played = variant(game.variant).play(game.fen, move, game.positions, board=board)
     except (IllegalMove, RulesError) as error:
         raise IllegalMoveError(f"illegal move {move!r}") from error
-    memory.board_kept(played.fen, played.board)  # for the next move, here (memory.py)
     game.set_clock(clocks.after_move(game.clock, at_ms))
     left = game.white_ms if color is Color.WHITE else game.black_ms  # the PGN's [%clk]
     appended = {
@@ -231,121 +247,111 @@ def _play(game: Game, color: Color, move: str, at_ms: int) -> tuple[Played, dict
 
 
 @dataclass
-class _MemoryMove:
-    """A move played on a remembered game, not yet written."""
+class _Move:
+    """A move decided from one committed version of the row, not yet written: `game` is the
+    row after it, one version newer; `stamp`, `ply` and `positions` are the version's."""
 
-    known: Game  # the game as remembered
-    game: Game  # after the move, one version newer
+    game: Game
+    stamp: int
+    ply: int
+    positions: list
     played: Played
     move: str
     appended: dict[str, list]
-    at_ms: int
 
-    def write(self) -> tuple[tuple, dict[str, Any]]:
-        """The arguments of its one statement (`store.write_move_if_unchanged`,
-        `store.memory_move_statement`): never an end, which takes the locked path."""
-        known = self.known
-        return (self.game, MOVE_COLUMNS, self.appended), {
-            "stamp": known.row_stamp,
-            "ply": known.ply,
-        }
+    @property
+    def ends(self) -> bool:
+        return self.played.outcome is not None
 
 
-def _memory_move(
-    game_id: Any, user_id: int | None, expected_ply: Any, move: str, at_ms: int
-) -> _MemoryMove | None:
-    """The move played on this process's memory of the game (`games.services.memory`: why that
-    is exact), or None when it must take the locked path: nothing remembered, not PostgreSQL,
-    or anything but a plain move by the player to move at the ply remembered (a stale ply, a
-    fallen flag, an illegal move, a move that ends the game: the locked path gives the answer
-    from the row itself). Reads nothing from the database."""
-    if not memory.enabled() or type(game_id) is not int or type(expected_ply) is not int:
+def _decide(
+    game: Game, board: Any, user_id: int | None, expected_ply: Any, move: str, at_ms: int
+) -> _Move | None:
+    """The move decided on `game`, a private copy of a version of the row (remembered or just
+    read), which it becomes the row after the move: the checks every action makes
+    (`acting.check_action`), then the rules (`_play`), and the end if the rules say the game is
+    over. None when the running side's flag has fallen (the caller ends the game on time
+    first). Raises the refusals."""
+    color = check_action(game, user_id, expected_ply, at_ms)
+    if color is None:
         return None
-    known = memory.recall(game_id)
-    if known is None or expected_ply != known.ply:
-        return None
-    color = known.player_color(user_id)
-    if color is None or clocks.flagged(known.clock, at_ms) is not None:
-        return None
-    game = memory.fresh(known)
-    try:
-        played, appended = _play(game, color, move, at_ms)
-    except (GameError, ClockError):
-        return None
+    stamp, ply, positions = game.row_stamp, game.ply, game.positions
+    played, appended = _play(game, color, move, at_ms, board)
     if played.outcome is not None:
-        return None
+        finish(
+            game,
+            result=played.outcome.result.value,
+            reason=played.outcome.reason.value,
+            at_ms=at_ms,
+        )
     game.version += 1
-    return _MemoryMove(known, game, played, move, appended, at_ms)
+    return _Move(game, stamp, ply, positions, played, move, appended)
 
 
-def _memory_move_written(played: _MemoryMove, stamp: int | None) -> Game | None:
-    """After the move's statement: remembered, or (`stamp` None: the row was written since,
-    nothing was) forgotten, for the locked path to take over."""
+def _write(decided: _Move, at_ms: int) -> Game | None:
+    """Write `decided` with one statement (`store.write_move_if_unchanged`: only where the row
+    still carries the stamp it was decided from), remember it, and push it and, for an end,
+    settle it, after commit. None when the row was written since (nothing was)."""
+    game = decided.game
+    columns = ENDING_MOVE_COLUMNS if decided.ends else MOVE_COLUMNS
+    stamp = write_move_if_unchanged(
+        game, columns, decided.appended, stamp=decided.stamp, ply=decided.ply
+    )
     if stamp is None:
         memory.counts["changed"] += 1
-        memory.forget(played.known.pk, played.known)
+        memory.forget(game.pk, decided.stamp)
         return None
-    memory.counts["written"] += 1
-    game = played.game
     game.row_stamp = stamp
-    game.positions = [*played.known.positions, *played.appended["positions"]]
-    memory.remember(game)
-    return game
-
-
-def _move_from_memory(
-    game_id: Any, user_id: int | None, expected_ply: Any, move: str, at_ms: int
-) -> Game | None:
-    """`_memory_move` written with one statement (`store.write_move_if_unchanged`) and pushed;
-    None when the locked path must take the move (nothing written)."""
-    played = _memory_move(game_id, user_id, expected_ply, move, at_ms)
-    if played is None:
-        return None
-    args, kwargs = played.write()
-    stamp = write_move_if_unchanged(*args, **kwargs)
-    game = _memory_move_written(played, stamp)
-    if game is not None:
-        push_move_on_commit(game, at_ms, played.played, move, played.appended["notation"][-1])
+    game.positions = [*decided.positions, *decided.appended["positions"]]
+    # Remembered with the board the rules reached, for the next move here; forgotten if over.
+    row = memory.remember(game, board=decided.played.board, moved=True)
+    notation = decided.appended["notation"][-1]
+    push_move_on_commit(game, at_ms, decided.played, decided.move, notation, row)
+    if decided.ends:
+        ended_on_commit(game.pk)
     return game
 
 
 def game_move(
     *, game_id: int, user_id: int | None, expected_ply: Any, move: Any, at_ms: int | None = None
 ) -> Game:
-    """Play `move` (machine form) for `user_id` at `expected_ply`.
+    """Play `move` (machine form) for `user_id` at `expected_ply`: it is their turn, the move
+    is legal; the clock gets the increment, the opponent's starts, a pending draw offer by the
+    opponent lapses, and an automatic end (mate, draw rules) is recorded (RULES 3).
 
-    Under the row lock (`acting`), then: it is their turn, the move is legal. The clock gets
-    the increment, the opponent's starts, a pending draw offer by the opponent lapses, and an
-    automatic end (mate, draw rules) is recorded.
-
-    A plain move of a game this process remembers is written from memory with one statement
-    where the row is unchanged (`_move_from_memory`): the same decisions from the same row.
-    The game returned holds only the columns a move reads; the others load when asked for.
-    """
+    One way, whatever the process knows (docs/architecture.md, walk 1): the move is decided
+    from a version of the row — the one this process remembers (`games.services.memory`), else
+    one read (`store.read_game`) — and written by one UPDATE where the row still carries that
+    version's stamp. A refusal is given only from a row just read (a memory may be late), and
+    a row written by someone else between the read and the write is read again: every move is
+    decided from the row as it is when written. A fallen flag ends the game first (`due
+    .game_flag`, under the row lock) and the move is refused. The game returned holds only the
+    columns a move reads; the others load when asked for."""
     if not isinstance(move, str) or not move.strip() or len(move) > MAX_MOVE_LENGTH:
         raise Malformed("move must be a non-empty string")
     move = move.strip()
     at = now_ms() if at_ms is None else at_ms
-    game = _move_from_memory(game_id, user_id, expected_ply, move, at)
-    if game is not None:
-        return game
-    # A light read: the move list and notation are appended to, never read (`store.GROWING`).
-    try:
-        with acting(game_id, user_id, expected_ply, at, light=True) as act:
-            game = act.game
-            played, act.appended = _play(game, act.color, move, act.at_ms)
-            if played.outcome is not None:
-                end_game(
-                    game,
-                    result=played.outcome.result.value,
-                    reason=played.outcome.reason.value,
-                    at_ms=act.at_ms,
-                )
-            act.fields, act.played = MOVE_FIELDS, played
-    except GameOver:
-        memory.forget(game_id)  # over, possibly just now by the flag
-        raise
-    return game
+    taken = memory.take(game_id) if type(game_id) is int else None
+    for _ in range(MOVE_TRIES):
+        remembered = taken is not None
+        game, board = taken if remembered else (read_game(game_id), None)
+        taken = None  # a second try reads the row
+        try:
+            decided = _decide(game, board, user_id, expected_ply, move, at)
+        except (GameError, ClockError):
+            if remembered:
+                continue  # judged again from the row itself
+            raise
+        if decided is None:  # RULES 3: the flag fell before the move came
+            if game_flag(game_id=game.pk, at_ms=at):
+                memory.forget(game.pk)
+                raise GameOver("the time ran out")
+            continue  # not on the row as it is: judged again from it
+        written = _write(decided, at)
+        if written is not None:
+            memory.counts["remembered" if remembered else "read"] += 1
+            return written
+    raise locks.LockTimeout("the game was written by others under every try of the move")
 
 
 def game_resign(

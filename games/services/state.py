@@ -15,7 +15,6 @@ from games.models import Game
 from games.rules import Color, Played, chess_openings, variant
 from games.rules import clock as clocks
 from games.selectors import chess_opening_json
-from games.services import memory
 from live import messages, pushes
 
 logger = logging.getLogger(__name__)
@@ -174,13 +173,18 @@ def move_delta(game: Game, *, at_ms: int, played: Played, move: str, notation: l
 
 
 def move_push(
-    game: Game, at_ms: int, played: Played, move: str, notation: list
+    game: Game,
+    at_ms: int,
+    played: Played,
+    move: str,
+    notation: list,
+    row: dict[str, Any] | None = None,
 ) -> tuple[str, dict[str, Any]]:
-    """The move's delta for the clients, with the `image` of the row for the other processes
-    that remember the game (`memory.heard`; not sent to any client)."""
+    """The move's delta for the clients, with `row`, the image of the write for the other
+    processes that remember the game (`memory.remember`, `memory.heard`; not sent to any
+    client)."""
     text = json.dumps(move_delta(game, at_ms=at_ms, played=played, move=move, notation=notation))
     message = messages.game_state(text, game.version)
-    row = memory.image(game)
     if row is not None:
         if played.position is not None:  # the rules' own form of the new position (`heard`)
             row["position"] = played.position
@@ -188,15 +192,24 @@ def move_push(
     return group_name(game.pk), message
 
 
-def push_move_on_commit(game: Game, at_ms: int, played: Played, move: str, notation: list) -> None:
-    pushes.group_send_on_commit(*move_push(game, at_ms, played, move, notation))
+def push_move_on_commit(
+    game: Game,
+    at_ms: int,
+    played: Played,
+    move: str,
+    notation: list,
+    row: dict[str, Any] | None = None,
+) -> None:
+    pushes.group_send_on_commit(*move_push(game, at_ms, played, move, notation, row))
 
 
-def push_state_on_commit(game: Game, at_ms: int, played: Played | None = None) -> None:
+def push_state_on_commit(
+    game: Game, at_ms: int, played: Played | None = None, row: dict[str, Any] | None = None
+) -> None:
+    """The whole state, with `row` as in `move_push`."""
     # Encoded once here, not once per socket: every player and spectator gets the same text.
     text = json.dumps(game_state(game, at_ms=at_ms, played=played))
     message = messages.game_state(text, game.version)
-    row = memory.image(game, moved=False)
     if row is not None:
         message["row"] = row
     pushes.group_send_on_commit(group_name(game.pk), message)

@@ -1,8 +1,9 @@
-"""The locked read of `games.services.store` against the ORM's read, field by field.
+"""The statements of `games.services.store` against the ORM: the locked read field by field,
+and a game's moves through the one move path (`move_problems`).
 
 Used by games/tests/test_store.py in-process on PostgreSQL, and as a script on SQLite (the
 `make run` default): `python -m games.tests.store_check` migrates the database DATABASE_URL
-names and prints "same" or the fields that differ.
+names and prints "same" or what differs.
 """
 
 from __future__ import annotations
@@ -62,6 +63,56 @@ def a_game_in_every_state() -> list[int]:
     return [live.pk, done.pk]
 
 
+def move_problems() -> list[str]:
+    """A short chess game to mate through `game_move`, a stale ply refused, and a move whose
+    row was written between its read and its write, which writes nothing: what differs from
+    what should be, as text. Every write gives the row a stamp never seen before."""
+    from accounts.models import User
+    from games import services
+    from games.models import Game
+    from games.services import store
+
+    white, black = (User.objects.create(username=f"moves{i}") for i in range(2))
+    game = services.game_open(
+        white_id=white.pk,
+        black_id=black.pk,
+        variant_code="chess",
+        base_seconds=300,
+        increment_seconds=2,
+        rated=False,
+    )
+    problems, stamps = [], [Game.objects.get(pk=game.pk).row_stamp]
+    for ply, (mover, move) in enumerate(
+        [(white, "f2f3"), (black, "e7e5"), (white, "g2g4"), (black, "d8h4")]
+    ):
+        if ply == 1:
+            try:
+                services.game_move(game_id=game.pk, user_id=mover.pk, expected_ply=0, move=move)
+                problems.append("a stale ply was played")
+            except services.StalePly:
+                pass
+        if ply == 2:  # staff change a clock between the move's read and its write
+            known = store.read_game(game.pk)
+            Game.objects.filter(pk=game.pk).update(white_ms=1_000)
+            stamps.append(Game.objects.get(pk=game.pk).row_stamp)
+            if store.write_move_if_unchanged(
+                known, store.MOVE_COLUMNS, {}, stamp=known.row_stamp, ply=known.ply
+            ):
+                problems.append("a move was written over a row changed since its read")
+        services.game_move(game_id=game.pk, user_id=mover.pk, expected_ply=ply, move=move)
+        stamps.append(Game.objects.get(pk=game.pk).row_stamp)
+    done = Game.objects.get(pk=game.pk)
+    got = (done.status, done.reason, done.moves, len(done.positions), len(done.notation))
+    want = ("finished", "checkmate", ["f2f3", "e7e5", "g2g4", "d8h4"], 4, 4)
+    if got != want:
+        problems.append(f"the game: {got} != {want}")
+    if done.white_ms > 1_000 + 2_000 or len(done.clocks) != 4:
+        problems.append(f"the clock written by staff was lost: {done.white_ms}, {done.clocks}")
+    if sorted(set(stamps)) != stamps:
+        problems.append(f"stamps not new with every write: {stamps}")
+    return problems
+
+
 def main() -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
@@ -71,6 +122,7 @@ def main() -> int:
 
     call_command("migrate", verbosity=0)
     found = [d for game_id in a_game_in_every_state() for d in differences(game_id)]
+    found += move_problems()
     print("same" if not found else "\n".join(found))
     return 0 if not found else 1
 

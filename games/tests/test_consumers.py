@@ -207,13 +207,13 @@ async def test_a_socket_process_plays_from_memory_from_the_first_move():
     await receive_until(
         w, lambda m: m["type"] == "state" and m["white"]["connected"] and m["black"]["connected"]
     )
-    before = memory.counts["written"]
+    before = memory.counts["remembered"]
     await w.send_json_to({"type": "move", "ply": 0, "move": "e2e4"})
     await receive_until(b, at_ply(1))
     await b.send_json_to({"type": "move", "ply": 1, "move": "e7e5"})
     moved = await receive_until(w, at_ply(2))
     assert (moved["type"], moved["move"]) == ("played", "e7e5")
-    assert memory.counts["written"] == before + 2, memory.counts
+    assert memory.counts["remembered"] == before + 2, memory.counts
     stored = await database_sync_to_async(Game.objects.get)(pk=game.pk)
     assert (stored.ply, stored.moves) == (2, ["e2e4", "e7e5"])
     await w.disconnect()

@@ -46,7 +46,7 @@ def download(client, game: Game) -> tuple[str, object]:
 
 @pytest.mark.parametrize("remembered", [False, True])
 def test_every_move_keeps_the_mover_s_clock(remembered):
-    """The mover's clock after each move, increment included, on the locked path and from
+    """The mover's clock after each move, increment included, decided from a read and from
     memory. Fails if a move does not append it, or appends the opponent's."""
     game = open_game(base_seconds=300, increment_seconds=2)
     sit(game)

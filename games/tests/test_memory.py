@@ -1,5 +1,6 @@
-"""Moves written from a socket process's memory of its games (`games.services.memory`): the same
-rows and the same pushes as the locked path, and never a move decided from a row that changed."""
+"""Moves decided from a socket process's memory of its games (`games.services.memory`): the same
+rows and the same pushes as moves decided from a read of the row, and never a move written over
+a row that changed since the version it was decided from."""
 
 from __future__ import annotations
 
@@ -43,7 +44,7 @@ def _counted():
 
 
 def written() -> int:
-    return memory.counts["written"]
+    return memory.counts["remembered"]
 
 
 def row(game_id: int) -> dict:
@@ -70,16 +71,16 @@ def move(game_id: int, ply: int, move_text: str, at_ms: int, *, remembered: bool
 
 
 @pytest.mark.parametrize("variant_code", ["chess", "italian", "international"])
-def test_a_remembered_game_writes_and_pushes_what_the_locked_path_does(variant_code):
-    """The same random game played twice, from memory and always the locked way: after every
-    move both rows and both pushes are equal. Fails if the memory's path forgets a column (the
+def test_a_remembered_game_writes_and_pushes_what_a_read_one_does(variant_code):
+    """The same random game played twice, from memory and always from a read of the row: after
+    every move both rows and both pushes are equal. Fails if the memory's path forgets a column (the
     clock's increment, a lapsed draw offer, a position for the repetitions)."""
     rng = random.Random(17)
     rules = variant(variant_code)
     remembered = open_game(variant_code=variant_code, base_seconds=300, increment_seconds=3)
     locked = open_game(variant_code=variant_code, base_seconds=300, increment_seconds=3)
     at, ply = T0, 0
-    before = written()
+    before, read = written(), memory.counts["read"]
     while ply < 60:
         game = Game.objects.get(pk=remembered.pk)
         if game.status != Status.LIVE:
@@ -98,14 +99,15 @@ def test_a_remembered_game_writes_and_pushes_what_the_locked_path_does(variant_c
         assert pushed_a == pushed_b, f"ply {ply}"
         assert (a.ply, a.fen, a.version, a.clock) == (b.ply, b.fen, b.version, b.clock)
         ply += 1
-    # All but the first move of each stretch (after the opening, after each draw offer) and
-    # a last move that ends the game came from memory.
-    assert written() - before >= ply - 4
+    # All but the first move of each stretch (after the opening, after each draw offer) came
+    # from memory; every move of the other game from a read.
+    assert written() - before >= ply - 3
+    assert memory.counts["read"] - read >= ply
 
 
-def test_a_write_the_memory_did_not_see_sends_the_move_the_locked_way():
+def test_a_write_the_memory_did_not_see_has_the_move_decided_again_from_the_row():
     """Staff give White a minute in the admin (a write that bumps no version): the next move
-    finds the row changed and is played on the row as it is. Fails without the stamp check
+    finds the row changed, writes nothing, and is decided again from the row as it is. Fails without the stamp check
     (the remembered clock would be written back)."""
     game = open_game(base_seconds=60, increment_seconds=0)
     move(game.pk, 0, "e2e4", T0 + 1_000)
@@ -148,11 +150,11 @@ def test_every_write_of_a_game_gets_a_new_stamp():
     assert all(stamps) and len(set(stamps)) == len(stamps), stamps
 
 
-def test_a_move_the_memory_cannot_judge_takes_the_locked_path_with_the_same_answer():
+def test_a_move_memory_would_refuse_is_judged_again_from_the_row_with_the_same_answer():
     game = open_game(base_seconds=10, increment_seconds=0)
     move(game.pk, 0, "e2e4", T0 + 1_000)
     before = written()
-    # A stale ply, an illegal move, the wrong player: the locked path's own refusals.
+    # A stale ply, an illegal move, the wrong player: refused from the row read afresh.
     with pytest.raises(StalePly):
         move(game.pk, 0, "e7e5", T0 + 2_000)
     with pytest.raises(Exception) as illegal:
@@ -172,21 +174,23 @@ def test_a_move_the_memory_cannot_judge_takes_the_locked_path_with_the_same_answ
     assert memory.recall(game.pk) is None  # over: forgotten
 
 
-def test_a_move_that_ends_the_game_is_written_the_locked_way_and_forgotten():
+def test_a_move_that_ends_the_game_is_one_statement_too_and_the_game_is_forgotten():
     game = open_game(base_seconds=600)
     for ply, text in enumerate(["f2f3", "e7e5", "g2g4"]):
         move(game.pk, ply, text, T0 + 1_000 * (ply + 1))
     assert memory.recall(game.pk) is not None
     before = written()
-    move(game.pk, 3, "d8h4", T0 + 5_000)  # mate
+    _after, pushed = move(game.pk, 3, "d8h4", T0 + 5_000)  # mate
     game.refresh_from_db()
     assert (game.status, game.result, game.reason, game.ply) == ("finished", "0-1", "checkmate", 4)
-    assert written() == before and memory.recall(game.pk) is None
+    assert game.finished_at is not None and game.moves[-1] == "d8h4" and len(game.positions) == 4
+    assert [p["status"] for p in pushed] == ["finished"] and pushed[0]["legal_moves"] == []
+    assert written() == before + 1 and memory.recall(game.pk) is None
 
 
 def test_two_submissions_of_one_remembered_ply_exactly_one_wins():
     """Both threads start from the same memory; the second statement finds the stamp changed
-    and the locked path refuses it as stale. Fails if the stamp condition is dropped."""
+    and the move, judged again from the row, is refused as stale. Fails if the stamp condition is dropped."""
     game = open_game(at_ms=T0)
     move(game.pk, 0, "e2e4", T0 + 1_000)
     assert memory.recall(game.pk).ply == 1
@@ -209,8 +213,8 @@ def test_two_submissions_of_one_remembered_ply_exactly_one_wins():
 
 
 def heard_from(game_id: int, ply: int, text: str, at_ms: int) -> dict:
-    """The push of a move written by another process (here: the locked path, remembering
-    nothing), as this process's socket would receive it."""
+    """The push of a move written by another process (here: one that remembers nothing), as
+    this process's socket would receive it."""
     with pushes.collected() as outbox, override_settings(GAMES_IN_MEMORY=False):
         game = Game.objects.get(pk=game_id)
         mover = game.white_id if game.clock_running == "white" else game.black_id
@@ -319,8 +323,9 @@ def test_nothing_is_remembered_when_turned_off():
 
 
 def test_a_remembered_game_is_the_model_object_from_db_would_make():
-    """`memory._copy` skips `Model.__init__`: it must give what `Game.from_db` gives of the
-    same columns, and Game must have no init signal receivers that would be skipped."""
+    """A remembered game is built by `Game.from_db` of the columns a move reads, and a copy to
+    play a move on (`take`) loads the others from the database when asked, as a deferred
+    column does."""
     from django.db.models.signals import post_init, pre_init
 
     game = open_game()
@@ -333,7 +338,7 @@ def test_a_remembered_game_is_the_model_object_from_db_would_make():
     assert set(known.__dict__) - {"_state"} == set(memory.READ)
     assert not pre_init.has_listeners(Game) and not post_init.has_listeners(Game)
     # A column not remembered loads from the database, as a deferred one does.
-    copy = memory.fresh(known)
+    copy, _board = memory.take(game.pk)
     assert copy.moves == ["e2e4"] and copy.white.pk == game.white_id
 
 
@@ -423,3 +428,27 @@ def test_a_move_from_memory_is_one_statement_prepared_on_its_connection():
         cursor.execute("SELECT statement FROM pg_prepared_statements")
         prepared = [text for (text,) in cursor.fetchall()]
     assert any(text.startswith("UPDATE") and "row_stamp" in text for text in prepared), prepared
+
+
+def test_a_move_is_one_statement_from_memory_and_two_from_a_read_none_locking_first():
+    """One way a move is played: from memory the UPDATE alone; with nothing remembered the
+    read of the row (no `FOR UPDATE`) and the same UPDATE. Fails if a move takes a locked
+    read again."""
+    from django.test.utils import CaptureQueriesContext
+
+    game = remembered_at_ply_2()
+    with CaptureQueriesContext(connection) as remembered:
+        move_statements(game, 2, "g1f3", T0 + 3_000)
+    memory.clear()
+    with CaptureQueriesContext(connection) as read:
+        move_statements(game, 3, "b8c6", T0 + 4_000)
+    kinds = [[q["sql"].split()[0] for q in c.captured_queries] for c in (remembered, read)]
+    assert kinds == [["UPDATE"], ["SELECT", "UPDATE"]], kinds
+    assert not any("FOR UPDATE" in q["sql"] for q in read.captured_queries)
+
+
+def move_statements(game, ply: int, text: str, at_ms: int) -> None:
+    """One move, by whoever is to move, with nothing else read around it."""
+    mover = game.white_id if ply % 2 == 0 else game.black_id
+    with pushes.collected():
+        game_move(game_id=game.pk, user_id=mover, expected_ply=ply, move=text, at_ms=at_ms)

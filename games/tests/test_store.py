@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 
 from games.services.store import END_FIELDS
-from games.tests.store_check import a_game_in_every_state, differences
+from games.tests.store_check import a_game_in_every_state, differences, move_problems
 from tests.processes import ROOT
 
 
@@ -21,7 +21,12 @@ def test_the_locked_read_equals_the_orm_read_on_postgresql():
         assert differences(game_id) == []
 
 
-def test_the_locked_read_equals_the_orm_read_on_sqlite(tmp_path):
+@pytest.mark.django_db(transaction=True)
+def test_moves_are_written_only_over_the_row_they_were_decided_from_on_postgresql():
+    assert move_problems() == []
+
+
+def test_the_locked_read_and_the_moves_on_sqlite(tmp_path):
     env = dict(
         os.environ, DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}", VAR_DIR=str(tmp_path)
     )
