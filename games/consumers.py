@@ -44,6 +44,11 @@ class GameConsumer(LiveConsumer):
             "draw_decline",
             "draw_claim",
             "boost",
+            "abort",
+            "takeback_offer",
+            "takeback_accept",
+            "takeback_decline",
+            "more_time",
             "sync",
         }
     )
@@ -125,6 +130,21 @@ class GameConsumer(LiveConsumer):
     async def on_boost(self, message: dict[str, Any]) -> None:
         await self._act(message, services.game_boost, expected_ply=message.get("ply"))
 
+    async def on_abort(self, message: dict[str, Any]) -> None:
+        await self._act(message, services.game_abort, expected_ply=message.get("ply"))
+
+    async def on_takeback_offer(self, message: dict[str, Any]) -> None:
+        await self._act(message, services.game_takeback_offer, expected_ply=message.get("ply"))
+
+    async def on_takeback_accept(self, message: dict[str, Any]) -> None:
+        await self._act(message, services.game_takeback_accept, expected_ply=message.get("ply"))
+
+    async def on_takeback_decline(self, message: dict[str, Any]) -> None:
+        await self._act(message, services.game_takeback_decline, expected_ply=message.get("ply"))
+
+    async def on_more_time(self, message: dict[str, Any]) -> None:
+        await self._act(message, services.game_more_time, expected_ply=message.get("ply"))
+
     async def on_sync(self, message: dict[str, Any]) -> None:
         # One trip to the database threads: a clock run out is settled, then the state read.
         await self.send_json(await call(_flagged_state, self.game_id))
@@ -147,6 +167,10 @@ class GameConsumer(LiveConsumer):
 
     async def game_draw_declined(self, event: dict[str, Any]) -> None:
         # Encoded once by the service (`draws.game_draw_declined`): the same text for everyone.
+        await self.send(text_data=event["text"])
+
+    async def game_takeback_declined(self, event: dict[str, Any]) -> None:
+        # Encoded once by the service (`takebacks.game_takeback_decline`).
         await self.send(text_data=event["text"])
 
     async def game_settled(self, event: dict[str, Any]) -> None:

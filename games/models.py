@@ -104,6 +104,7 @@ class EndReason(models.TextChoices):
     AGREED_DRAW = "agreed_draw", _("patta d'accordo")
     ABANDONMENT = "abandonment", _("abbandono (disconnessione)")
     BOTH_ABSENT = "both_absent", _("entrambi assenti")
+    ABORTED = "aborted", _("partita annullata")  # RULES 3: no result, never rated
     EVENT_END = "event_end", _("fine dell'evento")
 
 
@@ -175,6 +176,10 @@ class Game(HasVariant, models.Model):
     )
     draw_offer = models.CharField(  # the colour offering
         _("patta offerta da"), max_length=5, blank=True, default=""
+    )
+    # RULES 3, casual games of no event: the colour asking to take its last move back.
+    takeback_offer = models.CharField(
+        _("ritiro della mossa chiesto da"), max_length=5, blank=True, default=""
     )
     # Boost (RULES 8): offered when the event says so (an arena), taken by a player before
     # their own first move; the clock cut is in the clock snapshot itself.
@@ -261,6 +266,17 @@ class Game(HasVariant, models.Model):
     @property
     def time_control(self) -> TimeControl:
         return TimeControl(self.base_seconds, self.increment_seconds)
+
+    @property
+    def abortable(self) -> bool:
+        """RULES 3: a game of no event (a challenge, a quick pairing) may be aborted by a
+        player before their own first move."""
+        return self.event_type_id is None
+
+    @property
+    def takebacks_allowed(self) -> bool:
+        """RULES 3: takebacks and "+15 s" in casual games of no event only."""
+        return not self.rated and self.event_type_id is None
 
     def player_color(self, user_id: int | None) -> Color | None:
         if user_id is None:
@@ -370,6 +386,17 @@ class Challenge(HasVariant, models.Model):
         return TimeControl(self.base_seconds, self.increment_seconds)
 
     @property
+    def abortable(self) -> bool:
+        """RULES 3: a game of no event (a challenge, a quick pairing) may be aborted by a
+        player before their own first move."""
+        return self.event_type_id is None
+
+    @property
+    def takebacks_allowed(self) -> bool:
+        """RULES 3: takebacks and "+15 s" in casual games of no event only."""
+        return not self.rated and self.event_type_id is None
+
+    @property
     def acceptor_color(self) -> str:
         """The colour whoever accepts plays (`color` is the challenger's): what the challenge
         notice and the lobby tell the player it is offered to."""
@@ -415,3 +442,14 @@ class PoolEntry(HasVariant, models.Model):
     @property
     def time_control(self) -> TimeControl:
         return TimeControl(self.base_seconds, self.increment_seconds)
+
+    @property
+    def abortable(self) -> bool:
+        """RULES 3: a game of no event (a challenge, a quick pairing) may be aborted by a
+        player before their own first move."""
+        return self.event_type_id is None
+
+    @property
+    def takebacks_allowed(self) -> bool:
+        """RULES 3: takebacks and "+15 s" in casual games of no event only."""
+        return not self.rated and self.event_type_id is None

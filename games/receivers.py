@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from django.db import connections
+from django.db.models.signals import post_migrate
+from django.dispatch import receiver
+
 from accounts import personal as account_data
 from games import personal, tasks  # noqa: F401  (tasks: registered in every process, sent by name)
+from games.row_stamp import ensure_sqlite_trigger
 from games.rules import variants
 from live import messages
 from live.consumers import news_on_connect
@@ -28,3 +33,12 @@ for export_format in variants.export_formats():  # games.pgn, games.pdn
     account_data.register_file(f"games.{export_format}", personal.games_file(export_format))
 account_data.register_blocker(personal.live_game_blocker)
 account_data.register_eraser(personal.erase)
+
+
+@receiver(post_migrate, dispatch_uid="games.row_stamp")
+def keep_the_row_stamp_trigger(sender, using, **kwargs) -> None:
+    """SQLite drops a table's triggers when a migration rebuilds it: put the stamp's back."""
+    if sender.name == "games":
+        from games.models import Game
+
+        ensure_sqlite_trigger(connections[using], Game._meta.db_table)

@@ -12,7 +12,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from games import commitments, player_ratings
-from games.models import Challenge, ChallengeStatus, Game, GameResult, PoolEntry, Status
+from games.models import (
+    Challenge,
+    ChallengeStatus,
+    EndReason,
+    Game,
+    GameResult,
+    PoolEntry,
+    Status,
+)
 from games.rules import Result, chess_openings, openings, variant, variants
 from games.rules.chess_openings import ChessOpening
 from games.rules.export import GameRecord, game_headers
@@ -124,7 +132,7 @@ def recent_games_of(player_id: int, limit: int = 20) -> QuerySet[Game]:
 class Outcome:
     """A game's result for one of its players, as the player page's list says it."""
 
-    WIN, LOSS, DRAW, NIL, LIVE = "win", "loss", "draw", "nil", "live"
+    WIN, LOSS, DRAW, NIL, LIVE, ABORTED = "win", "loss", "draw", "nil", "live", "aborted"
 
 
 _OUTCOME_OF = {  # (result, the player's colour) -> outcome
@@ -173,7 +181,7 @@ def player_game_rows(player_id: int, limit: int = 20) -> list[PlayerGameRow]:
             PlayerGameRow(
                 game=g,
                 colour=colour,
-                outcome=Outcome.LIVE if g.is_live else _OUTCOME_OF.get((g.result, colour), ""),
+                outcome=_outcome(g, colour),
                 opponent=g.black if colour == "white" else g.white,
                 opponent_rating=shown[g.pk][opponent_id].rating,
                 change=shown[g.pk][player_id].delta if g.rated and not g.is_live else None,
@@ -184,6 +192,14 @@ def player_game_rows(player_id: int, limit: int = 20) -> list[PlayerGameRow]:
             )
         )
     return rows
+
+
+def _outcome(game: Game, colour: str) -> str:
+    if game.is_live:
+        return Outcome.LIVE
+    if game.reason == EndReason.ABORTED:
+        return Outcome.ABORTED  # RULES 3: no result
+    return _OUTCOME_OF.get((game.result, colour), "")
 
 
 def _has_challenge(game: Game) -> bool:

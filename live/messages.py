@@ -72,6 +72,10 @@ def game_draw_declined(text: str) -> Message:
     return {"type": "game.draw_declined", "text": text}
 
 
+def game_takeback_declined(text: str) -> Message:
+    return {"type": "game.takeback_declined", "text": text}
+
+
 def game_settled(game_id: int) -> Message:
     """The game's event and rating have taken its result: pages ask what they decided."""
     return {"type": "game.settled", "game": game_id}

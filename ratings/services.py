@@ -47,6 +47,7 @@ class GameResult(StrEnum):
     BLACK_WINS = "0-1"
     DRAW = "1/2-1/2"
     NOBODY_SCORES = "0-0"  # RULES 3: neither player sat
+    NO_RESULT = ""  # RULES 3: an aborted game
 
 
 # Game points for (white, black), in half points (RULES 7.1: 1 / ½ / 0, not tournament points).
@@ -106,6 +107,7 @@ class NotRatedReason(StrEnum):
     NEVER_SAT = "never_sat"  # RULES 3: a game one player never sat at is never rated
     NO_RATED_GAMES = "no_rated_games"  # a tournament with nothing left to rate
     WITH_EVENT = "with_event"  # RULES 7.1: a tournament is rated as one period
+    ABORTED = "aborted"  # RULES 3: an aborted game has no result
 
 
 class Status(StrEnum):
@@ -145,6 +147,8 @@ def game_not_rated_reason(game: FinishedGame) -> NotRatedReason | None:
     """
     if game.white_id == game.black_id:
         raise ValueError("a game needs two different players")
+    if game.result is GameResult.NO_RESULT:
+        return NotRatedReason.ABORTED
     if not game.rated:
         return NotRatedReason.CASUAL
     if game.forfeit:

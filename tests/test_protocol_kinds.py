@@ -24,6 +24,7 @@ def test_every_kind_of_site_news_is_in_the_protocol_and_no_other():
         (messages.lobby_changed(), "games.consumers.LobbyConsumer.lobby_changed"),
         (messages.game_state("{}", 1), "games.consumers.GameConsumer.game_state"),
         (messages.game_draw_declined("{}"), "games.consumers.GameConsumer.game_draw_declined"),
+        (messages.game_takeback_declined("{}"), "games.consumers.GameConsumer.game_takeback_declined"),
         (messages.game_settled(1), "games.consumers.GameConsumer.game_settled"),
         (messages.tournament_changed(0), "tournaments.consumers.TournamentConsumer.tournament_changed"),
         (messages.arena_changed(), "arena.consumers.ArenaConsumer.arena_changed"),

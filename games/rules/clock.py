@@ -137,3 +137,37 @@ def boost(clock: Clock, color: Color, now_ms: int) -> Clock:
     if color is Color.WHITE:
         return replace(snapshot, white_ms=left, white_increment_ms=0)
     return replace(snapshot, black_ms=left, black_increment_ms=0)
+
+
+def _snapshot(clock: Clock, now_ms: int) -> Clock:
+    """The same clock as a snapshot taken at ``now_ms`` (a stopped clock stays as it was)."""
+    if clock.running is None:
+        return clock
+    return replace(
+        clock,
+        white_ms=remaining_ms(clock, Color.WHITE, now_ms),
+        black_ms=remaining_ms(clock, Color.BLACK, now_ms),
+        since_ms=now_ms,
+    )
+
+
+def give_time(clock: Clock, color: Color, ms: int, now_ms: int) -> Clock:
+    """RULES 3 (casual games, "+15 s"): ``ms`` more for ``color``, at once, at ``now_ms``. Raises
+    ClockError if a flag has fallen by then (that ends the game instead) or the clock is
+    stopped."""
+    if clock.running is None:
+        raise ClockError("the clock is stopped")
+    if flagged(clock, now_ms) is not None:
+        raise ClockError(f"{clock.running} flag fell at {flag_instant(clock)}")
+    snapshot = _snapshot(clock, now_ms)
+    if color is Color.WHITE:
+        return replace(snapshot, white_ms=snapshot.white_ms + ms)
+    return replace(snapshot, black_ms=snapshot.black_ms + ms)
+
+
+def turn_to(clock: Clock, color: Color, now_ms: int) -> Clock:
+    """RULES 3 (a takeback): ``color`` is to move again from ``now_ms``; the times left stay
+    what they are then (no time comes back). Raises ClockError on a stopped clock."""
+    if clock.running is None:
+        raise ClockError("the clock is stopped")
+    return replace(_snapshot(clock, now_ms), running=color)

@@ -41,6 +41,7 @@ _TERMINATION = {
     "timeout_vs_insufficient_material": TIME_FORFEIT,
     "abandonment": ABANDONED,  # RULES 3: gone for 30 s
     "both_absent": ABANDONED,  # RULES 3: neither sat, nobody scores
+    "aborted": ABANDONED,  # RULES 3: aborted before a player's first move, no result
     "event_end": ADJUDICATION,  # the event ended it and gave the result
 }
 

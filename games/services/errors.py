@@ -80,3 +80,22 @@ class NoNewOpponent(GameError):
     game of an event (a tournament or an arena pairs its players itself)."""
 
     code = "no_new_opponent"
+
+
+class NoAbort(GameError):
+    """Abort refused (RULES 3): a game of an event, or after one's own first move."""
+
+    code = "no_abort"
+
+
+class NoTakeback(GameError):
+    """A takeback refused (RULES 3): not a casual game of no event, nothing of one's own to take
+    back, a request already pending, or none to answer."""
+
+    code = "no_takeback"
+
+
+class NoMoreTime(GameError):
+    """ "+15 s" refused (RULES 3): not a casual game of no event."""
+
+    code = "no_more_time"

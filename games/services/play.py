@@ -9,7 +9,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import Q
 
-from games.models import EndReason, Game, Status
+from games.models import EndReason, Game, GameResult, Status
 from games.rules import Color, IllegalMove, Played, RulesError, variant
 from games.rules import clock as clocks
 from games.rules.clock import ClockError
@@ -30,6 +30,7 @@ from games.services.errors import (
     GameOver,
     IllegalMoveError,
     Malformed,
+    NoAbort,
     NoBoost,
     NotYourTurn,
     PlayerBusy,
@@ -243,6 +244,7 @@ def _play(
     game.ply += 1
     if game.draw_offer and game.draw_offer != color.value:
         game.draw_offer = ""  # declined by playing on
+    game.takeback_offer = ""  # RULES 3: a takeback request lapses with any move
     return played, appended
 
 
@@ -366,6 +368,22 @@ def game_resign(
             at_ms=act.at_ms,
         )
     return act.game
+
+
+def game_abort(
+    *, game_id: int, user_id: int | None, expected_ply: Any = None, at_ms: int | None = None
+) -> Game:
+    """RULES 3: the player aborts a game of no event before their own first move. It ends with
+    no result (`EndReason.ABORTED`), is never rated, and the opponent sees it end. Refused with
+    NoAbort, changing nothing, in an event's game or after the player's first move."""
+    with acting(game_id, user_id, optional_ply(expected_ply), at_ms) as act:
+        game = act.game
+        if not game.abortable:
+            raise NoAbort("a game of an event cannot be aborted")
+        if has_moved(game, act.color):
+            raise NoAbort("a game can only be aborted before your first move")
+        end_game(game, result=GameResult.NONE, reason=EndReason.ABORTED, at_ms=act.at_ms)
+    return game
 
 
 def game_boost(

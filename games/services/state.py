@@ -99,6 +99,11 @@ def game_state(
         "result": game.result,
         "reason": game.reason,
         "draw_offer": game.draw_offer or None,
+        # RULES 3: the side asking to take its last move back; whether this game allows
+        # takebacks and "+15 s" (casual, no event), and aborting (no event).
+        "takeback": game.takeback_offer or None,
+        "takebacks": game.takebacks_allowed,
+        "abortable": game.abortable,
         # The chess opening's ECO code and name ({"eco", "name"}; None until a position is
         # named); absent for draughts.
         **({"chess_opening": chess_opening_json(game)} if game.variant_info.eco_openings else {}),
@@ -160,6 +165,7 @@ def move_delta(game: Game, *, at_ms: int, played: Played, move: str, notation: l
         "result": game.result,
         "reason": game.reason,
         "draw_offer": game.draw_offer or None,
+        "takeback": game.takeback_offer or None,
         "draw_claimable": _draw_claimable(game),
     }
     if game.variant_info.eco_openings:

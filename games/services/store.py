@@ -48,6 +48,7 @@ PLAY_FIELDS = (
     "ply",
     "version",
     "draw_offer",
+    "takeback_offer",
     "status",
     "result",
     "reason",

@@ -322,3 +322,32 @@ def busy_statement_pids(exclude) -> list[int]:
             " AND query LIKE 'UPDATE%%row_stamp%%'"
         )
         return [pid for (pid,) in cursor.fetchall() if pid not in exclude]
+
+
+async def test_takeback_more_time_and_abort_over_the_socket():
+    """docs/protocol.md: the requests and answers of a casual game, the `takeback_declined`
+    news, a refusal as an `error` with the ply and version, and an abort everyone sees."""
+    game, white, black = await new_game(rated=False)
+    w, b = await connect(game.pk, white), await connect(game.pk, black)
+    state = await receive_until(w, at_ply(0))
+    assert (state["takebacks"], state["abortable"], state["takeback"]) == (True, True, None)
+    await w.send_json_to({"type": "move", "ply": 0, "move": "e2e4"})
+    await receive_until(b, at_ply(1))
+    await b.send_json_to({"type": "takeback_offer", "ply": 1, "id": 5})
+    error = await receive_until(b, lambda m: m["type"] == "error")
+    assert (error["code"], error["ply"], error["id"]) == ("no_takeback", 1, 5)
+    await w.send_json_to({"type": "takeback_offer", "ply": 1})
+    asked = await receive_until(b, lambda m: m["type"] == "state" and m["takeback"] == "white")
+    await b.send_json_to({"type": "takeback_decline"})
+    declined = await receive_until(w, lambda m: m["type"] == "takeback_declined")
+    assert (declined["offer"], declined["version"]) == ("white", asked["version"] + 1)
+    await w.send_json_to({"type": "more_time"})
+    given = await receive_until(
+        b, lambda m: m["type"] == "state" and m["version"] > asked["version"] + 1
+    )
+    assert given["clock"]["black_ms"] > state["clock"]["black_ms"]
+    await b.send_json_to({"type": "abort", "ply": 1})
+    ended = await receive_until(w, lambda m: m["type"] == "state" and m["status"] == "finished")
+    assert (ended["result"], ended["reason"]) == ("", "aborted")
+    await w.disconnect()
+    await b.disconnect()
