@@ -166,11 +166,10 @@ class GameConsumer(LiveConsumer):
         await self.send(text_data=event["text"])
 
     async def game_draw_declined(self, event: dict[str, Any]) -> None:
-        # Encoded once by the service (`draws.game_draw_declined`): the same text for everyone.
+        # Encoded once by the service (`state.push_declined_on_commit`): the same text for all.
         await self.send(text_data=event["text"])
 
     async def game_takeback_declined(self, event: dict[str, Any]) -> None:
-        # Encoded once by the service (`takebacks.game_takeback_decline`).
         await self.send(text_data=event["text"])
 
     async def game_settled(self, event: dict[str, Any]) -> None:

@@ -386,17 +386,6 @@ class Challenge(HasVariant, models.Model):
         return TimeControl(self.base_seconds, self.increment_seconds)
 
     @property
-    def abortable(self) -> bool:
-        """RULES 3: a game of no event (a challenge, a quick pairing) may be aborted by a
-        player before their own first move."""
-        return self.event_type_id is None
-
-    @property
-    def takebacks_allowed(self) -> bool:
-        """RULES 3: takebacks and "+15 s" in casual games of no event only."""
-        return not self.rated and self.event_type_id is None
-
-    @property
     def acceptor_color(self) -> str:
         """The colour whoever accepts plays (`color` is the challenger's): what the challenge
         notice and the lobby tell the player it is offered to."""

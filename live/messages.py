@@ -68,12 +68,15 @@ def game_state(text: str, version: int) -> Message:
     return {"type": "game.state", "text": text, "version": version}
 
 
-def game_draw_declined(text: str) -> Message:
-    return {"type": "game.draw_declined", "text": text}
+# What a player may decline at a game: the opponent's draw offer, their takeback request.
+DECLINABLE = ("draw_declined", "takeback_declined")
 
 
-def game_takeback_declined(text: str) -> Message:
-    return {"type": "game.takeback_declined", "text": text}
+def game_declined(kind: str, text: str) -> Message:
+    """`draw_declined` or `takeback_declined`, encoded once (`text`) for every socket."""
+    if kind not in DECLINABLE:
+        raise TypeError(f"nothing is declined as {kind!r}")
+    return {"type": f"game.{kind}", "text": text}
 
 
 def game_settled(game_id: int) -> Message:

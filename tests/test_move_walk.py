@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from games.tests.test_consumers import at_ply, connect, new_game, receive_until
+from games.tests.test_consumers import at_ply, receive_until, seated
 from live.threads import SOCKET_DB_THREADS, database_sync_to_async
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -125,13 +125,7 @@ async def on_every_socket_thread(profile) -> None:
 
 
 async def test_a_move_walks_one_way_as_the_architecture_page_says():
-    game, white, black = await new_game()
-    w, b = await connect(game.pk, white), await connect(game.pk, black)
-    await receive_until(
-        w, lambda m: m["type"] == "state" and m["white"]["connected"] and m["black"]["connected"]
-    )
-    await w.send_json_to({"type": "move", "ply": 0, "move": "e2e4"})
-    await receive_until(b, at_ply(1))
+    _game, w, b = await seated(("e2e4",))
     trace = Trace()
     await on_every_socket_thread(trace.profile)
     sys.setprofile(trace.profile)

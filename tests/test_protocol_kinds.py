@@ -23,8 +23,8 @@ def test_every_kind_of_site_news_is_in_the_protocol_and_no_other():
     [
         (messages.lobby_changed(), "games.consumers.LobbyConsumer.lobby_changed"),
         (messages.game_state("{}", 1), "games.consumers.GameConsumer.game_state"),
-        (messages.game_draw_declined("{}"), "games.consumers.GameConsumer.game_draw_declined"),
-        (messages.game_takeback_declined("{}"), "games.consumers.GameConsumer.game_takeback_declined"),
+        (messages.game_declined("draw_declined", "{}"), "games.consumers.GameConsumer.game_draw_declined"),
+        (messages.game_declined("takeback_declined", "{}"), "games.consumers.GameConsumer.game_takeback_declined"),
         (messages.game_settled(1), "games.consumers.GameConsumer.game_settled"),
         (messages.tournament_changed(0), "tournaments.consumers.TournamentConsumer.tournament_changed"),
         (messages.arena_changed(), "arena.consumers.ArenaConsumer.arena_changed"),
@@ -37,6 +37,11 @@ def test_each_page_message_has_its_handler(message, handler):
     assert method == message["type"].replace(".", "_")
     consumer = getattr(__import__(module, fromlist=[cls]), cls)
     assert callable(getattr(consumer, method))
+
+
+def test_only_what_a_player_may_decline_is_declined():
+    with pytest.raises(TypeError):
+        messages.game_declined("resign_declined", "{}")
 
 
 def test_site_news_carries_only_its_own_data():

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from games.models import EndReason, Game, GameResult
 from games.rules import variant
 from games.services.acting import acting, end_game, optional_ply
 from games.services.errors import NoDrawOffer, NoDrawToClaim, NotYourTurn
-from games.services.state import group_name
-from live import messages, pushes
+from games.services.state import push_declined_on_commit
 
 
 def game_draw_offer(
@@ -50,20 +48,8 @@ def game_draw_decline(
         if offer != act.color.opponent.value:
             raise NoDrawOffer("your opponent has not offered a draw")
         act.game.draw_offer = ""
-    game = act.game
-    # Registered after `acting` has saved and pushed (so after its state, with the version it
-    # wrote); sent once the transaction has committed (at once if it already has).
-    text = json.dumps(
-        {
-            "type": "draw_declined",
-            "game": game.pk,
-            "version": game.version,
-            "ply": game.ply,
-            "offer": offer,
-        }
-    )
-    pushes.group_send_on_commit(group_name(game.pk), messages.game_draw_declined(text))
-    return game
+    push_declined_on_commit(act.game, "draw_declined", offer)
+    return act.game
 
 
 def game_draw_claim(

@@ -178,14 +178,14 @@ def move_delta(game: Game, *, at_ms: int, played: Played, move: str, notation: l
     return delta
 
 
-def move_push(
+def push_move_on_commit(
     game: Game,
     at_ms: int,
     played: Played,
     move: str,
     notation: list,
     row: dict[str, Any] | None = None,
-) -> tuple[str, dict[str, Any]]:
+) -> None:
     """The move's delta for the clients, with `row`, the image of the write for the other
     processes that remember the game (`memory.remember`, `memory.heard`; not sent to any
     client)."""
@@ -195,30 +195,30 @@ def move_push(
         if played.position is not None:  # the rules' own form of the new position (`heard`)
             row["position"] = played.position
         message["row"] = row
-    return group_name(game.pk), message
-
-
-def push_move_on_commit(
-    game: Game,
-    at_ms: int,
-    played: Played,
-    move: str,
-    notation: list,
-    row: dict[str, Any] | None = None,
-) -> None:
-    pushes.group_send_on_commit(*move_push(game, at_ms, played, move, notation, row))
+    pushes.group_send_on_commit(group_name(game.pk), message)
 
 
 def push_state_on_commit(
     game: Game, at_ms: int, played: Played | None = None, row: dict[str, Any] | None = None
 ) -> None:
-    """The whole state, with `row` as in `move_push`."""
+    """The whole state, with `row` as in `push_move_on_commit`."""
     # Encoded once here, not once per socket: every player and spectator gets the same text.
     text = json.dumps(game_state(game, at_ms=at_ms, played=played))
     message = messages.game_state(text, game.version)
     if row is not None:
         message["row"] = row
     pushes.group_send_on_commit(group_name(game.pk), message)
+
+
+def push_declined_on_commit(game: Game, kind: str, offer: str) -> None:
+    """A player declined the opponent's pending offer or request (`draw_declined`,
+    `takeback_declined`, docs/protocol.md): everyone at the game is told, after the state
+    without it, with that state's version. Registered after the state's own push; sent once
+    the transaction has committed (at once if it already has)."""
+    text = json.dumps(
+        {"type": kind, "game": game.pk, "version": game.version, "ply": game.ply, "offer": offer}
+    )
+    pushes.group_send_on_commit(group_name(game.pk), messages.game_declined(kind, text))
 
 
 def settle_on_commit(game_id: int) -> None:

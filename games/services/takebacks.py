@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from games.models import Game
@@ -11,8 +10,7 @@ from games.rules import clock as clocks
 from games.rules.clock import ClockError
 from games.services.acting import acting, has_moved, optional_ply
 from games.services.errors import NoMoreTime, NoTakeback
-from games.services.state import group_name
-from live import messages, pushes
+from games.services.state import push_declined_on_commit
 
 MORE_TIME_MS = 15_000  # RULES 3: "+15 s"
 
@@ -83,18 +81,8 @@ def game_takeback_decline(
         if act.game.takeback_offer != requester.value:
             raise NoTakeback("your opponent has not asked for a takeback")
         act.game.takeback_offer = ""
-    game = act.game
-    text = json.dumps(
-        {
-            "type": "takeback_declined",
-            "game": game.pk,
-            "version": game.version,
-            "ply": game.ply,
-            "offer": requester.value,
-        }
-    )
-    pushes.group_send_on_commit(group_name(game.pk), messages.game_takeback_declined(text))
-    return game
+    push_declined_on_commit(act.game, "takeback_declined", requester.value)
+    return act.game
 
 
 def game_more_time(

@@ -220,18 +220,22 @@ async def test_a_socket_process_plays_from_memory_from_the_first_move():
     await b.disconnect()
 
 
-async def seated_at_ply_2():
-    """Two players connected, two moves played from memory over the sockets."""
+async def seated(moves=("e2e4", "e7e5")):
+    """Two players connected and seated, `moves` played over the sockets (from memory)."""
     game, white, black = await new_game()
     w, b = await connect(game.pk, white), await connect(game.pk, black)
     await receive_until(
         w, lambda m: m["type"] == "state" and m["white"]["connected"] and m["black"]["connected"]
     )
-    await w.send_json_to({"type": "move", "ply": 0, "move": "e2e4"})
-    await receive_until(b, at_ply(1))
-    await b.send_json_to({"type": "move", "ply": 1, "move": "e7e5"})
-    await receive_until(w, at_ply(2))
+    for ply, move in enumerate(moves):
+        mover, other = (w, b) if ply % 2 == 0 else (b, w)
+        await mover.send_json_to({"type": "move", "ply": ply, "move": move})
+        await receive_until(other, at_ply(ply + 1))
     return game, w, b
+
+
+async def seated_at_ply_2():
+    return await seated()
 
 
 @database_sync_to_async
