@@ -431,14 +431,3 @@ class PoolEntry(HasVariant, models.Model):
     @property
     def time_control(self) -> TimeControl:
         return TimeControl(self.base_seconds, self.increment_seconds)
-
-    @property
-    def abortable(self) -> bool:
-        """RULES 3: a game of no event (a challenge, a quick pairing) may be aborted by a
-        player before their own first move."""
-        return self.event_type_id is None
-
-    @property
-    def takebacks_allowed(self) -> bool:
-        """RULES 3: takebacks and "+15 s" in casual games of no event only."""
-        return not self.rated and self.event_type_id is None
