@@ -129,6 +129,15 @@ class Game(HasVariant, models.Model):
     # tournament, RULES 7.1) rather than alone when it ends (challenges, arenas).
     rated = models.BooleanField(_("valida per il punteggio"), default=True)
     rated_with_event = models.BooleanField(_("valutata con l'evento"), default=False)
+    # Each player's rating in the game's variant and cadence when it opened (shown beside the
+    # players and written in the PGN/PDN from the start, whatever the game's rating does
+    # later); empty for the games opened before they were kept.
+    white_rating = NonNegativeSmallInteger(
+        _("punteggio del bianco all'inizio"), null=True, blank=True
+    )
+    black_rating = NonNegativeSmallInteger(
+        _("punteggio del nero all'inizio"), null=True, blank=True
+    )
 
     start_fen = models.TextField(_("posizione iniziale"))
     # The opening imposed by the event (RULES 6): its F.I.D. table number, if any, and its

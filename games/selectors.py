@@ -241,12 +241,18 @@ def chess_opening_json(game: Game) -> dict[str, str] | None:
 
 
 def _ratings_at_start(games: list[Game]) -> dict[int, dict[int, tuple[int, int | None]]]:
-    """game id -> player id -> (rating at the start, what the game changed): the rating a
-    settled rated game changed (the change None when rated with its event as one period); a
-    live game's players' current ratings, which are those it started at (RULES 1: one live game
-    at a time). A finished game without a change (casual, or not settled yet) has none: its
-    players' ratings then are not kept. Two queries at most, whatever the number of games."""
-    live = [g for g in games if g.is_live]
+    """game id -> player id -> (rating at the start, what the game changed): the ratings kept
+    on the game when it opened, with what a settled rated game changed (None when rated with
+    its event as one period, or not settled yet). For a game opened before the ratings were
+    kept: the rating a settled rated game changed, or a live game's players' current ratings,
+    which are those it started at (RULES 1: one live game at a time). Two queries at most,
+    whatever the number of games."""
+    kept = {
+        g.pk: {g.white_id: (g.white_rating, None), g.black_id: (g.black_rating, None)}
+        for g in games
+        if g.white_rating is not None and g.black_rating is not None
+    }
+    live = [g for g in games if g.is_live and g.pk not in kept]
     keys = {
         (g.pk, pid): player_ratings.key(pid, g.variant, g.base_seconds, g.increment_seconds)
         for g in live
@@ -265,6 +271,10 @@ def _ratings_at_start(games: list[Game]) -> dict[int, dict[int, tuple[int, int |
                 before,
                 None if after is None else after - before,
             )
+    for game_id, by_player in kept.items():  # the ratings kept at the start stand
+        for pid, (before, _none) in by_player.items():
+            change = shown.get(game_id, {}).get(pid, (None, None))[1]
+            shown.setdefault(game_id, {})[pid] = (before, change)
     return shown
 
 

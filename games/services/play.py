@@ -9,6 +9,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db.models import Q
 
+from games import player_ratings
 from games.models import EndReason, Game, GameResult, Status
 from games.rules import Color, IllegalMove, Played, RulesError, variant
 from games.rules import clock as clocks
@@ -97,6 +98,21 @@ def _new_game(
     return game
 
 
+def _rated_at_start(games: list[Game]) -> None:
+    """Each player's current rating in the game's variant and cadence, kept on the game as it
+    opens (one query for all the games)."""
+    keys = [
+        tuple(
+            player_ratings.key(pid, g.variant, g.base_seconds, g.increment_seconds)
+            for pid in (g.white_id, g.black_id)
+        )
+        for g in games
+    ]
+    now = player_ratings.current({k for pair in keys for k in pair})
+    for game, (white, black) in zip(games, keys, strict=True):
+        game.white_rating, game.black_rating = now.get(white), now.get(black)
+
+
 def _busy(player_ids) -> set[int]:
     """Players in a live game (RULES 1), one query."""
     busy: set[int] = set()
@@ -152,6 +168,7 @@ def game_open(
         opening_number=opening_number,
         opening_moves=opening_moves,
     )
+    _rated_at_start([game])
     with locks.atomic():
         users = get_user_model().objects.filter(pk__in=[white_id, black_id])
         locks.lock_rows(users.only("pk"), locks.Rank.USER)
@@ -205,6 +222,7 @@ def games_open(
     ]
     if len(players) != 2 * len(pairs):
         raise Malformed("a player is in two of the games")
+    _rated_at_start(games)
     with locks.atomic():
         users = get_user_model().objects.filter(pk__in=players)
         locks.lock_rows(users.only("pk"), locks.Rank.USER)

@@ -12,10 +12,11 @@ from django.test import override_settings
 from django.urls import reverse
 from draughts.PDN import PDNReader
 
+from games import player_ratings
 from games.models import Game
 from games.rules import variant
 from games.services import game_move, game_presence, game_resign
-from games.tests.factories import T0, open_game
+from games.tests.factories import T0, UserFactory, open_game
 from ratings.models import Rating
 
 pytestmark = pytest.mark.django_db(transaction=True)  # ratings settle on commit
@@ -145,3 +146,21 @@ def test_a_draughts_game_downloads_as_pdn_with_its_fid_opening(client):
 
 def test_an_unknown_game_is_not_found(client):
     assert client.get(reverse("games:export", args=[987654])).status_code == 404
+
+
+def test_the_ratings_at_the_start_are_written_from_the_start_whatever_happens_after(client):
+    """A game rated with its event (a round tournament) carries the ratings it opened at before
+    the event is rated; a rating that changes later does not change them. Fails if the export
+    reads the players' ratings of now."""
+    white = UserFactory()
+    _player, variant_code, cadence = player_ratings.key(white.pk, "italian", 300, 2)
+    Rating.objects.create(
+        player_id=white.pk, variant=variant_code, cadence=cadence, value=1620, peak=1620
+    )
+    game = open_game(white=white, variant_code="italian", base_seconds=300, increment_seconds=2)
+    Game.objects.filter(pk=game.pk).update(rated_with_event=True)
+    game_resign(game_id=game.pk, user_id=game.black_id, at_ms=T0 + 1_000)
+    Rating.objects.filter(player_id=white.pk).update(value=1700)
+    text, _ = download(client, Game.objects.get(pk=game.pk))
+    assert '[WhiteRating "1620"]' in text and '[BlackRating "1500"]' in text
+    assert "RatingDiff" not in text
