@@ -35,7 +35,6 @@ class ArenaPages(EventPages):
         not_organizer=_("Solo chi ha aperto l'arena può modificarla, fino all'inizio."),
         updated=_("Arena aggiornata."),
         invited=_("Sei stato invitato a questa arena privata."),
-        joined=_("Sei in gara: aspetta l'avversario su questa pagina."),
         cancelled=_("Arena annullata."),
         ended=_("Concluse"),
     )

@@ -68,7 +68,6 @@ class EventWords:
     not_organizer: Any  # the edit form, to anyone but its opener or after the start
     updated: Any
     invited: Any  # the invite link was followed (a private event)
-    joined: Any
     cancelled: Any
     ended: Any  # the list's heading of the finished and cancelled ones
 
@@ -257,14 +256,15 @@ class EventPages:
         return redirect(self.url_name("detail"), pk=pk)
 
     def step(self, request: HttpRequest, service, done, **kwargs) -> None:
-        """Call one of the kind's services; its refusal, or `done`, is the next page's
+        """Call one of the kind's services; its refusal, or `done` (if any), is the next page's
         message."""
         try:
             service(**kwargs)
         except EventError as error:
             messages.error(request, error.message)
         else:
-            messages.success(request, done)
+            if done is not None:
+                messages.success(request, done)
 
     # --- the players -----------------------------------------------------------------------------
 
@@ -289,7 +289,7 @@ class EventPages:
         self.step(
             request,
             self.join_event,
-            self.words.joined,
+            None,  # the page itself says they are in (a message would say it twice)
             **self.by_id(pk),
             player=request.user,
             password=form.cleaned_data.get("password", ""),

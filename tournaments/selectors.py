@@ -174,7 +174,8 @@ class StandingRow:
     sonneborn_berger: float
     wins: int
     # The cross table: round robin, one cell per opponent (by number, the player's own cell
-    # empty); Swiss, one cell per round. A cell holds one mark per game (two with double games).
+    # empty), then one for the byes when there are any; Swiss, one cell per round. A cell
+    # holds one mark per game (two with double games) or bye.
     cells: tuple[tuple[Mark, ...], ...] = ()
 
 
@@ -285,9 +286,11 @@ def _cross_cells(tournament: Tournament, state: model.Tournament) -> dict[int, l
         ):
             index = other - 1 if round_robin else g.round - 1
             cells[me][index].append(_mark(mine, theirs, g.played, colour, other))
-    if not round_robin:  # the bye takes the round's cell (RULES 4.6)
-        for bye in state.byes:
-            cells[bye.player][bye.round - 1].append(Mark("R", "bye"))
+    if round_robin and state.byes:  # a column of its own after the opponents' (RULES 4.6)
+        for cell in cells.values():
+            cell.append([])
+    for bye in state.byes:  # in a Swiss the bye takes the round's cell
+        cells[bye.player][-1 if round_robin else bye.round - 1].append(Mark("R", "bye"))
     return cells
 
 

@@ -37,7 +37,6 @@ class TournamentPages(EventPages):
         not_organizer=_("Solo chi ha aperto il torneo può modificarlo, fino all'inizio."),
         updated=_("Torneo aggiornato."),
         invited=_("Sei stato invitato a questo torneo privato."),
-        joined=_("Sei iscritto."),
         cancelled=_("Torneo annullato."),
         ended=_("Conclusi"),
     )
@@ -94,12 +93,14 @@ def tournament_player(request: HttpRequest, pk: int, number: int) -> HttpRespons
 
 
 def tournament_round(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    """One round's pairings and results, opened from the list of rounds (htmx fragment)."""
+    """One round's pairings and results: a page of its own with a stable address, and for
+    htmx (the tournament page's list of rounds, a live refresh) the table alone."""
     tournament = get_object_or_404(Tournament, pk=pk, status__in=RUN_STATUSES)
     rnd = selectors.round_pairings(tournament, number)
     if rnd is None:
         raise Http404
-    return render(request, "tournaments/_round.html", {"tournament": tournament, "rnd": rnd})
+    context = {"tournament": tournament, "rnd": rnd}
+    return render_page(request, "tournaments/round.html", context, "round-pairings")
 
 
 def tournament_print(request: HttpRequest, pk: int) -> HttpResponse:

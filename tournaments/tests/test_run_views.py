@@ -57,8 +57,23 @@ def test_finished_round_robin_has_cross_table_player_pages_and_exports(client):
     page = client.get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
     assert 'data-testid="cross-table"' in page and 'data-testid="finished"' in page
     assert page.count("riposo") >= 1
+    # Five players: each sits out one round, marked in a column of its own (RULES 4.6), so
+    # each row's marks add up to its points.
+    assert 'data-testid="bye-column"' in page
+    assert page.count('class="mark bye ') == 5
     player = client.get(reverse("tournaments:player", args=[tournament.pk, 1])).content.decode()
     assert player.count("<tr>") == 1 + 5  # header + five rounds (one a bye)
+    assert "<!DOCTYPE html>" in player and 'class="table pairings"' in player
+    # Each round has a page of its own; the list of rounds asks for its table alone.
+    round_page = client.get(reverse("tournaments:round", args=[tournament.pk, 2]))
+    text = round_page.content.decode()
+    assert "<!DOCTYPE html>" in text and 'data-testid="pairings-2"' in text
+    assert 'data-testid="previous-round"' in text and 'data-testid="next-round"' in text
+    fragment = client.get(
+        reverse("tournaments:round", args=[tournament.pk, 2]), HTTP_HX_REQUEST="true"
+    ).content.decode()
+    assert "<!DOCTYPE html>" not in fragment and 'data-testid="pairings-2"' in fragment
+    assert client.get(reverse("tournaments:round", args=[tournament.pk, 9])).status_code == 404
     trf = client.get(reverse("tournaments:trf", args=[tournament.pk])).content.decode()
     assert trf.startswith("012 ") and trf.count("\n001 ") + trf.startswith("001") == 5
     pdn = client.get(reverse("tournaments:games", args=[tournament.pk])).content.decode()
