@@ -251,6 +251,11 @@ def test_accepting_a_challenge_between_rounds_is_warned_first(site, two_players)
         color="random",
         rated=False,
     )
+    anna.goto(site + "/")  # on the home page (no lobby styles) the answers sit side by side
+    home_notice = anna.get_by_test_id("challenge-notice")
+    accept, refuse = (home_notice.get_by_role("button", name=n) for n in ("Accetta", "Rifiuta"))
+    a, r = accept.bounding_box(), refuse.bounding_box()
+    assert abs(a["y"] - r["y"]) < 2 and r["x"] > a["x"] + a["width"], (a, r)
     anna.goto(site + "/play/")
     expect(anna.get_by_test_id("commitment-warning")).to_contain_text("Torneo del martedì")
     expect(anna.get_by_test_id("commitment-warning")).to_contain_text("a tavolino")
