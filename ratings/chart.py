@@ -165,7 +165,9 @@ def rating_chart(
     for k, index in enumerate(indices):
         first, last = k == 0, k == len(indices) - 1
         if len(indices) == 1:
-            anchor = "middle" if n == 1 else "start"
+            # One date for the whole history (one day's games: the newest point's, at the
+            # right edge): the label ends there, inside the drawing.
+            anchor = "middle" if n == 1 else "end" if index == n - 1 else "start"
         else:
             anchor = "start" if first else "end" if last else "middle"
         new_year = not first and days[index].year != days[indices[k - 1]].year

@@ -83,6 +83,10 @@ def test_few_date_ticks_first_and_last_always_one_per_day() -> None:
     evening = [datetime(2026, 12, 1, 20, 0) + timedelta(minutes=5 * i) for i in range(12)]
     chart = rating_chart([1500 + i for i in range(12)], evening)
     assert [t.when for t in chart.date_ticks] == [evening[-1]]
+    # Under the newest point, at the plot's right edge: its label ends there, not past the
+    # drawing's edge (it was clipped to "4 dic 2").
+    (tick,) = chart.date_ticks
+    assert (float(tick.x), tick.anchor) == (WIDTH - RIGHT, "end")
 
 
 def test_a_new_year_is_written_on_its_tick() -> None:
