@@ -52,7 +52,11 @@ export TEST_PG_DATA=$pgdata
 export TEST_REDIS_PORT=$redisport
 # Test users need no PBKDF2 (config/settings.py): MD5 for the suite and the processes it starts.
 export FAST_PASSWORD_HASHER=1
+# The run's own files (secret key, collected static, mail files): never those of a \`make run\`
+# in var/, whose collected static files the suite's daphne would otherwise serve first.
+export VAR_DIR=$dir/var
 ENV
+  mkdir -p "$dir/var"
   as_pg "$bin/createdb" -h 127.0.0.1 -p "$pgport" -U circolo circolo
   echo "test services up: PostgreSQL on $pgport, Redis on $redisport ($dir/env)"
   ;;

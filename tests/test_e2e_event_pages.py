@@ -211,6 +211,9 @@ def test_the_form_hides_what_the_openings_take_away_and_one_event_at_a_time(site
     page = context.new_page()
     log_in(page, site, opener.username)
     page.goto(site + "/tournaments/new/")
+    page.wait_for_load_state("networkidle")  # the site's notices asked for once loaded
+    errors = []  # leaving a field for the submit button must not abort the hint noisily
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.get_by_label("Variante").select_option("italian")
     rated = page.locator('[data-field="rated"]')
     floor = page.locator('[data-field="floor"]')
@@ -231,6 +234,8 @@ def test_the_form_hides_what_the_openings_take_away_and_one_event_at_a_time(site
     page.get_by_role("button", name="Apri il torneo").click()
     expect(page.locator('[data-field="base_minutes"] .error')).to_have_count(1)
     expect(page.locator(".form-errors")).to_have_count(0)
+    page.wait_for_load_state("networkidle")
+    assert errors == []
     # With a live event, the form is not offered: its link is.
     tournament("Il mio torneo", opener, [])
     page.goto(site + "/tournaments/new/")

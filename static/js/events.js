@@ -117,6 +117,36 @@
   }
   document.addEventListener("change", showWhen);
   document.addEventListener("htmx:afterSettle", showWhen);
+
+  // The form's live hint is asked on "change", and leaving a field for the submit button is
+  // a change: a hint still on its way when the page goes would be aborted (an error in the
+  // console). So a submit waits for the hint on its way, and none starts once submitting.
+  (function () {
+    const form = document.getElementById("event-form");
+    if (!form) return;
+    let asking = false, submitting = false, waiting = null;
+    form.addEventListener("submit", function (event) {
+      if (asking) {
+        event.preventDefault();
+        waiting = { submitter: event.submitter || null };
+        return;
+      }
+      submitting = true;
+    });
+    form.addEventListener("htmx:beforeRequest", function (event) {
+      if (submitting) event.preventDefault();
+      else asking = true;
+    });
+    form.addEventListener("htmx:afterRequest", function () {
+      asking = false;
+      if (waiting) {
+        const submitter = waiting.submitter;
+        waiting = null;
+        if (submitter) form.requestSubmit(submitter);
+        else form.requestSubmit();
+      }
+    });
+  })();
   // A fragment swapped in is ticked at once (its countdown never shows stale text).
   document.addEventListener("htmx:afterSettle", function () { tick(); localTimes(); });
 
