@@ -237,7 +237,9 @@ def chess_opening(game: Game) -> ChessOpening | None:
 
 def chess_opening_json(game: Game) -> dict[str, str] | None:
     opening = chess_opening(game)
-    return None if opening is None else {"eco": opening.eco, "name": opening.name}
+    if opening is None:
+        return None
+    return {"eco": opening.eco, "name": opening.name, "name_it": opening.name_it}
 
 
 def _ratings_at_start(games: list[Game]) -> dict[int, dict[int, tuple[int, int | None]]]:

@@ -25,6 +25,8 @@ from pathlib import Path
 
 import chess
 
+from .chess_openings_it import italian
+
 TABLE_PATH = Path(__file__).parent / "data" / "chess_openings.tsv"
 COLUMNS = ("eco", "name", "pgn", "epd")
 
@@ -34,6 +36,7 @@ class ChessOpening:
     eco: str  # ECO code, A00-E99
     name: str  # English, "Family: Variation, Subvariation"
     pgn: str  # a line that reaches the position
+    name_it: str = ""  # Italian where established (`chess_openings_it`), else the English name
 
     @property
     def label(self) -> str:
@@ -57,7 +60,7 @@ def _table() -> _Table:
             raise ValueError(f"{TABLE_PATH.name}: expected columns {COLUMNS}, got {header}")
         for row in rows:
             eco, name, pgn, epd = row.rstrip("\n").split("\t")
-            by_epd[epd] = ChessOpening(eco, name, pgn)
+            by_epd[epd] = ChessOpening(eco, name, pgn, italian(name) or name)
             max_plies = max(max_plies, sum(1 for token in pgn.split() if token[0].isalpha()))
     return _Table(by_epd, max_plies)
 

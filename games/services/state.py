@@ -174,7 +174,11 @@ def move_delta(game: Game, *, at_ms: int, played: Played, move: str, notation: l
         # table's depth.
         named = chess_openings.named_at_ply(game.fen, game.ply)
         if named is not None:
-            delta["chess_opening"] = {"eco": named.eco, "name": named.name}
+            delta["chess_opening"] = {
+                "eco": named.eco,
+                "name": named.name,
+                "name_it": named.name_it,
+            }
     return delta
 
 

@@ -32,13 +32,25 @@ def test_a_move_sends_the_name_only_when_it_reaches_a_named_position(remembered)
         moved(game, ply, move, remembered=remembered)
         for ply, move in enumerate(["e2e4", "c7c5", "h2h3", "b8c6"])
     ]
-    assert sent[0]["chess_opening"] == {"eco": "B00", "name": "King's Pawn Game"}
-    assert sent[1]["chess_opening"] == {"eco": "B20", "name": "Sicilian Defense"}
+    assert sent[0]["chess_opening"] == {
+        "eco": "B00",
+        "name": "King's Pawn Game",
+        "name_it": "Partita di pedone di re",
+    }
+    assert sent[1]["chess_opening"] == {
+        "eco": "B20",
+        "name": "Sicilian Defense",
+        "name_it": "Difesa siciliana",
+    }
     # 2. h3 and 2... Nc6 after it name no position: no news, the game is still a Sicilian.
     assert "chess_opening" not in sent[2] and "chess_opening" not in sent[3]
     game.refresh_from_db()
     # The full state names the game by its last named position.
-    assert game_state(game)["chess_opening"] == {"eco": "B20", "name": "Sicilian Defense"}
+    assert game_state(game)["chess_opening"] == {
+        "eco": "B20",
+        "name": "Sicilian Defense",
+        "name_it": "Difesa siciliana",
+    }
 
 
 def test_draughts_states_have_no_chess_opening():
@@ -56,7 +68,8 @@ def test_the_game_page_shows_eco_and_name(client):
     page = client.get(reverse("games:game", args=[game.pk])).content.decode()
     assert 'data-testid="chess-opening">' in page
     assert "data-eco>B50</abbr>" in page
-    assert "Sicilian Defense: Modern Variations</strong>" in page
+    # In Italian where Italian players have the name (games/rules/chess_openings_it.py).
+    assert 'lang="it">Difesa siciliana: varianti moderne</strong>' in page
 
 
 def test_before_a_named_position_the_line_is_hidden_and_draughts_have_none(client):

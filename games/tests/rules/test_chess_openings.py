@@ -36,7 +36,7 @@ def test_the_table_keys_are_this_package_s_fens() -> None:
     # 1. e4 has no en passant capture: the FEN writes "-", as the table's EPD.
     fen = CHESS.apply(CHESS.start_fen(), "e2e4")
     assert chess_openings.named(fen) == chess_openings.ChessOpening(
-        "B00", "King's Pawn Game", "1. e4"
+        "B00", "King's Pawn Game", "1. e4", "Partita di pedone di re"
     )
 
 
