@@ -13,16 +13,22 @@ from games.models import EndReason, Game, Status
 from games.rules import Color, IllegalMove, Played, RulesError, variant
 from games.rules import clock as clocks
 from games.rules.clock import ClockError
+from games.rules.typed import read_move
 from games.services import memory
 from games.services.acting import acting, end_game, has_moved, optional_ply, win_for
 from games.services.errors import (
+    AmbiguousMove,
     GameError,
+    GameNotFound,
     GameOver,
     IllegalMoveError,
     Malformed,
     NoBoost,
+    NotAPlayer,
     NotYourTurn,
     PlayerBusy,
+    StalePly,
+    UnreadableMove,
 )
 from games.services.pool_entries import pool_entries_clear
 from games.services.state import now_ms, push_move_on_commit
@@ -346,6 +352,55 @@ def game_move(
         memory.forget(game_id)  # over, possibly just now by the flag
         raise
     return game
+
+
+def game_move_typed(
+    *,
+    game_id: int,
+    user_id: int | None,
+    expected_ply: Any,
+    text: Any,
+    language: Any = "it",
+    at_ms: int | None = None,
+) -> Game:
+    """Play the move `text` as a player typed it (the text mode: SAN with Italian or English
+    letters, coordinates, draughts squares; `games.rules.typed`) at `expected_ply`.
+
+    The text is read against the position of a plain read, outside the lock; the move it
+    names is then played by `game_move`, which takes the lock and checks `expected_ply` again:
+    a move played in between makes it `stale_ply`, never a move read in another position.
+    Refused, with nothing changed: `unreadable_move`, `ambiguous_move` (with the choices),
+    `illegal_move`, and every refusal of `game_move`.
+    """
+    if not isinstance(text, str) or not text.strip() or len(text) > MAX_MOVE_LENGTH:
+        raise Malformed("text must be a non-empty string")
+    game = (
+        Game.objects.only("variant", "fen", "ply", "status", "white_id", "black_id")
+        .filter(pk=game_id)
+        .first()
+    )
+    if game is None:
+        raise GameNotFound("no such game")
+    if game.status != Status.LIVE:
+        raise GameOver("the game is over")
+    if user_id is None or user_id not in (game.white_id, game.black_id):
+        raise NotAPlayer("only the players may move")
+    if type(expected_ply) is not int or expected_ply != game.ply:
+        raise StalePly(f"the game is at ply {game.ply}, not {expected_ply}")
+    rules = variant(game.variant)
+    color = Color.WHITE if user_id == game.white_id else Color.BLACK
+    if rules.side_to_move(game.fen) is not color:
+        raise NotYourTurn("it is the opponent's turn")
+    reading = read_move(rules, game.fen, text, "en" if language == "en" else "it")
+    if reading.problem == "unreadable":
+        raise UnreadableMove(f"not a move: {text.strip()[:40]}")
+    if reading.problem == "ambiguous":
+        raise AmbiguousMove(reading.choices)
+    if reading.move is None:
+        raise IllegalMoveError(f"not a legal move here: {text.strip()[:40]}")
+    return game_move(
+        game_id=game_id, user_id=user_id, expected_ply=expected_ply, move=reading.move, at_ms=at_ms
+    )
 
 
 def game_resign(
