@@ -83,6 +83,13 @@ _TEXTS = {
         "B": _("alfiere bianco"), "N": _("cavallo bianco"), "P": _("pedone bianco"),
         "k_": _("re nero"), "q_": _("donna nera"), "r_": _("torre nera"),
         "b_": _("alfiere nero"), "n_": _("cavallo nero"), "p_": _("pedone nero"),
+        # More than one of a kind, in the list of where the pieces are.
+        "pl_Q": _("donne bianche"), "pl_R": _("torri bianche"), "pl_B": _("alfieri bianchi"),
+        "pl_N": _("cavalli bianchi"), "pl_P": _("pedoni bianchi"),
+        "pl_q_": _("donne nere"), "pl_r_": _("torri nere"), "pl_b_": _("alfieri neri"),
+        "pl_n_": _("cavalli neri"), "pl_p_": _("pedoni neri"),
+        "pl_man_white": _("pedine bianche"), "pl_man_black": _("pedine nere"),
+        "pl_king_white": _("dame bianche"), "pl_king_black": _("dame nere"),
         "man_white": _("pedina bianca"), "man_black": _("pedina nera"),
         "king_white": _("dama bianca"), "king_black": _("dama nera"),
         "white": _("bianco"), "black": _("nero"), "White": _("Bianco"), "Black": _("Nero"),

@@ -6,12 +6,16 @@ accessibility tree (aria snapshots)."""
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 
 import pytest
 from django.conf import settings
 from playwright.sync_api import expect
 
-from tests.browser import game_between, to_board
+from tests.browser import game_between, shoot, to_board
+
+SHOTS = Path(__file__).resolve().parent.parent / "var" / "shots-text"
 
 pytestmark = pytest.mark.e2e
 
@@ -21,6 +25,18 @@ def announced(page, pattern: str) -> None:
     # A double-quoted YAML scalar (JSON's quoting is YAML's): the pattern may hold ": ".
     line = json.dumps(f"/{pattern}/", ensure_ascii=False)
     expect(page.get_by_role("log")).to_match_aria_snapshot(f"- log:\n  - paragraph: {line}")
+
+
+def shots(page, name: str) -> None:
+    """The text mode on a computer's and a phone's width (SCREENSHOTS=1 only: `shoot`)."""
+    if not os.environ.get("SCREENSHOTS"):
+        return
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    size = page.viewport_size
+    for width, height in ((1280, 900), (390, 844)):
+        page.set_viewport_size({"width": width, "height": height})
+        shoot(page, SHOTS / f"{name}-{width}.png", full_page=True)
+    page.set_viewport_size(size)
 
 
 def typed(page, text: str) -> None:
@@ -59,7 +75,10 @@ def test_typed_moves_in_every_variant_with_announcements(site, two_players):
     announced(anna, "Hai giocato Pedone in f3")
     typed(bruno, "e7e5")
     announced(anna, "^Pedone in e5$")
+    typed(anna, "pezzi nero")
+    shots(anna, "chess-it")
     typed(anna, "g4")
+    announced(bruno, "^Pawn to g4$")  # his page knows it is his turn
     typed(bruno, "Qh4#")
     announced(anna, "^Donna in h4, scacco matto$")
     announced(anna, "0-1 · Vince il nero")
@@ -67,13 +86,15 @@ def test_typed_moves_in_every_variant_with_announcements(site, two_players):
     typed(anna, "mosse")
     announced(anna, r"1\. f3 e5 2\. g4 Dh4#")
     typed(bruno, "p white")
-    announced(bruno, "white king: e1; white queen: d1")
+    announced(bruno, "White king: e1; white queen: d1; white rooks: a1, h1")
 
     # Italian draughts: White (Anna) first; the squares as the federation numbers them.
     game, _, _ = game_between(names, "italian")
-    anna.goto(f"{site}/games/{game.pk}/")  # the switch is remembered for her now? no: a query
+    anna.goto(f"{site}/games/{game.pk}/")  # `?testo=1` was for that page only: off here
+    expect(anna.get_by_test_id("text-mode")).to_be_hidden()
     bruno.goto(f"{site}/games/{game.pk}/?testo=1")
     anna.get_by_test_id("text-toggle").click()  # on, and remembered on her account
+    expect(anna.get_by_role("log")).to_contain_text("Modalità testo attiva.")
     typed(anna, "22-18")
     announced(bruno, "^22 to 18$")
     typed(bruno, "11-14")
@@ -81,7 +102,8 @@ def test_typed_moves_in_every_variant_with_announcements(site, two_players):
     typed(anna, "18x11")  # a capture by its ends
     announced(bruno, "^18 takes 11$")
     typed(bruno, "p")
-    announced(bruno, "white man: 11, 21, .*; black man: 1, 2, .*, 10, 12.")
+    announced(bruno, "White men: 11, 21, .*; black men: 1, 2, .*, 10, 12.")
+    shots(bruno, "italian-en")
     typed(bruno, "resign")
     announced(anna, "1-0 · Vince il bianco")
 

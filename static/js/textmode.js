@@ -33,6 +33,7 @@ export function setup(ctx) {
     const line = document.createElement("p");
     line.textContent = text;
     region.appendChild(line);
+    // The last few lines only: in text mode they are shown whole, never in a scrolled box.
     while (region.children.length > 6) region.firstElementChild.remove();
   }
 
@@ -249,6 +250,7 @@ export function setup(ctx) {
 
   // --- the position as text --------------------------------------------------------------
   const KINDS = ["k", "q", "r", "b", "n", "p"];
+  const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
   function piecesText(fen, only) {
     const groups = [];
     for (const color of ["white", "black"]) {
@@ -258,17 +260,19 @@ export function setup(ctx) {
         for (const kind of KINDS) {
           const ch = color === "white" ? kind.toUpperCase() : kind;
           const squares = Object.keys(all).filter((k) => all[k] === ch).sort();
-          if (squares.length) groups.push(`${chessName(ch)}: ${squares.join(", ")}`);
+          const name = squares.length > 1 ? T["pl_" + (ch === kind ? kind + "_" : ch)] || chessName(ch) : chessName(ch);
+          if (squares.length) groups.push(`${name}: ${squares.join(", ")}`);
         }
       } else {
         const all = draughtsPieces(fen);
         for (const king of [false, true]) {
           const squares = Object.keys(all).map(Number).filter((n) => all[n].color === color && all[n].king === king).sort((a, b) => a - b);
-          if (squares.length) groups.push(`${draughtsName({ color, king })}: ${squares.join(", ")}`);
+          const name = squares.length > 1 ? T[`pl_${king ? "king" : "man"}_${color}`] : draughtsName({ color, king });
+          if (squares.length) groups.push(`${name}: ${squares.join(", ")}`);
         }
       }
     }
-    return groups.length ? groups.join("; ") + "." : T.nothing + ".";
+    return capital(groups.length ? groups.join("; ") + "." : T.nothing + ".");
   }
   function turnText() {
     const s = state();
@@ -280,7 +284,14 @@ export function setup(ctx) {
   const positionLine = document.getElementById("text-position");
   function renderText() {
     if (textBox.hidden) return;
-    positionLine.textContent = `${turnText()} ${piecesText(ctx.shownFen())}`;
+    // One line for the turn and one for each side's pieces: shorter lines for a Braille
+    // display, and a sighted reader finds a side at a glance.
+    const fen = ctx.shownFen();
+    positionLine.replaceChildren(...[turnText(), piecesText(fen, "white"), piecesText(fen, "black")].map((text) => {
+      const p = document.createElement("p");
+      p.textContent = capital(text);
+      return p;
+    }));
   }
 
   // --- commands ------------------------------------------------------------------------
