@@ -799,7 +799,10 @@ function connect() {
         }
       }
     },
-    close() { document.getElementById("status-line").textContent = t("tReconnecting"); },
+    close() {
+      document.getElementById("status-line").textContent = t("tReconnecting");
+      if (access) access.announce(t("tReconnecting"));
+    },
   });
   for (const message of early.splice(0)) socket.send(message);
 }
