@@ -83,6 +83,24 @@ def test_typed_moves_in_every_variant_with_announcements(site, two_players):
     announced(anna, "^Donna in h4, scacco matto$")
     announced(anna, "0-1 · Vince il nero")
     announced(bruno, "0-1 · Black wins")
+    # How moves are said, in each language: castling, promotion, check, en passant,
+    # a disambiguated piece (RULES 2 notation, read from the English SAN of `notation`).
+    said = {
+        ("0-0", "O-O"): ("arrocco corto", "short castling"),
+        ("0-0-0+", "O-O-O+"): ("arrocco lungo, scacco", "long castling, check"),
+        ("exd8C#", "exd8=N#"): (
+            "Pedone e prende in d8, promuove a cavallo, scacco matto",
+            "Pawn e takes d8, promotes to knight, checkmate",
+        ),
+        ("exd6 e.p.", "exd6 e.p."): (
+            "Pedone e prende in d6, en passant",
+            "Pawn e takes d6, en passant",
+        ),
+        ("Tad1", "Rad1"): ("Torre a in d1", "Rook a to d1"),
+    }
+    for pair, (italian, english) in said.items():
+        assert anna.evaluate("p => circoloGamePage.speak(p)", list(pair)) == italian
+        assert bruno.evaluate("p => circoloGamePage.speak(p)", list(pair)) == english
     typed(anna, "mosse")
     announced(anna, r"1\. f3 e5 2\. g4 Dh4#")
     typed(bruno, "p white")

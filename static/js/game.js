@@ -840,21 +840,32 @@ root.querySelector("#boost")?.addEventListener("click", () => confirmThen(t("tCo
 
 (async () => {
   const el = document.getElementById("board");
-  const { setup } = await import(root.dataset.textmode);
-  access = setup({
-    root, page, geometry, lang, myColor, t, send, resultText,
-    state: () => state,
-    positions: () => positions,
-    shownFen: () => (following() ? state.fen : positions[viewPly]),
-    orientation: () => orientation,
-    timeLeft,
-    pick: (key) => (board ? board.pick(key) : null),
-  });
+  // The module loads beside the chess board's, not before it: the socket waits for neither
+  // longer than it must.
+  const textmode = import(root.dataset.textmode);
   board = chessground ? await chessBoard(el) : draughtsBoard(el);
+  try {
+    access = (await textmode).setup({
+      root, page, geometry, lang, myColor, t, send, resultText,
+      state: () => state,
+      positions: () => positions,
+      shownFen: () => (following() ? state.fen : positions[viewPly]),
+      orientation: () => orientation,
+      timeLeft,
+      pick: (key) => board.pick(key),
+    });
+    // How a move is said, for the page's tests (and anyone curious): `[Italian, English]`
+    // notation in, the words of the live region out.
+    window.circoloGamePage.speak = access.speakMove;
+  } catch (error) {
+    // The game is played all the same, by mouse and touch.
+    console.error(error);
+    access = null;
+  }
   board.render();
   drawSoundButton();
   renderSide();
   drawClocks();
-  access.opened();
   connect();
+  if (access) access.opened();
 })();
