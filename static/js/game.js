@@ -605,8 +605,10 @@ root.addEventListener("click", (e) => {
   else go(Number(target.dataset.ply));
 });
 document.addEventListener("keydown", (e) => {
-  // The board's grid has its own arrows (static/js/textmode.js).
-  if (e.target.closest("input, textarea, select, .board-grid") || e.altKey || e.ctrlKey || e.metaKey) return;
+  if (e.target.closest("input, textarea, select") || e.altKey || e.ctrlKey || e.metaKey) return;
+  // The board's grid has its own arrows, Home and End (static/js/textmode.js); Esc there
+  // also drops a premove.
+  if (e.target.closest(".board-grid") && e.key !== "Escape") return;
   const action = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last", ArrowUp: "first", ArrowDown: "last" }[e.key];
   if (action) { e.preventDefault(); nav(action); }
   else if (e.key === "Escape" && board.cancelPremove()) notice("");
