@@ -13,7 +13,9 @@ or the whole path `22x13x6`); a start and an end shared by several capture paths
 and the paths are the choices.
 
 Deliberate readings: a move with the piece letter left out is a pawn move, as in SAN; a
-promotion typed without its piece is ambiguous (the four pieces are the choices), never a queen.
+promotion typed without its piece is ambiguous (the four pieces are the choices), never a queen;
+a small piece letter that is no file (`nf3`, `tb1`, `re2`) is the piece, while `b`, `a`, `c`,
+`d` are files, as SAN writes them.
 """
 
 from __future__ import annotations
@@ -90,6 +92,9 @@ def _read_chess(fen: str, text: str, language: Language) -> Reading:
         ]
         return _one(board, found, language)
     plain = re.sub(r"[-x:=]", "", plain)
+    # A piece letter typed small (`nf3`, `tb1`) when it cannot be a file: a to h are files.
+    if plain[:1] in ("k", "q", "r", "n", "t"):
+        plain = plain[0].upper() + plain[1:]
     match = _SAN.match(plain)
     if not match:
         return Reading(problem="unreadable")

@@ -20,6 +20,8 @@ PROMOTE = "2k5/4P3/8/8/8/5N2/8/RN2K2R w KQ - 0 1"
         (START, "g1f3", "en", "g1f3"),
         (START, "g1-f3", "it", "g1f3"),
         (START, "e4", "it", "e2e4"),
+        (START, "nf3", "en", "g1f3"),
+        (PROMOTE, "th2", "it", "h1h2"),
         (START, " e4+ ", "it", "e2e4"),
         (PROMOTE, "e8=D", "it", "e7e8q"),
         (PROMOTE, "e8=Q", "en", "e7e8q"),
