@@ -63,6 +63,7 @@ def test_typed_moves_in_every_variant_with_announcements(site, two_players):
     to_board(bruno, site, game.pk)
     bruno.goto(bruno.url + "?testo=1")
     expect(anna.get_by_test_id("text-mode")).to_be_visible()
+    expect(anna.get_by_role("textbox", name="Mossa o comando")).to_be_focused()
     announced(anna, "Partita contro b_.*giochi col bianco. Tocca a te.")
     announced(bruno, "Game against a_.*you play black")
     # The commands answer in the player's language; bad input says why, nothing changes.

@@ -450,6 +450,8 @@ export function setup(ctx) {
   let on = page.signed_in ? page.text_mode : localStorage.getItem(KEY) === "on";
   if (asked === "1" || asked === "0") on = asked === "1"; // a quick try, not remembered
   show(on);
+  // A player who reads by text starts in the move box, not 64 squares before it.
+  if (on && myColor && state().status === "live") document.getElementById("move-box").focus();
   toggle.addEventListener("click", () => {
     on = !on;
     show(on);
