@@ -143,6 +143,7 @@ def test_typed_moves_in_every_variant_with_announcements(site, two_players):
     # International draughts, 10×10: squares 31-50 are White's; a capture path asked for.
     game, _, _ = game_between(names, "international", start_fen="W:W47:B31,32,41,42,5")
     anna.goto(f"{site}/games/{game.pk}/")
+    bruno.clock.install()  # his page's time, to jump to low time below
     bruno.goto(f"{site}/games/{game.pk}/?testo=1")
     typed(anna, "47x47")
     announced(anna, "Quale mossa\\? 47x36x27x38x47 o 47x38x27x36x47")
@@ -150,3 +151,6 @@ def test_typed_moves_in_every_variant_with_announcements(site, two_players):
     announced(bruno, "^47 takes 38, takes 27, takes 36, takes 47$")
     typed(bruno, "s 5")
     announced(bruno, "Row: 1 empty, 2 empty, 3 empty, 4 empty, 5 black man")
+    # His clock runs: 9 min 35 s later by his page's time, under 30 s of his 10 min are left.
+    bruno.clock.fast_forward("09:35")
+    announced(bruno, "^Low time: less than 30 seconds left.$")
