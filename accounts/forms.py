@@ -213,6 +213,21 @@ class LanguageForm(forms.ModelForm):
         labels = {"language": _("Lingua del sito e delle mail")}
 
 
+class TextModeForm(forms.ModelForm):
+    class Meta:
+        model = User
+        fields = ["text_mode"]
+        labels = {
+            "text_mode": _("Modalità testo nelle partite: la posizione scritta e le mosse digitate")
+        }
+        help_texts = {
+            "text_mode": _(
+                "Per giocare senza vedere la scacchiera, con un lettore di schermo o una barra "
+                "Braille."
+            ),
+        }
+
+
 class RemindersForm(forms.ModelForm):
     class Meta:
         model = User

@@ -62,6 +62,9 @@ class User(AbstractUser):
     )
     remind_on_site = models.BooleanField(_("avviso sul sito"), default=True)
     remind_in_browser = models.BooleanField(_("notifiche del browser"), default=True)
+    # The game page's text mode (the position as text, a move box, announcements): for players
+    # who do not see the board; set from the game page and the account page.
+    text_mode = models.BooleanField(_("modalità testo"), default=False)
     deleted_at = models.DateTimeField(_("cancellato il"), null=True, blank=True)
 
     objects = PlayerManager()

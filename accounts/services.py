@@ -114,6 +114,7 @@ def personal_data_archive(*, user: User) -> bytes:
         "date_joined": _iso(user.date_joined),
         "last_login": _iso(user.last_login),
         "language": user.language,
+        "text_mode": user.text_mode,
         "reminders": {
             "by_email": user.remind_by_email,
             "minutes_before": user.remind_minutes,

@@ -22,6 +22,7 @@ urlpatterns = [
     path("settings/email/", views.account_email, name="account_email"),
     path("settings/language/", views.account_language, name="account_language"),
     path("settings/reminders/", views.account_reminders, name="account_reminders"),
+    path("settings/text-mode/", views.account_text_mode, name="account_text_mode"),
     path("settings/data/", views.account_data, name="account_data"),
     path("settings/delete/", views.account_delete, name="account_delete"),
 ]

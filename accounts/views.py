@@ -26,6 +26,7 @@ from accounts.forms import (
     RemindersForm,
     ResetRequestForm,
     SignupForm,
+    TextModeForm,
 )
 from accounts.models import User
 from accounts.redirects import local_next
@@ -249,6 +250,7 @@ def _account_page(request: HttpRequest, status: int = 200, **forms) -> HttpRespo
         "email_form": forms.get("email_form") or EmailChangeForm(user, address),
         "language_form": forms.get("language_form") or LanguageForm(instance=user),
         "reminders_form": forms.get("reminders_form") or RemindersForm(instance=user),
+        "text_mode_form": forms.get("text_mode_form") or TextModeForm(instance=user),
         "delete_form": forms.get("delete_form") or DeleteAccountForm(user, address),
         "delete_blockers": forms.get("delete_blockers") or personal.blockers(user),
         "last_failed": selectors.last_failed_mail(user),
@@ -312,6 +314,24 @@ def account_reminders(request: HttpRequest) -> HttpResponse:
         return _account_page(request, status=400, reminders_form=form)
     form.save()
     messages.success(request, _("Promemoria salvati."))
+    return redirect("accounts:account")
+
+
+@login_required
+@require_POST
+def account_text_mode(request: HttpRequest) -> HttpResponse:
+    """The text mode's switch: from the account page's form, or from the game page's switch
+    (a fetch, answered 204 with no page)."""
+    form = TextModeForm(request.POST, instance=request.user)
+    quiet = request.headers.get("X-Requested-With") == "fetch"
+    if not form.is_valid():
+        if quiet:
+            return HttpResponse(status=400)
+        return _account_page(request, status=400, text_mode_form=form)
+    form.save()
+    if quiet:
+        return HttpResponse(status=204)
+    messages.success(request, _("Preferenza salvata."))
     return redirect("accounts:account")
 
 

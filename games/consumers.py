@@ -101,6 +101,8 @@ class GameConsumer(LiveConsumer):
                 undelivered=self._undelivered,
                 **kwargs,
             )
+        except services.AmbiguousMove as error:
+            await self.send_error(error.code, error.message, message, choices=error.choices)
         except services.GameError as error:
             await self.send_error(error.code, error.message, message)
         except locks.LockTimeout:
@@ -110,6 +112,17 @@ class GameConsumer(LiveConsumer):
         # In the socket threads, as every action: one statement for a game this process
         # remembers (games.services.memory), two for one it reads first.
         ply, move = message.get("ply"), message.get("move")
+        if move is None and "text" in message:
+            # The text mode: the move as the player typed it, read by the server (the rules
+            # stay in Python); `lang` says which reading of `R` comes first (docs/protocol.md).
+            await self._act(
+                message,
+                services.game_move_typed,
+                expected_ply=ply,
+                text=message.get("text"),
+                language=message.get("lang"),
+            )
+            return
         await self._act(message, services.game_move, expected_ply=ply, move=move)
 
     async def on_resign(self, message: dict[str, Any]) -> None:
@@ -149,10 +162,10 @@ class GameConsumer(LiveConsumer):
         # One trip to the database threads: a clock run out is settled, then the state read.
         await self.send_json(await call(_flagged_state, self.game_id))
 
-    async def send_error(self, code: str, message: str, request: Any = None) -> None:
+    async def send_error(self, code: str, message: str, request: Any = None, **extra: Any) -> None:
         """Every error carries the game's current ply and version (docs/protocol.md)."""
         state = await database_sync_to_async(_state)(self.game_id)
-        reply: dict[str, Any] = {"type": "error", "code": code, "message": message}
+        reply: dict[str, Any] = {"type": "error", "code": code, "message": message, **extra}
         if isinstance(request, dict) and "id" in request:
             reply["id"] = request["id"]
         reply["ply"] = state["ply"] if state else None

@@ -13,6 +13,7 @@ urlpatterns = [
     path("play/<int:pk>/accept/", views.challenge_accept, name="challenge_accept"),
     path("play/<int:pk>/cancel/", views.challenge_cancel, name="challenge_cancel"),
     path("games/", views.watch, name="watch"),
+    path("guida/senza-scacchiera/", views.text_guide, name="text_guide"),
     path("games/<int:pk>/", views.game, name="game"),
     path("games/<int:pk>/positions/", views.game_positions, name="positions"),
     path("games/<int:pk>/ratings/", views.game_ratings, name="ratings"),

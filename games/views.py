@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.redirects import local_next
-from games import player_ratings, selectors, services
+from games import player_ratings, selectors, services, textmode
 from games.forms import ChallengeForm, QuickPairingForm
 from games.models import EndReason, Game, Variant
 
@@ -264,6 +264,13 @@ def game(request: HttpRequest, pk: int) -> HttpResponse:
         # A live page silent this long asks for the state (GAME_RESYNC_SECONDS).
         "resync_ms": round(settings.GAME_RESYNC_SECONDS * 1000),
         "rematch": game.event_type_id is None and color is not None,
+        # The text mode: the player's switch (guests keep theirs in the browser), and the move
+        # box's commands (games.textmode, the one table).
+        "text_mode": bool(getattr(request.user, "text_mode", False)),
+        "signed_in": request.user.is_authenticated,
+        "commands": textmode.commands_for_page(),
+        "texts": textmode.page_texts(),
+        "arena": event is not None and event._meta.model_name == "arena",
     }
     context = {
         "game": game,
@@ -379,3 +386,9 @@ def game_export(request: HttpRequest, pk: int) -> HttpResponse:
     response = HttpResponse(text, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="circolo-{game.pk}.{ext}"'
     return response
+
+
+def text_guide(request: HttpRequest) -> HttpResponse:
+    """ "Giocare senza vedere la scacchiera": the text mode, the move formats of each variant
+    and every command of the move box (`games.textmode.COMMANDS`, the table the page reads)."""
+    return render(request, "games/text_guide.html", {"commands": textmode.COMMANDS})

@@ -61,6 +61,7 @@ FORMS = {
     "/accounts/settings/reminders/": [
         "remind_by_email", "remind_minutes", "remind_on_site", "remind_in_browser",
     ],
+    "/accounts/settings/text-mode/": ["text_mode"],
     "/accounts/settings/delete/": ["password", "confirm"],
     "/accounts/unsubscribe/forged/": ["List-Unsubscribe"],
     "/i18n/setlang/": ["language", "next"],

@@ -41,6 +41,7 @@ from games.services.due import (
     games_settle_due,
 )
 from games.services.errors import (
+    AmbiguousMove,
     ChallengeGone,
     GameError,
     GameNotFound,
@@ -60,12 +61,14 @@ from games.services.errors import (
     PlayerBusy,
     StalePly,
     TooManyChallenges,
+    UnreadableMove,
 )
 from games.services.play import (
     MAX_MOVE_LENGTH,
     game_abort,
     game_boost,
     game_move,
+    game_move_typed,
     game_open,
     game_resign,
     games_open,
@@ -106,6 +109,7 @@ __all__ = [
     "MAX_MOVE_LENGTH",
     "POOL_TOPIC",
     "QUICK_TIME_CONTROLS",
+    "AmbiguousMove",
     "ChallengeGone",
     "GameError",
     "GameNotFound",
@@ -127,7 +131,9 @@ __all__ = [
     "Pool",
     "StalePly",
     "TooManyChallenges",
+    "UnreadableMove",
     "acting",
+    "game_move_typed",
     "challenge_accept",
     "challenge_cancel",
     "challenge_create",

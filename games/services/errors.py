@@ -41,6 +41,22 @@ class Malformed(GameError):
     code = "malformed"
 
 
+class UnreadableMove(GameError):
+    """A typed move (the text mode) that is no move in the variant's notation."""
+
+    code = "unreadable_move"
+
+
+class AmbiguousMove(GameError):
+    """A typed move that fits several legal moves: `choices`, as the player writes them."""
+
+    code = "ambiguous_move"
+
+    def __init__(self, choices: tuple[str, ...]) -> None:
+        super().__init__("the move fits several legal moves: " + ", ".join(choices))
+        self.choices = list(choices)
+
+
 class NoDrawOffer(GameError):
     code = "no_draw_offer"
 

@@ -14,6 +14,7 @@ from games.models import EndReason, Game, GameResult, Status
 from games.rules import Color, IllegalMove, Played, RulesError, variant
 from games.rules import clock as clocks
 from games.rules.clock import ClockError
+from games.rules.typed import read_move
 from games.services import memory
 from games.services.acting import (
     acting,
@@ -27,6 +28,7 @@ from games.services.acting import (
 )
 from games.services.due import game_flag
 from games.services.errors import (
+    AmbiguousMove,
     GameError,
     GameOver,
     IllegalMoveError,
@@ -35,6 +37,7 @@ from games.services.errors import (
     NoBoost,
     NotYourTurn,
     PlayerBusy,
+    UnreadableMove,
 )
 from games.services.pool_entries import pool_entries_clear
 from games.services.state import now_ms, push_move_on_commit
@@ -372,6 +375,49 @@ def game_move(
             memory.counts["remembered" if remembered else "read"] += 1
             return written
     raise locks.LockTimeout("the game was written by others under every try of the move")
+
+
+def game_move_typed(
+    *,
+    game_id: int,
+    user_id: int | None,
+    expected_ply: Any,
+    text: Any,
+    language: Any = "it",
+    at_ms: int | None = None,
+) -> Game:
+    """Play the move `text` as a player typed it (the text mode: SAN with Italian or English
+    letters, coordinates, draughts squares; `games.rules.typed`) at `expected_ply`.
+
+    The text is read against the position of a plain read (`store.read_game`); the move it
+    names is then played by `game_move`, which judges `expected_ply` again on the row it
+    writes: a move played in between makes it `stale_ply`, never a move read in another
+    position.
+    Refused, with nothing changed: `unreadable_move`, `ambiguous_move` (with the choices),
+    `illegal_move`, and every refusal of `game_move`.
+    """
+    if not isinstance(text, str) or not text.strip() or len(text) > MAX_MOVE_LENGTH:
+        raise Malformed("text must be a non-empty string")
+    at = now_ms() if at_ms is None else at_ms
+    game = read_game(game_id)  # the checks of every action, then the side to move
+    color = check_action(game, user_id, expected_ply, at)
+    if color is None:  # the flag fell: `game_move` ends the game and refuses the move
+        return game_move(
+            game_id=game_id, user_id=user_id, expected_ply=expected_ply, move=text, at_ms=at
+        )
+    if game.clock_running != color.value:  # the running clock is the side to move's (RULES 3)
+        raise NotYourTurn("it is the opponent's turn")
+    rules = variant(game.variant)
+    reading = read_move(rules, game.fen, text, "en" if language == "en" else "it")
+    if reading.problem == "unreadable":
+        raise UnreadableMove(f"not a move: {text.strip()[:40]}")
+    if reading.problem == "ambiguous":
+        raise AmbiguousMove(reading.choices)
+    if reading.move is None:
+        raise IllegalMoveError(f"not a legal move here: {text.strip()[:40]}")
+    return game_move(
+        game_id=game_id, user_id=user_id, expected_ply=expected_ply, move=reading.move, at_ms=at
+    )
 
 
 def game_resign(

@@ -355,3 +355,37 @@ async def test_takeback_more_time_and_abort_over_the_socket():
     assert (ended["result"], ended["reason"]) == ("", "aborted")
     await w.disconnect()
     await b.disconnect()
+
+
+async def test_a_typed_move_is_read_by_the_server_and_bad_input_changes_nothing():
+    """The text mode's `move` with `text` (docs/protocol.md): Italian or English letters, the
+    reading's refusals with their codes, the ambiguous capture's paths; the socket stays up."""
+    game, white, black = await new_game()
+    w = await connect(game.pk, white)
+    await receive_until(w, at_ply(0))
+    await w.send_json_to({"type": "move", "ply": 0, "text": "Cf3", "lang": "it"})
+    moved = await receive_until(w, at_ply(1))
+    assert moved.get("move", moved.get("last_move")) == "g1f3"
+    b = await connect(game.pk, black)
+    await receive_until(b, at_ply(1))
+    for text, code in (("hello", "unreadable_move"), ("Nf4", "illegal_move"), ("", "malformed")):
+        await b.send_json_to({"type": "move", "ply": 1, "text": text, "lang": "en", "id": text})
+        error = await receive_until(b, lambda m: m["type"] == "error")
+        assert (error["code"], error["id"], error["ply"]) == (code, text, 1)
+    await b.send_json_to({"type": "move", "ply": 0, "text": "Nf6"})
+    assert (await receive_until(b, lambda m: m["type"] == "error"))["code"] == "stale_ply"
+    await w.send_json_to({"type": "move", "ply": 1, "text": "e4"})
+    assert (await receive_until(w, lambda m: m["type"] == "error"))["code"] == "not_your_turn"
+    await b.send_json_to({"type": "move", "ply": 1, "text": "Nf6", "lang": "en"})
+    assert (await receive_until(b, at_ply(2)))["fen"].startswith("rnbqkb1r/pppppppp/5n2")
+
+    italian, white2, _ = await new_game(variant_code="italian", start_fen="W:W30:B18,19,26,27,1")
+    d = await connect(italian.pk, white2)
+    await receive_until(d, at_ply(0))
+    await d.send_json_to({"type": "move", "ply": 0, "text": "30x14"})
+    error = await receive_until(d, lambda m: m["type"] == "error")
+    assert (error["code"], error["choices"]) == ("ambiguous_move", ["30x21x14", "30x23x14"])
+    await d.send_json_to({"type": "move", "ply": 0, "text": "30x23x14"})
+    assert (await receive_until(d, at_ply(1)))["notation"][-1] in ("30x23x14", ["30x23x14"] * 2)
+    for communicator in (w, b, d):
+        await communicator.disconnect()

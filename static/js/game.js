@@ -36,6 +36,8 @@ function ageOf(s) {
 let receivedAt = performance.now() - ageOf(state);
 let socket = null; // LiveSocket (live/socket.js): reconnects by itself
 let board = null; // chess: chessground api; draughts: {render}
+// The announcements, the board's named squares and the text mode (static/js/textmode.js).
+let access = null;
 
 let heardAt = Date.now(); // when the socket last said anything (see the silence check below)
 // Sent while (re)connecting: delivered on open; a stale ply is refused there.
@@ -59,6 +61,7 @@ function notice(text, ofPosition = false) {
   const el = document.getElementById("notice");
   noticeOfPosition = !!text && ofPosition;
   if (!text) { el.hidden = true; return; }
+  if (access) access.announce(text); // said through the page's one live region
   el.textContent = text;
   el.hidden = false;
   clearTimeout(noticeTimer);
@@ -146,7 +149,10 @@ function drawClocks() {
   }
   if (myColor && live() && state.clock.running === myColor) {
     const low = timeLeft(myColor) < page.low_ms;
-    if (low && !lowWarned) sound.play("lowtime");
+    if (low && !lowWarned) {
+      sound.play("lowtime");
+      if (access) access.announce(page.texts.low_time.replace("{s}", Math.round(page.low_ms / 1000)));
+    }
     lowWarned = low;
   }
   for (const el of root.querySelectorAll(".presence")) {
@@ -294,13 +300,12 @@ function draughtsBoard(el) {
   }
   // Click a piece then a square, or drag the piece there (pointer events: mouse, pen, touch).
   let drag = null;
-  svg.addEventListener("pointerdown", (e) => {
-    if (!myColor || !live() || !following()) return;
-    const sq = squareAt(e);
-    if (sq === null) return;
+  // A square clicked, or chosen with the keyboard (the grid of static/js/textmode.js): whether
+  // a piece of mine is now picked on it.
+  function clickSquare(sq) {
     const pieces = parseDraughtsFen(state.fen);
-    if (!myTurn()) { premoveClick(sq, pieces); return; }
-    if (selected && selected !== sq && play(selected, sq)) return;
+    if (!myTurn()) { premoveClick(sq, pieces); return false; }
+    if (selected && selected !== sq && play(selected, sq)) return false;
     const mine = pieces[sq] && pieces[sq].color === myColor;
     if (selected && !mine) {
       // A square that is no destination of the piece picked: say why.
@@ -310,7 +315,13 @@ function draughtsBoard(el) {
     }
     selected = movesFrom(sq).length ? sq : null;
     render();
-    if (selected) {
+    return selected !== null;
+  }
+  svg.addEventListener("pointerdown", (e) => {
+    if (!myColor || !live() || !following()) return;
+    const sq = squareAt(e);
+    if (sq === null) return;
+    if (clickSquare(sq)) {
       drag = { from: sq, moved: false };
       svg.setPointerCapture(e.pointerId);
       e.preventDefault();
@@ -338,6 +349,12 @@ function draughtsBoard(el) {
   svg.addEventListener("contextmenu", (e) => { if (cancelPremove()) e.preventDefault(); });
   return {
     render,
+    pick(sq) {
+      if (!myColor || !live() || !following()) return null;
+      if (sq === null) { selected = null; render(); return null; }
+      clickSquare(sq);
+      return selected;
+    },
     reset() { selected = null; drag = null; closeChooser(); },
     cancelPremove,
     // My turn has come: the queued move is played if it is still legal, else dropped.
@@ -373,7 +390,8 @@ function chooser(title, options, onCancel) {
   cancel.setAttribute("aria-label", t("tCancel"));
   cancel.addEventListener("click", () => { closeChooser(); if (onCancel) onCancel(); else board.render(); });
   box.appendChild(cancel);
-  document.getElementById("board").after(box);
+  document.getElementById("board").closest(".board-wrap").after(box);
+  box.querySelector("button").focus(); // a keyboard player goes on from here
 }
 // The side to move is in check when the move that led to the position says so (+ or #,
 // RULES 2; an en-passant capture writes "e.p." after it).
@@ -490,6 +508,13 @@ async function chessBoard(el) {
   });
   return {
     render() { api.set(chessConfig()); },
+    // The keyboard's pick (static/js/textmode.js), through chessground's public selection:
+    // a piece, then a destination, plays as a click does (the `after` event above).
+    pick(key) {
+      if (!myColor || !live() || !following()) return null;
+      api.selectSquare(key);
+      return api.state.selected || null;
+    },
     reset() { closeChooser(); },
     cancelPremove() { if (!premoved) return false; api.cancelPremove(); premoved = false; return true; },
     playPremove() {
@@ -571,6 +596,7 @@ function go(ply) {
 function nav(action) {
   const ply = shownPly();
   go({ first: 0, prev: ply - 1, next: ply + 1, last: state.ply }[action]);
+  if (access) access.render();
 }
 root.addEventListener("click", (e) => {
   const target = e.target.closest("[data-nav], .mv[data-ply]");
@@ -580,6 +606,9 @@ root.addEventListener("click", (e) => {
 });
 document.addEventListener("keydown", (e) => {
   if (e.target.closest("input, textarea, select") || e.altKey || e.ctrlKey || e.metaKey) return;
+  // The board's grid has its own arrows, Home and End (static/js/textmode.js); Esc there
+  // also drops a premove.
+  if (e.target.closest(".board-grid") && e.key !== "Escape") return;
   const action = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last", ArrowUp: "first", ArrowDown: "last" }[e.key];
   if (action) { e.preventDefault(); nav(action); }
   else if (e.key === "Escape" && board.cancelPremove()) notice("");
@@ -642,10 +671,7 @@ function renderSide() {
   renderMoves();
   const banner = document.getElementById("result");
   if (!live()) {
-    const text = { "1-0": t("tWhiteWins"), "0-1": t("tBlackWins"), "1/2-1/2": t("tDraw"), "0-0": t("tNobody") }[state.result] || state.result;
-    // The result as people write it (½-½), not PGN's 1/2-1/2.
-    const written = state.result === "1/2-1/2" ? "½-½" : state.result;
-    banner.textContent = `${written} · ${text} · ${root.getAttribute("data-r-" + state.reason) || state.reason}`;
+    banner.textContent = resultText();
     banner.hidden = false;
   } else banner.hidden = true;
   const offer = state.draw_offer;
@@ -666,6 +692,12 @@ function renderSide() {
   line.textContent = incoming ? t("tDrawOffered") : live() && myColor && offer === myColor ? t("tYouOffered")
     : declinedMine ? t("tDrawDeclined") : "";
 }
+function resultText() {
+  const text = { "1-0": t("tWhiteWins"), "0-1": t("tBlackWins"), "1/2-1/2": t("tDraw"), "0-0": t("tNobody") }[state.result] || state.result;
+  // The result as people write it (½-½), not PGN's 1/2-1/2.
+  const written = state.result === "1/2-1/2" ? "½-½" : state.result;
+  return `${written} · ${text} · ${root.getAttribute("data-r-" + state.reason) || state.reason}`;
+}
 function keepPositions(next) {
   // One more ply: its position is the state's; a gap (a state missed): ask for them all.
   if (next.ply === positions.length) positions.push(next.fen);
@@ -685,6 +717,7 @@ function apply(next) {
   const moved = next.ply !== state.ply || next.status !== state.status;
   const ended = state.status === "live" && next.status !== "live";
   const newMove = next.ply > state.ply;
+  const prev = state;
   state = next;
   keepPositions(next);
   receivedAt = performance.now() - ageOf(next);
@@ -704,6 +737,10 @@ function apply(next) {
   renderSide();
   drawClocks();
   renderChessOpening();
+  if (access) {
+    if (moved) access.unpick();
+    access.changed(prev, next);
+  }
 }
 // The chess opening's ECO code and name. The server sends it in the full state and,
 // in a move, only when the move reaches a named position (docs/protocol.md): the last one
@@ -742,9 +779,15 @@ function connect() {
       if (message.type === "state") apply(message);
       else if (message.type === "played") applyMove(message);
       else if (message.type === "settled") refreshRatings(); // rated: the change is known
-      else if (message.type === "draw_declined") { drawDeclined = message; renderSide(); }
+      else if (message.type === "draw_declined") {
+        drawDeclined = message;
+        renderSide();
+        if (access && myColor && message.offer === myColor) access.announce(t("tDrawDeclined"));
+      }
       else if (message.type === "error") {
-        if (message.code === "no_draw_to_claim") notice(t("tNoClaim"));
+        if (access && access.refused(message)) {
+          if (!(message.version <= state.version)) send({ type: "sync" });
+        } else if (message.code === "no_draw_to_claim") notice(t("tNoClaim"));
         else if (message.code === "rate_limited") {
           // Something of ours was dropped unread (docs/protocol.md, "Budgets"): the state,
           // once the budget has come back, says what became of it.
@@ -758,7 +801,10 @@ function connect() {
         }
       }
     },
-    close() { document.getElementById("status-line").textContent = t("tReconnecting"); },
+    close() {
+      document.getElementById("status-line").textContent = t("tReconnecting");
+      if (access) access.announce(t("tReconnecting"));
+    },
   });
   for (const message of early.splice(0)) socket.send(message);
 }
@@ -783,6 +829,7 @@ function confirmThen(message, action) { if (window.confirm(message)) action(); }
 root.querySelector("#flip").addEventListener("click", () => {
   orientation = orientation === "white" ? "black" : "white";
   if (chessground) board.api.set({ orientation }); else board.render();
+  if (access) access.rebuild();
   renderSide(); drawClocks();
 });
 root.querySelector("#sound").addEventListener("click", () => { sound.toggle(); drawSoundButton(); });
@@ -795,10 +842,32 @@ root.querySelector("#boost")?.addEventListener("click", () => confirmThen(t("tCo
 
 (async () => {
   const el = document.getElementById("board");
+  // The module loads beside the chess board's, not before it: the socket waits for neither
+  // longer than it must.
+  const textmode = import(root.dataset.textmode);
   board = chessground ? await chessBoard(el) : draughtsBoard(el);
+  try {
+    access = (await textmode).setup({
+      root, page, geometry, lang, myColor, t, send, resultText,
+      state: () => state,
+      positions: () => positions,
+      shownFen: () => (following() ? state.fen : positions[viewPly]),
+      orientation: () => orientation,
+      timeLeft,
+      pick: (key) => board.pick(key),
+    });
+    // How a move is said, for the page's tests (and anyone curious): `[Italian, English]`
+    // notation in, the words of the live region out.
+    window.circoloGamePage.speak = access.speakMove;
+  } catch (error) {
+    // The game is played all the same, by mouse and touch.
+    console.error(error);
+    access = null;
+  }
   board.render();
   drawSoundButton();
   renderSide();
   drawClocks();
   connect();
+  if (access) access.opened();
 })();
