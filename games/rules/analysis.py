@@ -1,0 +1,121 @@
+"""The analysis board's rules: a move tried from any position, and the tree of variations a
+browser sends back for its PGN / PDN. Pure, like the rest of the rules (STYLE 1); the page
+never decides what is legal itself, it asks `step` through `games.views.analysis_move`.
+
+What a browser sends is not trusted: every text is checked for its type and length, a tree
+for its size and its nesting, before any of it reaches the rules, and each error is a
+`BadAnalysis` whose message says what was wrong (the view answers it with a 400).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from . import variant
+from .base import MoveNode, RulesError
+
+# What one request may carry: a game of a few hundred plies with its variations fits well
+# inside (the longest games of the site run to some 300 plies).
+MAX_TEXT = 120  # a FEN of International draughts with every piece a king runs to ~110
+MAX_POSITIONS = 1200  # earlier positions sent for the repetition rules
+MAX_NODES = 3000  # moves in a tree, variations included
+MAX_DEPTH = 32  # variations inside variations
+
+
+class BadAnalysis(RulesError):
+    """What the browser sent cannot be read or played; the message says why (in English, for
+    the log and for the tests; the page shows its own translated words)."""
+
+
+def _text(value: Any, what: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise BadAnalysis(f"{what} must be a non-empty string")
+    if len(value) > MAX_TEXT:
+        raise BadAnalysis(f"{what} is longer than {MAX_TEXT} characters")
+    return value.strip()
+
+
+def _rules(code: Any):
+    if not isinstance(code, str):
+        raise BadAnalysis("variant must be a string")
+    try:
+        return variant(code)
+    except KeyError:
+        raise BadAnalysis(f"unknown variant {code[:40]!r}") from None
+
+
+def step(code: Any, fen: Any, move: Any = None, positions: Any = ()) -> dict:
+    """The position `fen` of variant `code` as the board needs it, after `move` when one is
+    given: its canonical FEN, who is to move, its legal moves, the automatic end if any
+    (the repetition and move-count rules read `positions`, the earlier positions of the line,
+    oldest first), and for a move its notation in both languages (RULES §2).
+
+    Raises BadAnalysis for anything that cannot be read or played."""
+    rules = _rules(code)
+    try:
+        current = rules.normalize_fen(_text(fen, "fen"))
+    except RulesError as error:
+        raise BadAnalysis(f"not a {rules.code} position: {error}") from None
+    if not isinstance(positions, list | tuple) or len(positions) > MAX_POSITIONS:
+        raise BadAnalysis(f"positions must be a list of at most {MAX_POSITIONS} positions")
+    history = [_text(p, "a position") for p in positions]
+    answer: dict[str, Any] = {"variant": rules.code}
+    if move is None:
+        outcome = rules.outcome(current, history)
+        legal = [] if outcome is not None else rules.legal_moves(current)
+        fen_after, to_move = current, rules.side_to_move(current)
+    else:
+        # A position the rules end (a repetition, a move count: RULES 3) takes no more moves,
+        # whatever moves its pieces still have.
+        if rules.outcome(current, history) is not None:
+            raise BadAnalysis("illegal move: the game is over in this position")
+        try:
+            played = rules.play(current, _text(move, "move"), history)
+        except RulesError as error:
+            raise BadAnalysis(f"illegal move: {error}") from None
+        answer["move"] = move.strip()
+        answer["notation"] = {"it": played.notation[0], "en": played.notation[1]}
+        outcome, legal = played.outcome, played.legal_moves
+        fen_after, to_move = played.fen, played.to_move
+    answer.update(
+        fen=fen_after,
+        to_move=to_move.value,
+        legal_moves=legal,
+        outcome=None
+        if outcome is None
+        else {"result": outcome.result.value, "reason": outcome.reason.value},
+    )
+    return answer
+
+
+def read_line(data: Any, *, counted: list[int] | None = None, depth: int = 0) -> tuple:
+    """A line as the browser sends it — a list whose items are move texts or
+    `{"move": text, "variations": [line, ...]}` — as the rules' `MoveNode`s. Checks only its
+    shape and size; legality is the export's (`Variant.export` raises IllegalMove)."""
+    counted = [0] if counted is None else counted
+    if depth > MAX_DEPTH:
+        raise BadAnalysis(f"variations are nested more than {MAX_DEPTH} deep")
+    if not isinstance(data, list):
+        raise BadAnalysis("a line must be a list of moves")
+    line: list[str | MoveNode] = []
+    for item in data:
+        counted[0] += 1
+        if counted[0] > MAX_NODES:
+            raise BadAnalysis(f"the tree holds more than {MAX_NODES} moves")
+        if isinstance(item, str):
+            line.append(_text(item, "a move"))
+            continue
+        if not isinstance(item, dict):
+            raise BadAnalysis("a move must be a string or an object with a move")
+        variations = item.get("variations", [])
+        if not isinstance(variations, list):
+            raise BadAnalysis("variations must be a list of lines")
+        read = tuple(read_line(v, counted=counted, depth=depth + 1) for v in variations)
+        line.append(MoveNode(_text(item.get("move"), "a move"), tuple(v for v in read if v)))
+    return tuple(line)
+
+
+def main_line(line: Sequence[str | MoveNode]) -> list[str]:
+    """The moves of a line, without their variations."""
+    return [item.move if isinstance(item, MoveNode) else item for item in line]
