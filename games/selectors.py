@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -13,7 +14,16 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from games import commitments, player_ratings
 from games.models import Challenge, ChallengeStatus, Game, GameResult, PoolEntry, Status
-from games.rules import Result, chess_openings, openings, variant, variants
+from games.rules import (
+    Color,
+    MoveNode,
+    Result,
+    chess_openings,
+    openings,
+    variant,
+    variants,
+)
+from games.rules import base as rules_base
 from games.rules.chess_openings import ChessOpening
 from games.rules.export import GameRecord, game_headers
 from games.rules.timecontrol import Cadence, TimeControl
@@ -260,13 +270,20 @@ def _event_name(game: Game) -> str:
 
 
 def games_export(
-    games: list[Game], *, site: str, event: str | None = None, rounds: dict[int, str] | None = None
+    games: list[Game],
+    *,
+    site: str,
+    event: str | None = None,
+    rounds: dict[int, str] | None = None,
+    analysed: Mapping[int, Sequence[str | MoveNode]] | None = None,
 ) -> str:
     """The games' PGN (chess) or PDN (draughts), one after the other. `site` is the
     site's absolute root (the game's URL is its Site tag); `event` names every game's event
     (else each game's own); `rounds` gives a tournament game's round ("3", "3.2" for the
-    second game of a pairing), else the game's event says it, else "-". Every header value is
-    escaped by the rules' export. Ratings in two queries whatever the number of games."""
+    second game of a pairing), else the game's event says it, else "-"; `analysed` gives a
+    game's moves with the variations of its analysis (its main line the game's moves: the
+    caller checks), written in the file. Every header value is escaped by the rules' export.
+    Ratings in two queries whatever the number of games."""
     ratings = _ratings_at_start(games)
     texts = []
     for game in games:
@@ -308,7 +325,7 @@ def games_export(
         start = game.start_fen if game.start_fen != rules.start_fen() else None
         texts.append(
             rules.export(
-                game.moves,
+                (analysed or {}).get(game.pk, game.moves),
                 start_fen=start,
                 headers=game_headers(record),
                 result=result,
@@ -318,9 +335,40 @@ def games_export(
     return "\n".join(texts)
 
 
-def game_export(game: Game, *, site: str) -> str:
-    """One game's PGN (chess) or PDN (draughts): `games_export`."""
-    return games_export([game], site=site)
+def game_export(game: Game, *, site: str, analysed: Sequence[str | MoveNode] | None = None) -> str:
+    """One game's PGN (chess) or PDN (draughts): `games_export`, with the variations of its
+    analysis when `analysed` is given."""
+    return games_export(
+        [game], site=site, analysed=None if analysed is None else {game.pk: analysed}
+    )
+
+
+def analysis_line(game: Game) -> list[dict]:
+    """The game's positions as the analysis board steps through them, the start first: each
+    with its FEN, the side to move and its legal moves, the automatic end it is (if any), and
+    for every position but the start the move that made it, written both ways (RULES 2). The
+    legal moves of the final position too: a game that ended by resignation or on time can be
+    played on."""
+    rules = variant(game.variant)
+    fen = game.start_fen
+    start_end = rules.outcome(fen)
+    line = [_analysis_node(fen, rules.side_to_move(fen), rules.legal_moves(fen), start_end)]
+    history: list[str] = []
+    for move in game.moves:
+        played = rules.play(fen, move, history)
+        history.append(fen)
+        fen = played.fen
+        node = _analysis_node(fen, played.to_move, played.legal_moves, played.outcome)
+        node.update(move=move, notation={"it": played.notation[0], "en": played.notation[1]})
+        line.append(node)
+    return line
+
+
+def _analysis_node(
+    fen: str, to_move: Color, legal: list[str], end: rules_base.Outcome | None
+) -> dict:
+    outcome = None if end is None else {"result": end.result.value, "reason": end.reason.value}
+    return {"fen": fen, "to_move": to_move.value, "legal_moves": legal, "outcome": outcome}
 
 
 def pool_counts(variant_code: str) -> dict[tuple[int, int], int]:
