@@ -105,7 +105,7 @@ function statusText(n) {
 
 function draw() {
   board.render();
-  document.getElementById("fen").value = current.fen;
+  document.getElementById("fen").textContent = current.fen;
   document.getElementById("status-line").textContent = statusText(current);
   document.getElementById("delete-variation").disabled = !variationHead(current);
   document.getElementById("main-line").disabled = !variationHead(current);
@@ -131,7 +131,7 @@ function moveButton(n, numbered) {
 function renderLine(first, container) {
   let numbered = true;
   for (let n = first; n; n = n.children[0]) {
-    container.appendChild(moveButton(n, numbered));
+    container.append(moveButton(n, numbered), " ");
     numbered = false;
     const siblings = n.parent.children;
     if (siblings[0] === n && siblings.length > 1) {
@@ -157,7 +157,7 @@ function renderTree() {
   startButton.className = "mv start" + (current === start ? " current" : "");
   startButton.textContent = t("tStart");
   startButton.addEventListener("click", () => go(start));
-  line.appendChild(startButton);
+  line.append(startButton, " ");
   if (start.children[0]) renderLine(start.children[0], line);
   tree.appendChild(line);
   tree.querySelector(".mv.current")?.scrollIntoView({ block: "nearest" });
@@ -277,10 +277,11 @@ document.getElementById("flip").addEventListener("click", () => {
 document.getElementById("copy-fen").addEventListener("click", async () => {
   const field = document.getElementById("fen");
   try {
-    await navigator.clipboard.writeText(field.value);
+    await navigator.clipboard.writeText(field.textContent);
     notice(t("tCopied"));
   } catch {
-    field.select();
+    // No clipboard (an insecure origin, a refused permission): the text selected instead.
+    window.getSelection().selectAllChildren(field);
     notice(t("tCopyFailed"));
   }
 });
