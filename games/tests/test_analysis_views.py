@@ -180,3 +180,11 @@ def test_the_main_line_may_go_on_past_the_game_s_end(client):
     response = export(client, game, ["e2e4", "e7e5", "g1f3"])
     read = chess.pgn.read_game(io.StringIO(response.content.decode()))
     assert [m.uci() for m in read.mainline_moves()] == ["e2e4", "e7e5", "g1f3"]
+
+
+def test_the_page_in_english(client):
+    game = finished("italian", [ITALIAN.legal_moves(ITALIAN.start_fen())[0]])
+    client.cookies["django_language"] = "en"
+    text = client.get(reverse("games:analysis", args=[game.pk])).content.decode()
+    assert "Analysis" in text and "Download the PDN with the variations" in text
+    assert 'data-lang="en"' in text and "Back to the main line" in text
