@@ -1,8 +1,8 @@
 """End to end in Chromium: the analysis board of a finished chess game (opened from its game
 page) and of a finished Italian draughts game (opened from the player's games): step back, a
 variation played (a legal move accepted by the server, an illegal one refused by it), back to
-the main line with the variation kept, the FEN copied, and the PGN / PDN downloaded with the
-variation, read back with python-chess and pydraughts. With `SCREENSHOTS=1`, the page at 1280
+the main line with the variation kept, the FEN copied, the PGN / PDN downloaded with the
+variation, read back with python-chess and pydraughts, and (chess) the variation deleted. With `SCREENSHOTS=1`, the page at 1280
 and 390 px in var/shots-analysis/."""
 
 from __future__ import annotations
@@ -126,6 +126,13 @@ def test_a_chess_game_analysed_with_a_variation(page_it, site):
     assert [m.uci() for m in read.mainline_moves()] == moves
     after_e5 = read.variations[0].variations[0]
     assert [v.move.uci() for v in after_e5.variations] == ["g1f3", "d2d4"]
+
+    # Into the variation again, then deleted: the main line stays.
+    tree.get_by_test_id("variation").get_by_role("button").click()
+    page.get_by_test_id("delete-variation").click()
+    expect(page.get_by_test_id("fen")).to_have_text(positions[2])
+    expect(tree.get_by_test_id("variation")).to_have_count(0)
+    expect(tree).to_contain_text("2. Cf3 Cc6")
 
 
 def test_an_italian_draughts_game_analysed_from_the_player_s_games(page_it, site):

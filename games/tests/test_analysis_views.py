@@ -14,6 +14,7 @@ from django.test import Client
 from django.urls import reverse
 from draughts.PDN import PDNReader
 
+from games import analysis_views
 from games.models import Game
 from games.rules import variant
 from games.services import game_move, game_presence, game_resign
@@ -24,6 +25,12 @@ pytestmark = pytest.mark.django_db
 CHESS = variant("chess")
 ITALIAN = variant("italian")
 MOVE_URL = reverse("games:analysis_move")
+
+
+@pytest.fixture(autouse=True)
+def fresh_budgets():
+    """Every test starts with full buckets (they are per process and outlive a test)."""
+    analysis_views._buckets.clear()
 
 
 def finished(variant_code: str, moves: list[str]) -> Game:
