@@ -2,8 +2,8 @@
 page) and of a finished Italian draughts game (opened from the player's games): step back, a
 variation played (a legal move accepted by the server, an illegal one refused by it), back to
 the main line with the variation kept, the FEN copied, the PGN / PDN downloaded with the
-variation, read back with python-chess and pydraughts, and (chess) the variation deleted. With `SCREENSHOTS=1`, the page at 1280
-and 390 px in var/shots-analysis/."""
+variation, read back with python-chess and pydraughts, and (chess) the variation deleted. With
+`SCREENSHOTS=1`, the page at 1280 and 390 px in var/shots-analysis/."""
 
 from __future__ import annotations
 
