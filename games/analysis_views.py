@@ -100,7 +100,7 @@ def analysis_move(request: HttpRequest) -> JsonResponse:
         return _refused("the request body is too long")
     try:
         data = json.loads(request.body)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, RecursionError):  # not JSON, not UTF-8, or nested past Python's stack
         return _refused("the request body is not valid JSON")
     if not isinstance(data, dict):
         return _refused("the request body must be a JSON object")
@@ -125,8 +125,10 @@ def analysis_export(request: HttpRequest, pk: int) -> HttpResponse:
         return _refused("the request body is too long")
     try:
         line = read_line(json.loads(text))
-    except ValueError as error:  # BadAnalysis, or JSON that cannot be read
-        return _refused(str(error) if isinstance(error, BadAnalysis) else "tree is not JSON")
+    except BadAnalysis as error:
+        return _refused(str(error))
+    except (ValueError, RecursionError):  # not JSON, or nested past Python's stack
+        return _refused("tree is not JSON")
     # The game's moves stay the main line; it may go on past the game's end.
     if main_line(line)[: len(game.moves)] != list(game.moves):
         return _refused("the main line must start with the game's moves")

@@ -19,6 +19,10 @@ from .base import MoveNode, RulesError
 # inside (the longest games of the site run to some 300 plies).
 MAX_TEXT = 120  # a FEN of International draughts with every piece a king runs to ~110
 MAX_POSITIONS = 1200  # earlier positions sent for the repetition rules
+# Of those, the ones the rules can look back at: only positions since the last irreversible
+# move can repeat or count, and every variant ends a run of reversible moves before 200 plies
+# (chess's 75-move rule at 150, FIDE 9.6.2; the draughts king-move rules at 80 or fewer, RULES 3).
+HISTORY_WINDOW = 200
 MAX_NODES = 3000  # moves in a tree, variations included
 MAX_DEPTH = 32  # variations inside variations
 
@@ -59,7 +63,11 @@ def step(code: Any, fen: Any, move: Any = None, positions: Any = ()) -> dict:
         raise BadAnalysis(f"not a {rules.code} position: {error}") from None
     if not isinstance(positions, list | tuple) or len(positions) > MAX_POSITIONS:
         raise BadAnalysis(f"positions must be a list of at most {MAX_POSITIONS} positions")
-    history = [_text(p, "a position") for p in positions]
+    history = [_text(p, "a position") for p in positions][-HISTORY_WINDOW:]
+    try:
+        history = [rules.normalize_fen(p) for p in history]
+    except RulesError as error:
+        raise BadAnalysis(f"positions holds what is not a {rules.code} position: {error}") from None
     answer: dict[str, Any] = {"variant": rules.code}
     if move is None:
         outcome = rules.outcome(current, history)

@@ -84,6 +84,7 @@ def test_a_draughts_move_with_the_earlier_positions(client):
         (["e2e4"], "must be a JSON object"),
         ("{not json", "not valid JSON"),
         (b"\xff\xfe", "not valid JSON"),
+        ("[" * 100_000, "not valid JSON"),
     ],
 )
 def test_what_cannot_be_read_or_played_is_a_400_that_says_why(client, body, says):
@@ -170,6 +171,7 @@ def test_the_pdn_with_a_variation_reads_back_with_pydraughts(client):
     ("tree", "says"),
     [
         ('["e2e4"', "not JSON"),
+        ("[" * 100_000, "not JSON"),
         ({"move": "e2e4"}, "a line must be a list"),
         (["d2d4", "e7e5"], "must start with the game's moves"),
         (["e2e4", {"move": "e7e5", "variations": [["e2e4"]]}], "illegal variation"),

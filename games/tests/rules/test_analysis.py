@@ -9,6 +9,8 @@ import chess
 import chess.pgn
 import pytest
 from draughts.PDN import PDNReader
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.rules import IllegalMove, MoveNode, variant
 from games.rules.analysis import MAX_DEPTH, MAX_NODES, BadAnalysis, main_line, read_line, step
@@ -130,11 +132,27 @@ def test_step_says_the_end_a_move_brings():
         (("chess", CHESS.start_fen(), "e2e4", "no list"), "positions must be a list"),
         (("chess", CHESS.start_fen(), "e2e4", [1]), "a position must be a non-empty string"),
         (("chess", "x" * 500, None), "longer than"),
+        (("italian", ITALIAN.start_fen(), None, ["W:W99:B1"]), "positions holds what is not"),
+        (("chess", CHESS.start_fen(), "e2e4", ["garbage"]), "positions holds what is not"),
     ],
 )
 def test_step_refuses_what_it_cannot_read_or_play_and_says_why(args, says):
     with pytest.raises(BadAnalysis, match=says):
         step(*args)
+
+
+def test_the_earlier_positions_make_a_repetition():
+    """Kings going back and forth: the third time the position stands, Italian draughts ends
+    it as a draw (automatic, RULES 3); without the earlier positions, play goes on."""
+    fen = ITALIAN.normalize_fen("W:WK29,K30:BK1,K2")
+    line = ["29-25", "1-5", "25-29", "5-1"] * 2
+    positions = ITALIAN.replay(line, fen)
+    ended = step("italian", positions[-2], line[-1], positions[:-2])
+    assert ended["outcome"] == {"result": "1/2-1/2", "reason": "threefold_repetition"}
+    assert ended["legal_moves"] == []
+    assert step("italian", positions[-2], line[-1], positions[-5:-2])["outcome"] is None
+    with pytest.raises(BadAnalysis, match="the game is over"):
+        step("italian", positions[-1], "29-25", positions[:-1])
 
 
 def test_no_move_is_played_from_a_finished_position():
@@ -174,3 +192,50 @@ def test_read_line_refuses_variations_nested_too_deep():
         data = [{"move": "e2e4", "variations": [data]}]
     with pytest.raises(BadAnalysis, match="nested"):
         read_line(data)
+
+
+# -- whatever is sent, a BadAnalysis or an answer: never another error (a 500) -----------------
+
+_junk = st.one_of(
+    st.none(),
+    st.integers(),
+    st.text(max_size=130),
+    st.sampled_from(["e2e4", "e7e8q", "22-18", "22x13", "21-17", "1-5", "K29", "W:W21:B1"]),
+    st.lists(st.text(max_size=10), max_size=3),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    code=st.sampled_from(["chess", "italian", "english", "international", "go"]),
+    fen=st.one_of(
+        _junk,
+        st.sampled_from([variant(c).start_fen() for c in ("chess", "italian", "international")]),
+    ),
+    move=_junk,
+    positions=st.one_of(_junk, st.lists(_junk, max_size=3)),
+)
+def test_step_answers_or_refuses_whatever_it_is_sent(code, fen, move, positions):
+    try:
+        answer = step(code, fen, move, positions)
+    except BadAnalysis:
+        return
+    assert answer["to_move"] in ("white", "black")
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    data=st.recursive(
+        _junk,
+        lambda inner: (
+            st.lists(inner) | st.dictionaries(st.sampled_from(["move", "variations"]), inner)
+        ),
+        max_leaves=12,
+    )
+)
+def test_a_tree_is_read_and_exported_or_refused(data):
+    try:
+        line = read_line(data)
+        CHESS.export(line)
+    except (BadAnalysis, IllegalMove):
+        return
