@@ -38,9 +38,12 @@ def finished(variant_code: str, moves: list[str]) -> Game:
     game = open_game(variant_code=variant_code, rated=False)
     for user in (game.white_id, game.black_id):
         game_presence(game_id=game.pk, user_id=user, key=f"s-{user}", connected=True, at_ms=T0)
+    rules, fen = variant(variant_code), game.fen
     for ply, move in enumerate(moves):
-        mover = game.white_id if ply % 2 == 0 else game.black_id
+        white = rules.side_to_move(fen).value == "white"  # English draughts: Black first
+        mover = game.white_id if white else game.black_id
         game_move(game_id=game.pk, user_id=mover, expected_ply=ply, move=move, at_ms=T0 + ply)
+        fen = rules.apply(fen, move)
     game_resign(game_id=game.pk, user_id=game.white_id, at_ms=T0 + 100)
     game.refresh_from_db()
     return game
@@ -197,3 +200,26 @@ def test_the_page_in_english(client):
     text = client.get(reverse("games:analysis", args=[game.pk])).content.decode()
     assert "Analysis" in text and "Download the PDN with the variations" in text
     assert 'data-lang="en"' in text and "Back to the main line" in text
+
+
+@pytest.mark.parametrize("code", ["chess", "italian", "english", "international"])
+def test_every_variant_has_its_board(client, code):
+    rules = variant(code)
+    fen, moves = rules.start_fen(), []
+    for _ in range(3):
+        moves.append(rules.legal_moves(fen)[-1])
+        fen = rules.apply(fen, moves[-1])
+    game = finished(code, moves)
+    response = client.get(reverse("games:analysis", args=[game.pk]))
+    page = response.context["analysis_page"]
+    assert [n["fen"] for n in page["line"]] == rules.replay(moves)
+    assert page["first_to_move"] == rules.first_to_move.value
+    tree = [
+        moves[0],
+        {
+            "move": moves[1],
+            "variations": [[rules.legal_moves(rules.apply(rules.start_fen(), moves[0]))[0]]],
+        },
+        moves[2],
+    ]
+    assert export(client, game, tree).status_code == 200
