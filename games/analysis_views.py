@@ -25,7 +25,7 @@ from django.views.decorators.http import require_POST
 from accounts.throttle import client_address
 from games import selectors
 from games.models import Game
-from games.rules.analysis import BadAnalysis, main_line, read_line, step
+from games.rules.analysis import BadAnalysis, game_line, main_line, read_line, step
 from live.budget import Budget, TokenBucket, owner_key
 
 MAX_BODY = 256 * 1024  # a request body, at most (a long game's tree fits in a tenth of it)
@@ -76,7 +76,7 @@ def analysis(request: HttpRequest, pk: int) -> HttpResponse:
     page = {
         "variant": game.variant,
         "first_to_move": game.variant_info.rules.first_to_move.value,
-        "line": selectors.analysis_line(game),
+        "line": game_line(game.variant, game.start_fen, game.moves),
         "orientation": color.value if color else "white",
     }
     context = {

@@ -15,7 +15,6 @@ from django.utils.translation import gettext_lazy, ngettext
 from games import commitments, player_ratings
 from games.models import Challenge, ChallengeStatus, Game, GameResult, PoolEntry, Status
 from games.rules import (
-    Color,
     MoveNode,
     Result,
     chess_openings,
@@ -23,7 +22,6 @@ from games.rules import (
     variant,
     variants,
 )
-from games.rules import base as rules_base
 from games.rules.chess_openings import ChessOpening
 from games.rules.export import GameRecord, game_headers
 from games.rules.timecontrol import Cadence, TimeControl
@@ -341,34 +339,6 @@ def game_export(game: Game, *, site: str, analysed: Sequence[str | MoveNode] | N
     return games_export(
         [game], site=site, analysed=None if analysed is None else {game.pk: analysed}
     )
-
-
-def analysis_line(game: Game) -> list[dict]:
-    """The game's positions as the analysis board steps through them, the start first: each
-    with its FEN, the side to move and its legal moves, the automatic end it is (if any), and
-    for every position but the start the move that made it, written both ways (RULES 2). The
-    legal moves of the final position too: a game that ended by resignation or on time can be
-    played on."""
-    rules = variant(game.variant)
-    fen = game.start_fen
-    start_end = rules.outcome(fen)
-    line = [_analysis_node(fen, rules.side_to_move(fen), rules.legal_moves(fen), start_end)]
-    history: list[str] = []
-    for move in game.moves:
-        played = rules.play(fen, move, history)
-        history.append(fen)
-        fen = played.fen
-        node = _analysis_node(fen, played.to_move, played.legal_moves, played.outcome)
-        node.update(move=move, notation={"it": played.notation[0], "en": played.notation[1]})
-        line.append(node)
-    return line
-
-
-def _analysis_node(
-    fen: str, to_move: Color, legal: list[str], end: rules_base.Outcome | None
-) -> dict:
-    outcome = None if end is None else {"result": end.result.value, "reason": end.reason.value}
-    return {"fen": fen, "to_move": to_move.value, "legal_moves": legal, "outcome": outcome}
 
 
 def pool_counts(variant_code: str) -> dict[tuple[int, int], int]:

@@ -1,5 +1,6 @@
-"""The analysis board's rules: a move tried from any position, and the tree of variations a
-browser sends back for its PGN / PDN. Pure, like the rest of the rules (STYLE 1); the page
+"""The analysis board's rules: a game's positions as the board steps through them
+(`game_line`), a move tried from any position (`step`), and the tree of variations a browser
+sends back for its PGN / PDN (`read_line`). Pure, like the rest of the rules (STYLE 1); the page
 never decides what is legal itself, it asks `step` through `games.views.analysis_move`.
 
 What a browser sends is not trusted: every text is checked for its type and length, a tree
@@ -13,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import variant
-from .base import MoveNode, RulesError
+from .base import Color, MoveNode, Outcome, Played, RulesError
 
 # What one request may carry: a game of a few hundred plies with its variations fits well
 # inside (the longest games of the site run to some 300 plies).
@@ -68,33 +69,52 @@ def step(code: Any, fen: Any, move: Any = None, positions: Any = ()) -> dict:
         history = [rules.normalize_fen(p) for p in history]
     except RulesError as error:
         raise BadAnalysis(f"positions holds what is not a {rules.code} position: {error}") from None
-    answer: dict[str, Any] = {"variant": rules.code}
     if move is None:
         outcome = rules.outcome(current, history)
         legal = [] if outcome is not None else rules.legal_moves(current)
-        fen_after, to_move = current, rules.side_to_move(current)
-    else:
-        # A position the rules end (a repetition, a move count: RULES 3) takes no more moves,
-        # whatever moves its pieces still have.
-        if rules.outcome(current, history) is not None:
-            raise BadAnalysis("illegal move: the game is over in this position")
-        try:
-            played = rules.play(current, _text(move, "move"), history)
-        except RulesError as error:
-            raise BadAnalysis(f"illegal move: {error}") from None
-        answer["move"] = move.strip()
-        answer["notation"] = {"it": played.notation[0], "en": played.notation[1]}
-        outcome, legal = played.outcome, played.legal_moves
-        fen_after, to_move = played.fen, played.to_move
-    answer.update(
-        fen=fen_after,
-        to_move=to_move.value,
-        legal_moves=legal,
-        outcome=None
-        if outcome is None
-        else {"result": outcome.result.value, "reason": outcome.reason.value},
-    )
-    return answer
+        return {
+            "variant": rules.code,
+            **_node(current, rules.side_to_move(current), legal, outcome),
+        }
+    # A position the rules end (a repetition, a move count: RULES 3) takes no more moves,
+    # whatever moves its pieces still have.
+    if rules.outcome(current, history) is not None:
+        raise BadAnalysis("illegal move: the game is over in this position")
+    try:
+        played = rules.play(current, _text(move, "move"), history)
+    except RulesError as error:
+        raise BadAnalysis(f"illegal move: {error}") from None
+    return {"variant": rules.code, **_played_node(move.strip(), played)}
+
+
+def game_line(code: str, start_fen: str, moves: Sequence[str]) -> list[dict]:
+    """A game's positions as the analysis board steps through them, the start first, each as
+    `step` describes one (its FEN, side to move, legal moves, automatic end; the move that made
+    it, written both ways). The final position keeps its legal moves when no rule ended the
+    game there: a game lost on time or by resignation can be played on."""
+    rules = variant(code)
+    fen = start_fen
+    start_end = rules.outcome(fen)
+    start_legal = [] if start_end is not None else rules.legal_moves(fen)
+    line = [_node(fen, rules.side_to_move(fen), start_legal, start_end)]
+    history: list[str] = []
+    for move in moves:
+        played = rules.play(fen, move, history)
+        history.append(fen)
+        fen = played.fen
+        line.append(_played_node(move, played))
+    return line
+
+
+def _node(fen: str, to_move: Color, legal: list[str], end: Outcome | None) -> dict[str, Any]:
+    outcome = None if end is None else {"result": end.result.value, "reason": end.reason.value}
+    return {"fen": fen, "to_move": to_move.value, "legal_moves": legal, "outcome": outcome}
+
+
+def _played_node(move: str, played: Played) -> dict[str, Any]:
+    node = _node(played.fen, played.to_move, played.legal_moves, played.outcome)
+    node.update(move=move, notation={"it": played.notation[0], "en": played.notation[1]})
+    return node
 
 
 def read_line(data: Any, *, counted: list[int] | None = None, depth: int = 0) -> tuple:

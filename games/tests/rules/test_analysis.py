@@ -13,7 +13,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.rules import IllegalMove, MoveNode, variant
-from games.rules.analysis import MAX_DEPTH, MAX_NODES, BadAnalysis, main_line, read_line, step
+from games.rules.analysis import (
+    MAX_DEPTH,
+    MAX_NODES,
+    BadAnalysis,
+    game_line,
+    main_line,
+    read_line,
+    step,
+)
 
 CHESS = variant("chess")
 ITALIAN = variant("italian")
@@ -102,6 +110,19 @@ def test_step_plays_a_legal_move_and_says_everything_the_board_needs():
     assert answer["to_move"] == "black" and "e7e5" in answer["legal_moves"]
     assert answer["fen"] == CHESS.apply(CHESS.start_fen(), "g1f3")
     assert answer["outcome"] is None
+
+
+def test_game_line_describes_each_position_as_step_does():
+    moves = ["f2f3", "e7e5", "g2g4", "d8h4"]
+    line = game_line("chess", CHESS.start_fen(), moves)
+    assert [n["fen"] for n in line] == CHESS.replay(moves)
+    fen = CHESS.start_fen()
+    for node, move in zip(line[1:], moves, strict=True):
+        assert {"variant": "chess", **node} == step("chess", fen, move)
+        fen = node["fen"]
+    assert line[-1]["outcome"] == {"result": "0-1", "reason": "checkmate"}
+    resigned = game_line("chess", CHESS.start_fen(), moves[:2])  # ended by no rule
+    assert resigned[-1]["legal_moves"] == CHESS.legal_moves(resigned[-1]["fen"])
 
 
 def test_step_without_a_move_describes_the_position():
