@@ -233,7 +233,8 @@ function draughtsOn(el) {
   const b = draughtsBoard(el, geometry, {
     move: tryMove,
     choose: (paths) => chooser(t("tChoosePath"), paths.map((m) => [m, () => tryMove(m)])),
-    cannotMove: () => notice(t("tCannotMove")),
+    // A capture elsewhere is the usual reason (RULES 2: the capture is compulsory).
+    cannotMove: () => notice(current.legal_moves.some((m) => m.includes("x")) ? t("tCaptureCompulsory") : t("tCannotMove")),
   });
   return {
     render() {
