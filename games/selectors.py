@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -21,7 +22,7 @@ from games.models import (
     PoolEntry,
     Status,
 )
-from games.rules import Result, chess_openings, openings, variant, variants
+from games.rules import MoveNode, Result, chess_openings, openings, variant, variants
 from games.rules.chess_openings import ChessOpening
 from games.rules.export import GameRecord, game_headers
 from games.rules.timecontrol import Cadence, TimeControl
@@ -288,13 +289,20 @@ def _event_name(game: Game) -> str:
 
 
 def games_export(
-    games: list[Game], *, site: str, event: str | None = None, rounds: dict[int, str] | None = None
+    games: list[Game],
+    *,
+    site: str,
+    event: str | None = None,
+    rounds: dict[int, str] | None = None,
+    analysed: Mapping[int, Sequence[str | MoveNode]] | None = None,
 ) -> str:
     """The games' PGN (chess) or PDN (draughts), one after the other. `site` is the
     site's absolute root (the game's URL is its Site tag); `event` names every game's event
     (else each game's own); `rounds` gives a tournament game's round ("3", "3.2" for the
-    second game of a pairing), else the game's event says it, else "-". Every header value is
-    escaped by the rules' export. Ratings in two queries whatever the number of games."""
+    second game of a pairing), else the game's event says it, else "-"; `analysed` gives a
+    game's moves with the variations of its analysis (its main line the game's moves: the
+    caller checks), written in the file. Every header value is escaped by the rules' export.
+    Ratings in two queries whatever the number of games."""
     ratings = _ratings_at_start(games)
     texts = []
     for game in games:
@@ -336,7 +344,7 @@ def games_export(
         start = game.start_fen if game.start_fen != rules.start_fen() else None
         texts.append(
             rules.export(
-                game.moves,
+                (analysed or {}).get(game.pk, game.moves),
                 start_fen=start,
                 headers=game_headers(record),
                 result=result,
@@ -346,9 +354,12 @@ def games_export(
     return "\n".join(texts)
 
 
-def game_export(game: Game, *, site: str) -> str:
-    """One game's PGN (chess) or PDN (draughts): `games_export`."""
-    return games_export([game], site=site)
+def game_export(game: Game, *, site: str, analysed: Sequence[str | MoveNode] | None = None) -> str:
+    """One game's PGN (chess) or PDN (draughts): `games_export`, with the variations of its
+    analysis when `analysed` is given."""
+    return games_export(
+        [game], site=site, analysed=None if analysed is None else {game.pk: analysed}
+    )
 
 
 def pool_counts(variant_code: str) -> dict[tuple[int, int], int]:

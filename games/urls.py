@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from games import views
+from games import analysis_views, views
 
 app_name = "games"
 urlpatterns = [
@@ -20,4 +20,7 @@ urlpatterns = [
     path("games/<int:pk>/rematch/", views.rematch, name="rematch"),
     path("games/<int:pk>/new-opponent/", views.new_opponent, name="new_opponent"),
     path("games/<int:pk>/export/", views.game_export, name="export"),
+    path("games/<int:pk>/analysis/", analysis_views.analysis, name="analysis"),
+    path("games/<int:pk>/analysis/export/", analysis_views.analysis_export, name="analysis_export"),
+    path("games/analysis/move/", analysis_views.analysis_move, name="analysis_move"),
 ]

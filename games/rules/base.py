@@ -139,6 +139,24 @@ class Played:
     board: Any = field(default=None, compare=False, repr=False)
 
 
+@dataclass(frozen=True, slots=True)
+class MoveNode:
+    """A move of a line with the variations that replace it: each variation is a line of its
+    own (a sequence of moves, plain or `MoveNode`) played instead of this move, from the same
+    position (PGN's RAV, PDN 3.0's variations). What `Variant.export` takes for a game
+    analysed with variations; a plain move text is a `MoveNode` without any."""
+
+    move: str
+    variations: tuple[tuple[str | MoveNode, ...], ...] = ()
+
+
+def split_node(item: str | MoveNode) -> tuple[str, tuple[tuple[str | MoveNode, ...], ...]]:
+    """A line's entry as (move, its variations)."""
+    if isinstance(item, MoveNode):
+        return item.move, item.variations
+    return item, ()
+
+
 class RulesError(ValueError):
     """Base class of the errors raised by the rules package."""
 
@@ -236,15 +254,16 @@ class Variant(abc.ABC):
     @abc.abstractmethod
     def export(
         self,
-        moves: Sequence[str],
+        moves: Sequence[str | MoveNode],
         *,
         start_fen: str | None = None,
         headers: Mapping[str, str] | None = None,
         result: Result | None = None,
         clocks: Sequence[int] | None = None,
     ) -> str:
-        """The game as PGN (chess) or PDN (draughts) text. Moves are in machine form.
-        `clocks`, if given for every move, is the mover's time left after each (ms), written
+        """The game as PGN (chess) or PDN (draughts) text. Moves are in machine form; a
+        `MoveNode` brings its variations, written in parentheses after its move (PGN's RAV,
+        PDN 3.0's variations), each checked move by move (IllegalMove). `clocks`, if given for every move, is the mover's time left after each (ms), written
         as a `{ [%clk 0:09:58] }` comment after the move (the lichess spelling).
 
         Every header value goes through `tag_value` (one line, nothing hidden, quotes and

@@ -28,11 +28,13 @@ from .base import (
     IllegalMove,
     InvalidPosition,
     Language,
+    MoveNode,
     Outcome,
     Played,
     Reason,
     Result,
     Variant,
+    split_node,
     tag_pair,
     tag_value,
 )
@@ -549,7 +551,7 @@ class Chess(Variant):
 
     def export(
         self,
-        moves: Sequence[str],
+        moves: Sequence[str | MoveNode],
         *,
         start_fen: str | None = None,
         headers: Mapping[str, str] | None = None,
@@ -558,13 +560,8 @@ class Chess(Variant):
     ) -> str:
         board = _board(start_fen) if start_fen else chess.Board()
         game = chess.pgn.Game.from_board(board)
-        node: chess.pgn.GameNode = game
         with_clocks = clocks is not None and len(clocks) == len(moves)
-        for index, move in enumerate(moves):
-            node = node.add_variation(self._move(board, move))
-            board.push(node.move)
-            if with_clocks:
-                node.set_clock(max(0, clocks[index]) // 1000)  # whole seconds, as lichess
+        self._grow(game, board, moves, clocks if with_clocks else None)
         for key, value in (headers or {}).items():
             # python-chess writes header values as given: escape them here (PGN 7).
             tag_pair(key, value)  # validates the name
@@ -573,3 +570,23 @@ class Chess(Variant):
         out = io.StringIO()
         game.accept(chess.pgn.FileExporter(out))
         return out.getvalue().strip() + "\n"
+
+    def _grow(
+        self,
+        node: chess.pgn.GameNode,
+        board: chess.Board,
+        line: Sequence[str | MoveNode],
+        clocks: Sequence[int] | None,
+    ) -> None:
+        """Adds `line` after `node` (whose position `board` holds; it is moved on). Each
+        move's variations are added after it, from the position before it, so python-chess
+        keeps the line's own move first (the main line) and writes the others as RAV."""
+        for index, item in enumerate(line):
+            text, variations = split_node(item)
+            child = node.add_variation(self._move(board, text))
+            if clocks is not None:
+                child.set_clock(max(0, clocks[index]) // 1000)  # whole seconds, as lichess
+            for variation in variations:
+                self._grow(node, board.copy(stack=False), variation, None)
+            board.push(child.move)
+            node = child

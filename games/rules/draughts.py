@@ -58,11 +58,13 @@ from .base import (
     IllegalMove,
     InvalidPosition,
     Language,
+    MoveNode,
     Outcome,
     Played,
     Reason,
     Result,
     Variant,
+    split_node,
     tag_pair,
 )
 from .timecontrol import clock_text
@@ -597,7 +599,7 @@ class DraughtsVariant(Variant):
 
     def export(
         self,
-        moves: Sequence[str],
+        moves: Sequence[str | MoveNode],
         *,
         start_fen: str | None = None,
         headers: Mapping[str, str] | None = None,
@@ -606,7 +608,8 @@ class DraughtsVariant(Variant):
     ) -> str:
         """PDN 3.0: tag pairs (GameType per the PDN standard: 20 International, 21 English,
         22 Italian; FEN when the game does not start from the standard position), then the move
-        text numbered per move pair of the side that moves first."""
+        text numbered per move pair of the side that moves first, each variation in
+        parentheses after the move it replaces."""
         fen = self.normalize_fen(start_fen) if start_fen else self._start
         # The Seven Tag Roster first, in its order (PGN 8.1.1), as PDN 3.0 takes it over.
         tags: dict[str, str] = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?"}
@@ -618,23 +621,10 @@ class DraughtsVariant(Variant):
             tags["SetUp"] = "1"
             tags["FEN"] = fen
         lines = [tag_pair(key, value) for key, value in tags.items()]  # PGN 7 escaping
-        tokens: list[str] = []
+        with_clocks = clocks is not None and len(clocks) == len(moves)
         pos = self.position(fen)
         first = pos.white_to_move == self.board.white_moves_first
-        number = 1
-        for index, text in enumerate(moves):
-            move = self.find_move(pos, text)
-            if first:
-                tokens.append(f"{number}.")
-            elif index == 0:
-                tokens.append(f"{number}...")
-            tokens.append(move_text(move))
-            if clocks is not None and len(clocks) == len(moves):
-                tokens.append(f"{{[%clk {clock_text(clocks[index])}]}}")
-            if not first:
-                number += 1
-            first = not first
-            pos = self.board.apply(pos, move)
+        tokens = self._line_tokens(pos, moves, 1, first, clocks if with_clocks else None)
         tokens.append(tags["Result"])
         body, line = [], ""
         for token in tokens:
@@ -645,6 +635,42 @@ class DraughtsVariant(Variant):
                 line = f"{line} {token}" if line else token
         body.append(line)
         return "\n".join(lines) + "\n\n" + "\n".join(body) + "\n"
+
+    def _line_tokens(
+        self,
+        pos: Position,
+        line: Sequence[str | MoveNode],
+        number: int,
+        first: bool,
+        clocks: Sequence[int] | None,
+    ) -> list[str]:
+        """The move text of `line` from `pos`: `number` is the move pair's, `first` whether the
+        side that moves first in the variant is to move. The second side's move is numbered
+        `N...` where a line starts or play resumes after a variation (PGN 8.2.2.2, which
+        PDN 3.0 takes over); a variation follows its move, in parentheses."""
+        tokens: list[str] = []
+        resumed = True
+        for index, item in enumerate(line):
+            text, variations = split_node(item)
+            move = self.find_move(pos, text)
+            if first:
+                tokens.append(f"{number}.")
+            elif resumed:
+                tokens.append(f"{number}...")
+            tokens.append(move_text(move))
+            if clocks is not None:
+                tokens.append(f"{{[%clk {clock_text(clocks[index])}]}}")
+            for variation in variations:
+                inner = self._line_tokens(pos, variation, number, first, None)
+                if inner:
+                    inner[0], inner[-1] = f"({inner[0]}", f"{inner[-1]})"
+                    tokens.extend(inner)
+            resumed = bool(variations)
+            if not first:
+                number += 1
+            first = not first
+            pos = self.board.apply(pos, move)
+        return tokens
 
     def perft(self, depth: int, fen: str | None = None) -> int:
         """Leaf count ``depth`` plies deep, on the fast object API."""

@@ -1,0 +1,99 @@
+// A draughts board for the analysis page: the same SVG drawing and classes as the game page's
+// (static/css/game.css), without the live game's premoves and clocks. It knows no rule: the
+// legal moves it marks are the server's, and a square that is no destination is still sent
+// (the server refuses it, and the page says why).
+const SVGNS = "http://www.w3.org/2000/svg";
+
+export function parseDraughtsFen(fen) {
+  const pieces = {};
+  for (const part of fen.split(":").slice(1)) {
+    const color = part[0] === "W" ? "white" : "black";
+    for (const item of part.slice(1).split(",")) {
+      if (!item) continue;
+      const king = item.startsWith("K");
+      pieces[parseInt(king ? item.slice(1) : item, 10)] = { color, king };
+    }
+  }
+  return pieces;
+}
+
+const squaresOf = (move) => move.split(/[-x]/).map((n) => parseInt(n, 10));
+
+// geometry: {size, squares: [[row, col], ...]} (games.selectors.board_geometry).
+// on.move(text): a move to try; on.choose(paths): several captures go from and to the same
+// squares; on.cannotMove(): a piece of the side to move that has no move.
+export function draughtsBoard(el, geometry, on) {
+  const size = geometry.size, cell = 100;
+  let shown = { fen: "W:W:B", legal: [], last: null, toMove: "white", orientation: "white" };
+  let selected = null;
+  const svg = document.createElementNS(SVGNS, "svg");
+  svg.setAttribute("viewBox", `0 0 ${size * cell} ${size * cell}`);
+  svg.setAttribute("class", "draughts-svg");
+  el.appendChild(svg);
+  const xy = (sq) => {
+    let [r, c] = geometry.squares[sq - 1];
+    if (shown.orientation !== "white") { r = size - 1 - r; c = size - 1 - c; }
+    return [c * cell, r * cell];
+  };
+  const movesFrom = (sq) => shown.legal.filter((m) => squaresOf(m)[0] === sq);
+  const dest = (m) => squaresOf(m).pop();
+  const svgEl = (name, attrs) => {
+    const node = document.createElementNS(SVGNS, name);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+    return node;
+  };
+  function render() {
+    svg.replaceChildren();
+    for (let r = 0; r < size; r++) for (let c = 0; c < size; c++) {
+      svg.appendChild(svgEl("rect", { x: c * cell, y: r * cell, width: cell, height: cell, class: "sq light" }));
+    }
+    const pieces = parseDraughtsFen(shown.fen);
+    const last = shown.last ? squaresOf(shown.last) : [];
+    const targets = selected ? movesFrom(selected).map(dest) : [];
+    geometry.squares.forEach((_, i) => {
+      const sq = i + 1, [x, y] = xy(sq);
+      const g = svgEl("g", { "data-square": sq });
+      let cls = "sq dark";
+      if (last.includes(sq)) cls += " last";
+      if (sq === selected) cls += " selected";
+      g.appendChild(svgEl("rect", { x, y, width: cell, height: cell, class: cls }));
+      const label = svgEl("text", { x: x + 4, y: y + 18, class: "sqnum" });
+      label.textContent = sq;
+      g.appendChild(label);
+      const p = pieces[sq];
+      if (p) {
+        g.appendChild(svgEl("circle", { cx: x + cell / 2, cy: y + cell / 2, r: cell * 0.38, class: `piece ${p.color}${p.king ? " king" : ""}` }));
+        if (p.king) {
+          const k = svgEl("text", { x: x + cell / 2, y: y + cell / 2 + 14, class: `crown ${p.color}` });
+          k.textContent = "♛";
+          g.appendChild(k);
+        }
+      }
+      if (targets.includes(sq)) g.appendChild(svgEl("circle", { cx: x + cell / 2, cy: y + cell / 2, r: cell * 0.14, class: "dest" }));
+      svg.appendChild(g);
+    });
+  }
+  // Click (or tap) a piece of the side to move, then a square.
+  svg.addEventListener("pointerdown", (e) => {
+    const g = e.target.closest && e.target.closest("[data-square]");
+    if (!g) return;
+    const sq = parseInt(g.dataset.square, 10);
+    const piece = parseDraughtsFen(shown.fen)[sq];
+    const mover = piece && piece.color === shown.toMove;
+    if (selected !== null && sq !== selected && !mover) {
+      const from = selected, chosen = movesFrom(from).filter((m) => dest(m) === sq);
+      selected = null;
+      render();
+      if (chosen.length === 1) on.move(chosen[0]);
+      else if (chosen.length > 1) on.choose(chosen);
+      else on.move(`${from}-${sq}`); // not a destination: the server says it is illegal
+      return;
+    }
+    if (mover && !movesFrom(sq).length && shown.legal.length) on.cannotMove();
+    selected = mover && movesFrom(sq).length && sq !== selected ? sq : null;
+    render();
+  });
+  return {
+    set(next) { shown = { ...shown, ...next }; selected = null; render(); },
+  };
+}
