@@ -44,14 +44,15 @@ def test_the_opening_is_named_as_the_moves_are_played(site, browser, two_players
                 "n => document.querySelectorAll('#moves .mv').length >= n", arg=ply + 1
             )
         if ply == 0:
-            expect(line).to_have_text(re.compile(r"B00\s+King's Pawn Game"))
-            expect(bruno.get_by_test_id("chess-opening")).to_contain_text("King's Pawn Game")
+            # In Italian, as the pages are (games/rules/chess_openings_it.py).
+            expect(line).to_have_text(re.compile(r"B00\s+Partita di pedone di re"))
+            expect(bruno.get_by_test_id("chess-opening")).to_contain_text("pedone di re")
         if ply == 1:
-            expect(line).to_have_text(re.compile(r"B20\s+Sicilian Defense$"))
+            expect(line).to_have_text(re.compile(r"B20\s+Difesa siciliana$"))
     # 5. Nc3 names no position: the name stays that of 4... Nf6.
     for page in (anna, bruno):
         expect(page.get_by_test_id("chess-opening")).to_have_text(
-            re.compile(r"B54\s+Sicilian Defense: Modern Variations, Main Line")
+            re.compile(r"B54\s+Difesa siciliana: varianti moderne, linea principale")
         )
     SHOTS.mkdir(parents=True, exist_ok=True)
     anna.set_viewport_size({"width": 1280, "height": 860})
@@ -67,7 +68,7 @@ def test_the_opening_is_named_as_the_moves_are_played(site, browser, two_players
         expect(small.locator("cg-board")).to_be_visible()
         opening = small.get_by_test_id("chess-opening")
         expect(opening).to_have_text(
-            re.compile(r"Apertura:\s+B54\s+Sicilian Defense: Modern Variations, Main Line")
+            re.compile(r"Apertura:\s+B54\s+Difesa siciliana: varianti moderne, linea principale")
         )
         assert small.evaluate("document.documentElement.scrollWidth") <= 390
         opening.scroll_into_view_if_needed()

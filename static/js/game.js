@@ -629,6 +629,7 @@ function ratingText(color) {
 }
 let eventReturn = null; // the way back to the event, after an arena game ends
 let drawDeclined = null; // the last `draw_declined` heard: {offer, version, ply}
+let takebackDeclined = null; // the last `takeback_declined` heard, the same way
 function renderSide() {
   for (const el of root.querySelectorAll(".pname")) {
     const color = sideColor(el.dataset.side);
@@ -684,15 +685,33 @@ function renderSide() {
   // FIDE 9.2-9.3: the claim only when the rules allow one now, to the side to move.
   const claim = document.getElementById("draw-claim");
   if (claim) claim.hidden = !(myTurn() && state.draw_claimable);
+  // RULES 3: abort before one's own first move (no event); takebacks and +15 s (casual).
+  const mine = live() && myColor;
+  const abort = document.getElementById("abort");
+  if (abort) abort.hidden = !(mine && state.abortable && !hasMoved(myColor));
+  const asked = state.takeback, askedOfMe = mine && asked && asked !== myColor;
+  const takeback = document.getElementById("takeback");
+  if (takeback) takeback.hidden = !(mine && state.takebacks && hasMoved(myColor) && !asked);
+  for (const id of ["takeback-accept", "takeback-decline"]) {
+    const button = document.getElementById(id);
+    if (button) button.hidden = !askedOfMe;
+  }
+  const moreTime = document.getElementById("more-time");
+  if (moreTime) moreTime.hidden = !(mine && state.takebacks);
   const line = document.getElementById("status-line");
   // My offer declined (`draw_declined`, docs/protocol.md) is said until the next
   // move or offer: the state it follows is the one without my offer, at the same ply.
   const declinedMine = live() && myColor && drawDeclined && drawDeclined.offer === myColor
     && !offer && state.ply === drawDeclined.ply && state.version >= drawDeclined.version;
+  const takebackRefused = mine && takebackDeclined && takebackDeclined.offer === myColor
+    && !asked && state.ply === takebackDeclined.ply && state.version >= takebackDeclined.version;
   line.textContent = incoming ? t("tDrawOffered") : live() && myColor && offer === myColor ? t("tYouOffered")
-    : declinedMine ? t("tDrawDeclined") : "";
+    : declinedMine ? t("tDrawDeclined") : askedOfMe ? t("tTakebackAsked")
+    : mine && asked === myColor ? t("tYouAskedTakeback") : takebackRefused ? t("tTakebackDeclined") : "";
 }
 function resultText() {
+  // RULES 3: an aborted game has no result to write.
+  if (state.reason === "aborted") return root.getAttribute("data-r-aborted") || state.reason;
   const text = { "1-0": t("tWhiteWins"), "0-1": t("tBlackWins"), "1/2-1/2": t("tDraw"), "0-0": t("tNobody") }[state.result] || state.result;
   // The result as people write it (½-½), not PGN's 1/2-1/2.
   const written = state.result === "1/2-1/2" ? "½-½" : state.result;
@@ -750,7 +769,11 @@ function renderChessOpening() {
   const opening = state.chess_opening;
   if (!line || !opening) return;
   line.querySelector("[data-eco]").textContent = opening.eco;
-  line.querySelector("[data-opening-name]").textContent = opening.name;
+  // In Italian where Italian players have a name for it (docs/protocol.md, `name_it`).
+  const name = line.querySelector("[data-opening-name]");
+  const italian = lang === "it" && opening.name_it;
+  name.textContent = italian ? opening.name_it : opening.name;
+  name.lang = italian && opening.name_it !== opening.name ? "it" : "en";
   line.hidden = false;
 }
 function refreshRatings() {
@@ -779,6 +802,11 @@ function connect() {
       if (message.type === "state") apply(message);
       else if (message.type === "played") applyMove(message);
       else if (message.type === "settled") refreshRatings(); // rated: the change is known
+      else if (message.type === "takeback_declined") {
+        takebackDeclined = message;
+        renderSide();
+        if (access && myColor && message.offer === myColor) access.announce(t("tTakebackDeclined"));
+      }
       else if (message.type === "draw_declined") {
         drawDeclined = message;
         renderSide();
@@ -839,6 +867,14 @@ root.querySelector("#draw-claim")?.addEventListener("click", () => send({ type: 
 root.querySelector("#draw-accept")?.addEventListener("click", () => send({ type: "draw_accept" }));
 root.querySelector("#draw-decline")?.addEventListener("click", () => send({ type: "draw_decline" }));
 root.querySelector("#boost")?.addEventListener("click", () => confirmThen(t("tConfirmBoost"), () => send({ type: "boost", ply: state.ply })));
+root.querySelector("#abort")?.addEventListener("click", () => confirmThen(t("tConfirmAbort"), () => send({ type: "abort", ply: state.ply })));
+root.querySelector("#takeback")?.addEventListener("click", () => send({ type: "takeback_offer", ply: state.ply }));
+root.querySelector("#takeback-accept")?.addEventListener("click", () => send({ type: "takeback_accept", ply: state.ply }));
+root.querySelector("#takeback-decline")?.addEventListener("click", () => send({ type: "takeback_decline" }));
+root.querySelector("#more-time")?.addEventListener("click", () => {
+  send({ type: "more_time" });
+  notice(t("tMoreTimeGiven"));
+});
 
 (async () => {
   const el = document.getElementById("board");
