@@ -13,7 +13,7 @@ TEST_DIR ?= /tmp/circolo-test-$(shell id -u)-$(notdir $(CURDIR))
 TEST_WORKERS ?= 3
 
 .PHONY: run test lint venv deps dev-deps lock messages system-run system-test \
-        bench-pairing bench-rules bench-live bench-tournament bench-arena bench-reminders soak-pairing test-differential test-chromium clean compile \
+        bench-pairing bench-rules bench-live bench-tournament bench-arena bench-reminders soak-pairing check-lim test-differential test-chromium clean compile \
         attack
 
 $(PY):
@@ -92,6 +92,10 @@ bench-pairing: dev-deps
 
 soak-pairing: dev-deps
 	$(PY) bench/soak_pairing.py
+
+# The Lim checker on a thousand random tournaments, each written as TRF and checked round by round.
+check-lim: dev-deps
+	$(PY) bench/check_lim.py $(BENCH_ARGS)
 
 # Benchmarks that need PostgreSQL and Redis get private ones unless DATABASE_URL is set.
 bench-live: system-test dev-deps

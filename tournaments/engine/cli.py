@@ -7,6 +7,12 @@
   line).
 - `standings FILE.trf [--format swiss|round_robin]`: the standings as JSON, in rank order.
 - `simulate --players N --rounds R --seed S [--draws PCT]`: a whole random Swiss.
+- `check FILE.trf`: every round of a played Swiss paired again from the state before it and
+  judged against LIM.md's absolute rules (`checker`); exit 0 when every round agrees, 1 when
+  one breaks a rule or differs from ours, 3 on an unreadable file.
+- `random --players N --rounds R --seed S [--draws PCT] [--absences PCT] [--forfeits PCT]`:
+  a random Swiss paired by us, as a TRF-16 file on standard output (for `check`, or any
+  other program).
 
 Start-up (under 40 ms byte-compiled, docs/benchmarks.md "bench-pairing"): a process imports
 only what its subcommand needs, each handler doing its own imports, and `pair FILE` — the call
@@ -80,6 +86,21 @@ def _parser() -> argparse.ArgumentParser:
         "--format", choices=("swiss", "round_robin"), default="swiss", help="tiebreak order"
     )
     standings.set_defaults(handler=_standings)
+
+    check = commands.add_parser(
+        "check", help="judge every round of a played Swiss (TRF-16) by the Lim rules"
+    )
+    check.add_argument("file", help="TRF-16 file of a played tournament")
+    check.set_defaults(handler=_check)
+
+    made = commands.add_parser("random", help="a random Swiss paired by us, as TRF-16")
+    made.add_argument("--players", type=_positive, required=True)
+    made.add_argument("--rounds", type=_positive, required=True)
+    made.add_argument("--seed", type=int, default=1)
+    made.add_argument("--draws", type=float, default=20.0, help="percent of drawn games")
+    made.add_argument("--absences", type=float, default=0.0, help="percent absent per round")
+    made.add_argument("--forfeits", type=float, default=0.0, help="percent of unplayed games")
+    made.set_defaults(handler=_random)
 
     sim = commands.add_parser("simulate", help="play a random Swiss through our own pairing")
     sim.add_argument("--players", type=_positive, required=True)
@@ -212,3 +233,33 @@ def _simulate(args: argparse.Namespace) -> int:
     report = simulate(args.players, args.rounds, args.seed, args.draws)
     print(format_report(report))
     return EXIT_OK if report.violations == 0 else EXIT_NO_PAIRING
+
+
+def _check(args: argparse.Namespace) -> int:
+    from .checker import check_tournament, format_findings
+    from .trf import TrfError, read_trf
+
+    try:
+        tournament = read_trf(_read(args.file))
+    except TrfError as exc:
+        print(f"{args.file}: {exc}", file=sys.stderr)
+        return EXIT_BAD_FILE
+    findings = check_tournament(tournament)
+    print(format_findings(findings))
+    return EXIT_OK if all(f.agrees for f in findings) else EXIT_NO_PAIRING
+
+
+def _random(args: argparse.Namespace) -> int:
+    from .simulate import simulate
+    from .trf import write_trf
+
+    report = simulate(
+        args.players,
+        args.rounds,
+        args.seed,
+        args.draws,
+        absence_percent=args.absences,
+        forfeit_percent=args.forfeits,
+    )
+    print(write_trf(report.tournament), end="")
+    return EXIT_OK

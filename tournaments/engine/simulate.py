@@ -33,6 +33,7 @@ class SimulationReport:
     rounds: tuple[RoundReport, ...]
     stopped: str | None = None  # why the tournament ended early (Lim 11), if it did
     stop_confirmed: bool = True  # the independent check agrees no legal pairing existed
+    tournament: Tournament | None = None  # as played, every round's results in it
 
     @property
     def violations(self) -> int:
@@ -95,7 +96,9 @@ def simulate(
             pairing = pair_round(states, spec, notes=notes)
         except NoLegalPairing as exc:
             confirmed = not legal_pairing_exists(states, spec)
-            return SimulationReport(players, rounds, tuple(reports), str(exc), confirmed)
+            return SimulationReport(
+                players, rounds, tuple(reports), str(exc), confirmed, tournament=tournament
+            )
         seconds = time.perf_counter() - started
         violations = hard_rule_violations(states, spec, pairing)
         compared, differs = None, False
@@ -147,7 +150,7 @@ def simulate(
                 for g in pairing.games
             )
             tournament = replace(tournament, games=tournament.games + return_games)
-    return SimulationReport(players, rounds, tuple(reports))
+    return SimulationReport(players, rounds, tuple(reports), tournament=tournament)
 
 
 def format_report(report: SimulationReport) -> str:
