@@ -1,16 +1,18 @@
-"""FIDE TRF-16 (Tournament Report File) reading and writing.
+"""FIDE TRF-16 and TRF-2026 (Tournament Report File) reading and writing.
 
 What we read and write:
 - `012` tournament name; `001` player lines (start rank, name, rating, points, rank and one
   10-column block per round: opponent, colour, result);
 - `XXR` total rounds and `XXC white1|black1` (colour of #1 in round 1), the JaVaFo/bbpPairings
-  extensions;
+  extensions, and the same as TRF-2026 writes them: `142` the number of rounds, `152` the
+  colour of #1 in round 1 (`W` or `B`); lines starting `###` are comments;
 - the point system: JaVaFo's and bbpPairings' `BBW` win, `BBD` draw, `BBL` loss, `BBZ`
   zero-point bye, `BBF` forfeit loss, `BBU` pairing-allocated bye, or a `162` line with `W`,
   `D`, `L`, `A` (zero-point bye and forfeit loss) and `P` (pairing-allocated bye) values, e.g.
   `162 W 2.0 D 1.0`. Undeclared values are the FIDE defaults: win 1.0, draw 0.5, nothing for a
-  loss, a zero-point bye or a forfeit loss, a pairing-allocated bye worth a win. We write
-  `BBW  2.0` and `BBD  1.0` for the platform's 2/1/0 scoring (RULES 4.6).
+  loss, a zero-point bye or a forfeit loss, a pairing-allocated bye worth a win. We write the
+  platform's 2/1/0 scoring (RULES 4.6) both ways: TRF-2026's `162` line (`W 2.0`, `D 1.0`,
+  `L 0.0`, `A 0.0`, `P 2.0`, each code in its column) and `BBW  2.0`, `BBD  1.0`.
 
 Internally every score is in platform units (win 2, draw 1), whatever the file's system. That
 is exact only for point systems that are 2/1/0 scaled (1/0.5/0, 2/1/0, 4/2/0...): the Lim
@@ -128,17 +130,27 @@ def read_trf(text: str) -> Tournament:
             entrants[entrant.number] = entrant
             entry_lines[entrant.number] = line_number
             entries.extend(round_entries)
-        elif code == "XXR":
-            total_rounds = _integer(line[3:].strip(), line_number, "XXR needs a number of rounds")
-            rounds_line = line_number
-            if total_rounds < 1:
-                raise TrfError(line_number, "XXR must be at least 1")
+        elif code in ("XXR", "142"):  # the number of rounds: JaVaFo's tag, TRF-2026's
+            rounds = _integer(line[3:].strip(), line_number, f"{code} needs a number of rounds")
+            if rounds < 1:
+                raise TrfError(line_number, f"{code} must be at least 1")
+            if total_rounds is not None and rounds != total_rounds:
+                raise TrfError(
+                    line_number,
+                    f"{code} says {rounds} rounds but line {rounds_line} says {total_rounds}",
+                )
+            total_rounds, rounds_line = rounds, line_number
         elif code == "XXC":
             words = line[3:].split()
             if "black1" in words:
                 first_colour = BLACK_LOT
             elif "white1" in words:
                 first_colour = WHITE
+        elif code == "152":  # TRF-2026: the colour of #1 in round 1
+            colour = line[3:].strip().upper()
+            if colour not in ("W", "B"):
+                raise TrfError(line_number, f"152 needs W or B (found {colour!r})")
+            first_colour = WHITE if colour == "W" else BLACK_LOT
         elif code in _POINT_LINES or code == "162":
             points.read(code, line, line_number)
         # Other lines (022 city, 042 dates, 102 arbiter, 013 teams, ...) are not needed.
@@ -394,6 +406,13 @@ def write_trf(tournament: Tournament) -> str:
         )
         rounds = "".join(f"  {blocks.get((e.number, r), ''):<8}" for r in range(1, last + 1))
         lines.append((head + rounds).rstrip())
+    # TRF-2026: the number of rounds, the colour of #1 in round 1, the point system (a code
+    # every nine columns from column 6, its points in the four after it).
+    lines.append(f"142 {tournament.total_rounds}")
+    lines.append(f"152 {'W' if tournament.first_colour == WHITE else 'B'}")
+    points = {"W": WIN_POINTS, "D": DRAW_POINTS, "L": 0, "A": 0, "P": WIN_POINTS}
+    lines.append("162 " + "   ".join(f" {code}{value:4.1f}" for code, value in points.items()))
+    # The same for JaVaFo and bbpPairings, which read their own tags.
     lines.append(f"XXR {tournament.total_rounds}")
     lines.append("XXC white1" if tournament.first_colour == WHITE else "XXC black1")
     lines.append(f"BBW {WIN_POINTS:4.1f}")

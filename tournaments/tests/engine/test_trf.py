@@ -261,7 +261,7 @@ HOSTILE_NAMES = [
     "Ünïcödé 国际象棋",
     "",
 ]
-KNOWN_CODES = {"012", "001", "XXR", "XXC", "BBW", "BBD"}
+KNOWN_CODES = {"012", "001", "142", "152", "162", "XXR", "XXC", "BBW", "BBD"}
 
 
 def with_names(t: Tournament, names: list[str], title: str) -> Tournament:
@@ -274,7 +274,8 @@ def with_names(t: Tournament, names: list[str], title: str) -> Tournament:
 def check_round_trip(t: Tournament) -> None:
     text = write_trf(t)
     lines = text.split("\n")[:-1]
-    assert len(lines) == len(t.entrants) + 5  # 012, one 001 per player, XXR, XXC, BBW, BBD
+    # 012, one 001 per player, 142, 152, 162 (TRF-2026), XXR, XXC, BBW, BBD (JaVaFo's)
+    assert len(lines) == len(t.entrants) + 8
     assert {line[:3] for line in lines} == KNOWN_CODES
     # The name ends in column 47, the points in column 84: the separators are where they belong.
     assert all(line[47] == line[84] == " " for line in lines if line.startswith("001"))
@@ -303,3 +304,33 @@ def test_numbers_that_do_not_fit_their_columns_are_refused():
     )
     with pytest.raises(ValueError, match="does not fit"):
         write_trf(big)
+
+
+def test_the_export_is_trf_2026_and_reads_back_with_every_result():
+    """TRF-2026's tags in their columns (142 rounds, 152 the colour of #1 in round 1, 162 the
+    point system: a code every nine columns from column 6), and the file read back gives the
+    same scores, results, byes and forfeits; a file with the TRF-2026 tags alone (no JaVaFo
+    ones) reads the same."""
+    from tournaments.engine.simulate import simulate
+
+    t = simulate(21, 6, 8, absence_percent=10, forfeit_percent=10).tournament
+    text = write_trf(t)
+    lines = text.split("\n")
+    assert f"142 {t.total_rounds}" in lines
+    assert f"152 {'W' if t.first_colour == 'W' else 'B'}" in lines
+    [points] = [line for line in lines if line.startswith("162")]
+    assert [(i + 1, c) for i, c in enumerate(points) if c.isalpha()] == [
+        (6, "W"), (15, "D"), (24, "L"), (33, "A"), (42, "P"),
+    ]  # fmt: skip
+    assert points[6:10] == " 2.0" and points[15:19] == " 1.0" and points[42:46] == " 2.0"
+    for version in (
+        text,
+        "\n".join(line for line in lines if line[:3] not in {"XXR", "XXC", "BBW", "BBD"}),
+    ):
+        back = read_trf(version)
+        assert (back.games, back.byes) == (normalised(t).games, normalised(t).byes)
+        assert back.scores_after(6) == t.scores_after(6)
+        assert (back.total_rounds, back.first_colour) == (t.total_rounds, t.first_colour)
+        assert any(not g.played for g in back.games)  # the forfeits survive
+    with pytest.raises(TrfError, match="XXR says 6 rounds but line 23 says 7"):  # two tags disagree
+        read_trf(text.replace(f"142 {t.total_rounds}", "142 7"))
