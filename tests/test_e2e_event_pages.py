@@ -165,6 +165,11 @@ def test_round_robin_results_read_as_a_player_expects(site, context):
     expect(page.locator("body")).to_have_attribute("data-printed", "1")
     page.emulate_media(media="print")
     expect(page.locator(".topbar")).to_be_hidden()
+    # Every round's pairings follow, each starting a page of its own on paper.
+    first = page.get_by_test_id("print-round-1")
+    expect(first).to_contain_text("Turno 1")
+    assert first.evaluate("e => getComputedStyle(e).breakBefore") == "page"
+    page.emulate_media(media="screen")
 
 
 def test_the_private_opener_joins_without_a_password(site, context):

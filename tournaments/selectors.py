@@ -4,7 +4,7 @@ engine read (STYLE 2: services import selectors, never the other way)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.db.models import Count, QuerySet
 
@@ -151,6 +151,7 @@ class RoundRow:
     ended: bool
     pairings: tuple[PairingRow, ...]
     boards: int = 0  # pairings in the round, also when they were not read
+    started_at: datetime | None = None  # when the round was paired (its games opened)
 
 
 @dataclass(frozen=True)
@@ -262,6 +263,7 @@ def run_rounds(tournament: Tournament, *, pairings_of: int | None = None) -> lis
             r.ended_at is not None,
             tuple(by_round[r.pk]),
             r.boards,
+            r.started_at,
         )
         for r in rounds
     ]

@@ -112,6 +112,7 @@ def tournament_print(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "tournament": tournament,
         "standings": selectors.run_standings(tournament),
+        "rounds": selectors.run_rounds(tournament),
         "outcome": outcome_line(tournament),
         "description": describe(tournament),
     }
