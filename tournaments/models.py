@@ -227,6 +227,9 @@ class Round(models.Model):
     opening_moves = models.JSONField(_("mosse dell'apertura"), default=list)
     start_fen = models.TextField(_("posizione iniziale"), blank=True)  # "": the normal start
     started_at = models.DateTimeField(_("iniziato il"))
+    # How the pairing was made, decision by decision, as the engine took them (Lim's trace,
+    # `tournaments.engine.lim.Step`; a round robin's Berger row): the round page's "why".
+    pairing_trace = models.JSONField(_("come è stato abbinato"), default=list, blank=True)
     ended_at = models.DateTimeField(_("finito il"), null=True, blank=True)
 
     class Meta:

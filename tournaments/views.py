@@ -18,7 +18,7 @@ from events.forms import use_zone
 from events.views import EventPages, EventWords, render_page
 from games.models import Game
 from games.selectors import games_export
-from tournaments import selectors, services
+from tournaments import selectors, services, why
 from tournaments.describe import describe, outcome_line
 from tournaments.engine.trf import write_trf
 from tournaments.forms import TournamentForm
@@ -100,6 +100,8 @@ def tournament_round(request: HttpRequest, pk: int, number: int) -> HttpResponse
     if rnd is None:
         raise Http404
     context = {"tournament": tournament, "rnd": rnd}
+    if not request.htmx:  # the page's "why these pairings"; the list of rounds wants the table
+        context["reasons"] = why.round_reasons(tournament, number)
     return render_page(request, "tournaments/round.html", context, "round-pairings")
 
 

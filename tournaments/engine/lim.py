@@ -81,29 +81,37 @@ def assign_colours(
     a: PlayerState, b: PlayerState, spec: RoundSpec, at_or_above_median: bool
 ) -> Game:
     """Lim 10: who has White. a and b may come in any order."""
+    return colours_with_rule(a, b, spec, at_or_above_median)[0]
+
+
+def colours_with_rule(
+    a: PlayerState, b: PlayerState, spec: RoundSpec, at_or_above_median: bool
+) -> tuple[Game, str, str]:
+    """`assign_colours`, with the rule that decided and in what way (for the trace)."""
     if b.number < a.number:
         a, b = b, a  # a is the higher-ranked
     legal = [c for c in (WHITE, BLACK) if spec.double_games or _colour_ok(a, b, c)]
     if len(legal) == 1:
-        return _game(a, b, legal[0])  # Lim 10.1: the absolute limits decide
+        return _game(a, b, legal[0]), "Lim 10.1", "limits"  # the absolute limits decide
     due_a, due_b = due_colour(a.colours), due_colour(b.colours)
     if due_a is None and due_b is None:
         # Lim 10.5: #1's colour by lot; odd pairing numbers of the top half get the same.
         colour = spec.first_colour if a.number % 2 == 1 else opposite(spec.first_colour)
-        return _game(a, b, colour)
+        return _game(a, b, colour), "Lim 10.5", "lot"
     if due_a is None:
-        return _game(a, b, opposite(due_b))  # type: ignore[arg-type]  (both None handled)
+        return _game(a, b, opposite(due_b)), "Lim 10.2", "due"  # type: ignore[arg-type]
     if due_b is None or due_a != due_b:
-        return _game(a, b, due_a)  # Lim 10.2: each gets the colour due
+        return _game(a, b, due_a), "Lim 10.2", "due"  # each gets the colour due
     # Lim 10.4: both due the same colour. The latest *round* in which both played and had
     # different colours decides; a round in which either had no game (bye, absence) is skipped,
     # so histories are compared round by round, not game by game.
     by_round_a, by_round_b = a.colours_by_round(), b.colours_by_round()
     for key in sorted(by_round_a.keys() & by_round_b.keys(), reverse=True):
         if by_round_a[key] != by_round_b[key]:
-            return _game(a, b, opposite(by_round_a[key]))
+            return _game(a, b, opposite(by_round_a[key])), "Lim 10.4", "history"
     # Same histories: the higher-ranked gets it at or above the median, the lower below it.
-    return _game(a, b, due_a if at_or_above_median else opposite(due_a))
+    colour = due_a if at_or_above_median else opposite(due_a)
+    return _game(a, b, colour), "Lim 10.4", "rank"
 
 
 _WHITE_BIT, _BLACK_BIT = 1, 2
@@ -135,12 +143,39 @@ FLOATER_CHOICES = 64
 FLOATER_REMOVALS = 4000  # and how many removals may be tried while looking for them
 
 
+@dataclass(frozen=True)
+class Step:
+    """One decision of the pairing as the engine takes it, for "why this pairing" (an arbiter's
+    or a player's reading: `tournaments.why` words it). `players` are pairing numbers."""
+
+    kind: str  # "order", "bye", "skip", "float", "pair", "crack", "guard", "colour"
+    rule: str  # the LIM.md rule that decided it: "Lim 1", "Lim 4d", "Lim 8.1", ...
+    players: tuple[int, ...] = ()
+    score: int | None = None  # the score group it happened in
+    detail: str = ""  # what kind of decision, in a word (see each `note` call)
+
+    def as_dict(self) -> dict:
+        return {
+            "kind": self.kind,
+            "rule": self.rule,
+            "players": list(self.players),
+            "score": self.score,
+            "detail": self.detail,
+        }
+
+
 @dataclass
 class PairingNotes:
-    """What happened while pairing a round, for the benchmark (pass one to `pair_round`)."""
+    """What happened while pairing a round (pass one to `pair_round`): the counts the benchmark
+    prints and, when `trace` is a list, every decision in the order it was taken."""
 
     cracked_groups: int = 0  # Lim 9: pairings of groups beside the median undone
     guard_fallbacks: int = 0  # Lim 8.3: groups paired by the round-wide choice instead
+    trace: list[Step] | None = None
+
+    def note(self, kind: str, rule: str, players=(), score=None, detail: str = "") -> None:
+        if self.trace is not None:
+            self.trace.append(Step(kind, rule, tuple(players), score, detail))
 
 
 class _PairedGroup:
@@ -210,11 +245,16 @@ class _RoundPairer:
             def key(i: int) -> tuple:
                 return (players[i].score, -players[i].number)
 
+        detail = "round-one" if self.spec.number == 1 else "lowest"
         for i in sorted(range(len(players)), key=key):
             # Hard rule: at most one bye each, and none for a player who already won because
             # an opponent did not show up (Lim 1); the others must still all pair.
-            if players[i].may_get_bye and self.everyone.try_remove(i):
+            p = players[i]
+            if p.may_get_bye and self.everyone.try_remove(i):
+                self.notes.note("bye", "Lim 1", (p.number,), p.score, detail)
                 return i
+            why = "had-bye" if p.had_bye else "forfeit-win" if p.won_by_forfeit else "rest"
+            self.notes.note("skip", "Lim 1", (p.number,), p.score, why)
         raise NoLegalPairing("nobody can take the bye while the rest still pair")
 
     # -- Lim 3: order of the score groups ----------------------------------------------------
@@ -227,6 +267,7 @@ class _RoundPairer:
             if i != bye_index:
                 by_score.setdefault(p.score, []).append(i)
         order = score_group_order(by_score, median)
+        self.notes.note("order", "Lim 3", (), median, " ".join(f"{s}{d[0]}" for s, d in order))
         sides = {
             DOWN: [(s, tuple(by_score[s])) for s, _ in order[:-1] if s > median],
             UP: [(s, tuple(by_score[s])) for s, _ in order[:-1] if s < median],
@@ -272,8 +313,22 @@ class _RoundPairer:
             for a, b in group.pairs
         ]
         games += [self._game(a, b, at_or_above_median=True) for a, b in median_pairs]
+        if self.notes.trace is not None:
+            self._note_colours(paired, median_pairs, median)
         bye = None if bye_index is None else self.players[bye_index].number
         return Pairing(games=tuple(games), bye=bye)
+
+    def _note_colours(
+        self, paired: dict[str, list[_PairedGroup]], median_pairs: list[Pair], median: int
+    ) -> None:
+        """The trace's colour of every game, with the rule of Lim 10 that gave it."""
+        groups = [(g.score, g.pairs) for d in (DOWN, UP) for g in paired[d]]
+        for score, pairs in [*groups, (median, median_pairs)]:
+            for a, b in pairs:
+                game, rule, detail = colours_with_rule(
+                    self.players[a], self.players[b], self.spec, score >= median
+                )
+                self.notes.note("colour", rule, (game.white, game.black), score, detail)
 
     # -- Lim 9: a blocked median group -------------------------------------------------------
 
@@ -305,6 +360,8 @@ class _RoundPairer:
             members += freed
             incoming += freed
             self.notes.cracked_groups += 1
+            numbers = [self.players[i].number for i in freed]
+            self.notes.note("crack", "Lim 9", numbers, group.score)
         return members, incoming
 
     # -- one score group ---------------------------------------------------------------------
@@ -347,14 +404,44 @@ class _RoundPairer:
             if chosen is None:
                 # None keeps the rest of the round pairable: the round-wide choice.
                 self.notes.guard_fallbacks += 1
+                self.notes.note("guard", "Lim 8.3", (), group_score)
+                self._note_floaters(floating, members, incoming, direction, group_score)
                 return self._pair_greedy(
                     group_first, members, floating, incoming, direction, group_score, guard, final
                 )
+        self._note_floaters(floating, members, incoming, direction, group_score)
         # Lim 6-8 within the group: the players who stay have a perfect matching, so every
         # scrutinised player finds an acceptable opponent and nobody floats by rule 8.5.
         return self._pair_greedy(
             chosen, members, floating, incoming, direction, group_score, None, final
         )
+
+    def _note_floaters(
+        self,
+        floating: list[int],
+        members: list[int],
+        incoming: list[int],
+        direction: str,
+        group_score: int,
+    ) -> None:
+        """The trace's floaters of a group: why each leaves it (Lim 4) and, when the group only
+        had to be made even, which kind rule 5.3 preferred."""
+        if self.notes.trace is None:
+            return
+        for i in floating:
+            p, others = self.players[i], [m for m in members if m != i]
+            if not others:
+                rule, detail = "Lim 4d", "alone"  # alone in the group: it floats to pair
+            elif self.neighbour_sets[i].isdisjoint(others):
+                met_all = all(self.players[m].number in p.opponents for m in others)
+                rule, detail = ("Lim 4a", "met-all") if met_all else ("Lim 4b", "colours")
+            else:
+                kind = self._floater_traits.get(i, (0,))[0]
+                rule, detail = "Lim 5.3", "even-" + "dcba"[kind]
+            moving = "came-" if i in incoming else ""
+            self.notes.note(
+                "float", rule, (p.number,), group_score, f"{direction} {moving}{detail}"
+            )
 
     def _floater_choices(
         self,
@@ -466,6 +553,7 @@ class _RoundPairer:
             floating.append(player)
             group.remove(player)
             paired.add(player)
+            self.notes.note("float", "Lim 8.5", (players[player].number,), group_score, direction)
             if chosen_floaters:
                 back = chosen_floaters.pop()
                 floating.remove(back)
@@ -483,6 +571,7 @@ class _RoundPairer:
                 continue
             pairs.append((f, opponent))
             paired.update((f, opponent))
+            self._note_pair(f, opponent, order, order, group_score, "Lim 6")
 
         while True:
             rest = [i for i in unpaired if i not in paired]
@@ -499,7 +588,48 @@ class _RoundPairer:
                 continue
             pairs.append((player, opponent))
             paired.update((player, opponent))
+            self._note_pair(player, opponent, order, bottom, group_score, "Lim 7")
         return pairs, floating
+
+    def _note_pair(
+        self,
+        player: int,
+        opponent: int,
+        order: Sequence[int],
+        bottom: Sequence[int],
+        group_score: int,
+        rule: str,
+    ) -> None:
+        """The trace's pair: the proposal itself (Lim 6 for a floater, 7 otherwise), the
+        opponent due the other colour preferred (Lim 10.3), or an exchange (Lim 8.1): a
+        transposition within the lower half, or an exchange with the upper one. The proposed
+        opponent, when passed over, is named after the pair with why (Lim 2: they may not
+        meet; Lim 8.3: the rest could not have been paired)."""
+        if self.notes.trace is None:
+            return
+        players = self.players
+        proposed = order[0]
+        numbers = (players[player].number, players[opponent].number)
+        if opponent == proposed:
+            self.notes.note("pair", rule, numbers, group_score, "proposed")
+            return
+        passed = players[proposed].number
+        why = "incompatible" if proposed not in self.neighbour_sets[player] else "rest"
+        due = self.due[player]
+        colour_first = (
+            due is not None
+            and not self.spec.double_games
+            and self.due[opponent] == opposite(due)
+            and self.due[proposed] != opposite(due)
+        )
+        if colour_first and proposed in self.neighbour_sets[player]:
+            kind, step_rule = "colour", "Lim 10.3"
+        elif rule == "Lim 6":
+            kind, step_rule = "floater", "Lim 6"
+        else:
+            kind = "transposition" if opponent in bottom else "exchange"
+            step_rule = "Lim 8.1"
+        self.notes.note("pair", step_rule, (*numbers, passed), group_score, f"{kind} {why}")
 
     def _first_acceptable(
         self,

@@ -28,12 +28,16 @@ from tournaments.selectors import engine_tournament
 from .common import POINTS, _ms
 
 
-def _pairs_of(tournament: Tournament, number: int) -> tuple[list[tuple[int, int]], int | None]:
-    """(white, black) pairing numbers in board order, and the bye. Raises lim.NoLegalPairing."""
+def _pairs_of(
+    tournament: Tournament, number: int
+) -> tuple[list[tuple[int, int]], int | None, list[dict]]:
+    """(white, black) pairing numbers in board order, the bye, and how the pairing was made
+    (the engine's trace, kept with the round). Raises lim.NoLegalPairing."""
     if tournament.format == Format.ROUND_ROBIN:  # RULES 5.1
         n = tournament.participants.count()
         berger = berger_schedule(n)[number - 1]
-        return list(berger.pairs), berger.bye
+        row = lim.Step("berger", "RULES 5.1", (), None, f"{n} {number}")
+        return list(berger.pairs), berger.bye, [row.as_dict()]
     state = engine_tournament(tournament)  # RULES 5.2, LIM.md
     spec = model.RoundSpec(
         number=number,
@@ -41,8 +45,10 @@ def _pairs_of(tournament: Tournament, number: int) -> tuple[list[tuple[int, int]
         first_colour=tournament.first_colour,
         double_games=tournament.legs == 2,
     )
-    pairing = lim.pair_round(state.player_states(), spec)
-    return [(g.white, g.black) for g in pairing.games], pairing.bye
+    notes = lim.PairingNotes(trace=[])
+    pairing = lim.pair_round(state.player_states(), spec, notes=notes)
+    trace = [step.as_dict() for step in notes.trace]
+    return [(g.white, g.black) for g in pairing.games], pairing.bye, trace
 
 
 def draw_opening(tournament: Tournament, number: int) -> tuple[int | None, list[str], str]:
@@ -65,7 +71,7 @@ def draw_opening(tournament: Tournament, number: int) -> tuple[int | None, list[
 
 def _round_open(tournament: Tournament, number: int, now: datetime) -> Round:
     """Pair round `number`, draw its opening and open its games (tournament row locked)."""
-    pairs, bye = _pairs_of(tournament, number)
+    pairs, bye, trace = _pairs_of(tournament, number)
     table_number, moves, fen = draw_opening(tournament, number)
     rnd = Round.objects.create(
         tournament=tournament,
@@ -74,6 +80,7 @@ def _round_open(tournament: Tournament, number: int, now: datetime) -> Round:
         opening_moves=moves,
         start_fen=fen,
         started_at=now,
+        pairing_trace=trace,
     )
     participants = {p.number: p for p in tournament.participants.all()}
     player_ids = [p.player_id for p in participants.values()]

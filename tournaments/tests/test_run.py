@@ -380,7 +380,7 @@ def test_no_legal_pairing_ends_the_tournament(monkeypatch):
     for game in live_games(tournament):
         play(game, T0, rng)
 
-    def refuse(players, spec):
+    def refuse(players, spec, **options):
         raise lim.NoLegalPairing("no legal pairing")
 
     monkeypatch.setattr(lim, "pair_round", refuse)
