@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 
 @dataclass(frozen=True)
@@ -81,10 +82,19 @@ def reasons(trace: list[dict], names: Mapping[int, str]) -> list[Reason]:
                 if rule == "Lim 8.5"
                 else _("il gruppo era dispari e, tra chi poteva lasciarlo, tocca a lui")
             )
+            points = int(score or 0)
             if direction == "up":
-                move = _("%(player)s sale dal gruppo di %(score)s punti: %(why)s.")
+                move = ngettext(
+                    "%(player)s sale dal gruppo di %(score)s punto: %(why)s.",
+                    "%(player)s sale dal gruppo di %(score)s punti: %(why)s.",
+                    points,
+                )
             else:
-                move = _("%(player)s scende dal gruppo di %(score)s punti: %(why)s.")
+                move = ngettext(
+                    "%(player)s scende dal gruppo di %(score)s punto: %(why)s.",
+                    "%(player)s scende dal gruppo di %(score)s punti: %(why)s.",
+                    points,
+                )
             text = move % {"player": players[0], "score": score, "why": why}
             if came:
                 text += " " + _("Vi era arrivato da un altro gruppo.")
@@ -130,14 +140,20 @@ def reasons(trace: list[dict], names: Mapping[int, str]) -> list[Reason]:
                 "why": why,
             }
         elif kind == "crack":
-            text = _(
+            text = ngettext(
                 "Il gruppo mediano non si poteva abbinare: disfatto l'abbinamento del gruppo di "
-                "%(score)s punti, i cui giocatori lo raggiungono."
+                "%(score)s punto, i cui giocatori lo raggiungono.",
+                "Il gruppo mediano non si poteva abbinare: disfatto l'abbinamento del gruppo di "
+                "%(score)s punti, i cui giocatori lo raggiungono.",
+                int(score or 0),
             ) % {"score": score}
         elif kind == "guard":
-            text = _(
+            text = ngettext(
+                "Gruppo di %(score)s punto: abbinato guardando l'intero turno, perché il resto "
+                "restasse abbinabile.",
                 "Gruppo di %(score)s punti: abbinato guardando l'intero turno, perché il resto "
-                "restasse abbinabile."
+                "restasse abbinabile.",
+                int(score or 0),
             ) % {"score": score}
         if text:
             said.append(Reason(kind, text, rule))
