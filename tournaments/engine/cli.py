@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
 
-    from .model import Pairing, PlayerState
+    from .model import Pairing, PlayerState, Tournament
 
 EXIT_OK = 0
 EXIT_NO_PAIRING = 1
@@ -168,18 +168,26 @@ def _read(path: str) -> str:
     return data.decode("utf-8", errors="replace")
 
 
+def _read_tournament(path: str) -> Tournament | None:
+    """The TRF file at `path`, or None when it cannot be read (the message on stderr)."""
+    from .trf import TrfError, read_trf
+
+    try:
+        return read_trf(_read(path))
+    except TrfError as exc:
+        print(f"{path}: {exc}", file=sys.stderr)
+        return None
+
+
 def _pair(args: argparse.Namespace) -> int:
     return _pair_file(args.file)
 
 
 def _pair_file(path: str) -> int:
     from .lim import NoLegalPairing, pair_round
-    from .trf import TrfError, read_trf
 
-    try:
-        tournament = read_trf(_read(path))
-    except TrfError as exc:
-        print(f"{path}: {exc}", file=sys.stderr)
+    tournament = _read_tournament(path)
+    if tournament is None:
         return EXIT_BAD_FILE
     states = tournament.player_states()
     try:
@@ -212,12 +220,9 @@ def _standings(args: argparse.Namespace) -> int:
     import json
 
     from .standings import round_robin_standings, swiss_standings
-    from .trf import TrfError, read_trf
 
-    try:
-        tournament = read_trf(_read(args.file))
-    except TrfError as exc:
-        print(f"{args.file}: {exc}", file=sys.stderr)
+    tournament = _read_tournament(args.file)
+    if tournament is None:
         return EXIT_BAD_FILE
     if args.format == "swiss":
         table = swiss_standings(tournament)
@@ -237,12 +242,9 @@ def _simulate(args: argparse.Namespace) -> int:
 
 def _check(args: argparse.Namespace) -> int:
     from .checker import check_tournament, format_findings
-    from .trf import TrfError, read_trf
 
-    try:
-        tournament = read_trf(_read(args.file))
-    except TrfError as exc:
-        print(f"{args.file}: {exc}", file=sys.stderr)
+    tournament = _read_tournament(args.file)
+    if tournament is None:
         return EXIT_BAD_FILE
     findings = check_tournament(tournament)
     print(format_findings(findings))
