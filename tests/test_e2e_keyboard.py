@@ -9,8 +9,10 @@ own tests.)"""
 
 from __future__ import annotations
 
+import os
 import re
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.utils import timezone
@@ -22,8 +24,11 @@ from arena.models import Entry
 from arena.tests.factories import ArenaFactory
 from games.models import Challenge
 from harness import wait_until
-from tests.browser import SIGNUP_PASSWORD
+from tests.browser import SIGNUP_PASSWORD, shoot
 from tournaments.tests.factories import TournamentFactory
+
+# Screenshots of the skip link and the focus ring, with SCREENSHOTS=1 only (tests/browser.shoot).
+SHOTS = Path(__file__).resolve().parent.parent / "var" / "shots-a11y"
 
 pytestmark = [
     pytest.mark.e2e,
@@ -87,6 +92,12 @@ def test_sign_up_join_events_enter_a_pool_and_challenge_by_keyboard_alone(site, 
         assert focused_name(page) == "Vai al contenuto"
         expect(page.get_by_test_id("skip-link")).to_be_in_viewport()
         assert_focus_ring(page)
+        if os.environ.get("SCREENSHOTS"):
+            SHOTS.mkdir(parents=True, exist_ok=True)
+        shoot(page, SHOTS / "skip-link-1280.png")
+        page.set_viewport_size({"width": 390, "height": 844})
+        shoot(page, SHOTS / "skip-link-390.png")
+        page.set_viewport_size({"width": 1280, "height": 900})
         page.keyboard.press("Enter")
         assert page.evaluate("() => document.activeElement.id") == "main"
 
@@ -99,6 +110,7 @@ def test_sign_up_join_events_enter_a_pool_and_challenge_by_keyboard_alone(site, 
         page.keyboard.type("kb_nuovo")
         tab_to(page, "Password")
         assert_focus_ring(page)
+        shoot(page, SHOTS / "focus-field-1280.png")
         page.keyboard.type(SIGNUP_PASSWORD)
         tab_to(page, "Ripeti la password")
         page.keyboard.type(SIGNUP_PASSWORD)
@@ -109,12 +121,15 @@ def test_sign_up_join_events_enter_a_pool_and_challenge_by_keyboard_alone(site, 
         # A tournament found in the list, joined.
         tab_to(page, "Tornei")
         assert_focus_ring(page)  # a link of the dark top bar
+        shoot(page, SHOTS / "focus-topbar-1280.png")
         page.keyboard.press("Enter")
         expect(page).to_have_url(re.compile(r"/tournaments/$"))
         tab_to(page, "Torneo da tastiera")
         page.keyboard.press("Enter")
         expect(page).to_have_url(re.compile(rf"/tournaments/{tournament.pk}/$"))
         tab_to(page, "Iscriviti")
+        assert_focus_ring(page)
+        shoot(page, SHOTS / "focus-button-1280.png")
         page.keyboard.press("Enter")
         expect(page.get_by_test_id("registered")).to_be_visible()
         assert tournament.registrations.filter(player=player).exists()
@@ -172,5 +187,6 @@ def test_sign_up_join_events_enter_a_pool_and_challenge_by_keyboard_alone(site, 
         tab_to(page, "Tornei")
         expect(page.get_by_role("link", name="Tornei", exact=True)).to_be_visible()
         assert_focus_ring(page)
+        shoot(page, SHOTS / "phone-menu-focus-390.png")
     finally:
         context.close()
