@@ -3,7 +3,8 @@ letters typed into the field that has the focus — no click, no `fill`, no elem
 selector. A newcomer signs up, finds a tournament and an arena in their lists and joins both,
 waits in a lobby pool and leaves it, and challenges a player. On the way: the skip link is the
 first Tab stop and takes the focus to the content; the focused element shows its ring; a pool's
-cell keeps the focus when htmx swaps the grid; on a phone the folded menu opens from its ☰
+cell keeps the focus when htmx swaps the grid, and the grid when the pressed button goes; the user
+menu closes with Escape; on a phone the folded menu opens from its ☰
 switch. (Playing a game by keyboard: the game page's
 own tests.)"""
 
@@ -64,6 +65,19 @@ def tab_to(page, name: str | re.Pattern, *, limit: int = 80) -> None:
     raise AssertionError(f"{name!r} not reached with Tab; the stops were {seen}")
 
 
+# No htmx request, swap or settle under way: a push's re-fetch of the lobby's grid replaces the
+# button the test is on, and a key pressed in that instant would go to the old one.
+HTMX_QUIET = "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+
+
+def press_on(page, name: str, key: str = "Enter") -> None:
+    """`key` on the control named `name`, Tabbed to again if a swap took the focus from it."""
+    page.wait_for_function(HTMX_QUIET)
+    if focused_name(page) != name:
+        tab_to(page, name)
+    page.keyboard.press(key)
+
+
 def focused_name(page) -> str:
     return page.evaluate(FOCUSED_NAME)
 
@@ -118,6 +132,14 @@ def test_sign_up_join_events_enter_a_pool_and_challenge_by_keyboard_alone(site, 
         expect(page.get_by_test_id("user-menu")).to_have_text("kb_nuovo")
         player = User.objects.get(username="kb_nuovo")
 
+        # The user menu opens with Enter; Escape closes it and gives the focus back.
+        tab_to(page, "kb_nuovo")
+        page.keyboard.press("Enter")
+        tab_to(page, "Il mio profilo")
+        page.keyboard.press("Escape")
+        expect(page.get_by_test_id("user-menu")).to_be_focused()
+        expect(page.get_by_role("link", name="Il mio profilo")).to_be_hidden()
+
         # A tournament found in the list, joined.
         tab_to(page, "Tornei")
         assert_focus_ring(page)  # a link of the dark top bar
@@ -158,8 +180,11 @@ def test_sign_up_join_events_enter_a_pool_and_challenge_by_keyboard_alone(site, 
         expect(page.get_by_test_id("pool-3+2")).to_be_focused()
         expect(page.get_by_test_id("pool-3+2")).to_have_attribute("aria-pressed", "true")
         tab_to(page, "Annulla")
-        page.keyboard.press("Enter")
+        press_on(page, "Annulla")
         expect(page.get_by_test_id("pool-waiting")).to_have_count(0)
+        # "Annulla" is gone with the swap: the focus stays in the grid (site.js), not the page's
+        # start.
+        expect(page.get_by_test_id("pool-variant-chess")).to_be_focused()
 
         # A challenge: Italian draughts (typed into the focused select), to the rival by name.
         tab_to(page, "Variante")
