@@ -28,6 +28,9 @@ class PlayerAdmin(NamedModelAdmin, UserAdmin):
     )
     list_filter = ("is_bot", "is_active", "is_staff", "is_superuser", "date_joined")
     search_fields = ("username", "email")
+    # Plain multiple selects with their labels: Django's two-box filter puts an aria-label on
+    # a bare <span> (axe-core's `aria-prohibited-attr`, serious; issue 38).
+    filter_horizontal = ()
     ordering = ("username",)
     fieldsets = (
         *UserAdmin.fieldsets,

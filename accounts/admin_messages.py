@@ -18,13 +18,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.admin import widgets
 from django.contrib.admin.utils import quote
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import capfirst
-from django.utils.translation import npgettext, pgettext
+from django.utils.translation import gettext, npgettext, pgettext
 
 MASCULINE, FEMININE = "m", "f"
 _NOTE = "_admin_saved_message"  # the request attribute that carries what was just done
@@ -98,6 +99,18 @@ class NamedModelAdmin:
     use its article and gender (module docstring)."""
 
     noun: Noun
+
+    def formfield_for_dbfield(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        """Django's date-and-time widget writes "Data:" and "Ora:" as bare text before its
+        two boxes, which no label names (axe-core's `label`, critical; issue 38): each box
+        says its field and its part. Every ModelAdmin of the site mixes this class in."""
+        field = super().formfield_for_dbfield(db_field, request, **kwargs)  # type: ignore[misc]
+        widget = getattr(field, "widget", None)
+        if isinstance(widget, widgets.AdminSplitDateTime):
+            date, time = widget.widgets
+            date.attrs["aria-label"] = gettext("%(field)s: data") % {"field": field.label}
+            time.attrs["aria-label"] = gettext("%(field)s: ora") % {"field": field.label}
+        return field
 
     def _note(self, request: HttpRequest, message: str) -> None:
         setattr(request, _NOTE, message)

@@ -126,6 +126,9 @@ PROCESS_GROUPS = {
     "tests/test_e2e_tournament_run.py": "processes-events",
     "tests/test_e2e_arena.py": "processes-events",
     "tests/test_e2e_analysis.py": "processes-events",  # short: it evens the two groups out
+    # The accessibility checks (about 30 s and 10 s) beside them: the other group is the tail.
+    "tests/test_e2e_accessibility.py": "processes-events",
+    "tests/test_e2e_keyboard.py": "processes-events",
 }
 
 

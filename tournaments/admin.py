@@ -8,6 +8,7 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
+from accounts.admin_labels import LabelledInlineFormSet
 from accounts.admin_messages import FEMININE, MASCULINE, NamedModelAdmin, Noun
 from events.admin import EventAdmin, ReadOnlyAdmin, read_only_inline
 from tournaments import services
@@ -16,6 +17,7 @@ from tournaments.models import Pairing, Participant, Registration, Round, Tourna
 
 class RegistrationInline(admin.TabularInline):
     model = Registration
+    formset = LabelledInlineFormSet
     extra = 0
     raw_id_fields = ["player"]
     readonly_fields = ["joined_at"]

@@ -20,3 +20,47 @@ document.addEventListener("click", (event) => {
   // <button data-print>: the browser's print dialog.
   if (event.target.closest("[data-print]")) window.print();
 });
+// Keyboard (issue 38). Escape closes the user menu and gives the focus back to its summary;
+// moving the focus out of the menu closes it, as a click elsewhere does.
+document.addEventListener("keydown", (event) => {
+  if (event.key !== "Escape") return;
+  for (const menu of document.querySelectorAll("details.user-menu[open]")) {
+    const inside = menu.contains(document.activeElement);
+    menu.removeAttribute("open");
+    if (inside) menu.querySelector("summary").focus();
+  }
+});
+document.addEventListener("focusout", (event) => {
+  const menu = event.target.closest && event.target.closest("details.user-menu[open]");
+  if (menu && event.relatedTarget && !menu.contains(event.relatedTarget)) menu.removeAttribute("open");
+});
+// An htmx swap that removes the focused element keeps the focus where it was: htmx gives it to
+// the element of the same id in the new content; when there is none, to the first control of
+// the swapped region (or the region itself), not the start of the page. A second swap may
+// begin before the first has settled (a push's re-fetch of the same region): the focus it finds
+// already lost does not forget the region it was lost from.
+let swappedFocus = null;
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const target = event.detail.target, active = document.activeElement;
+  if (target && active && active !== document.body && target.contains(active)) {
+    swappedFocus = {target, id: target.id};
+  }
+});
+document.addEventListener("htmx:afterSettle", () => {
+  if (!swappedFocus) return;
+  const {target, id} = swappedFocus;
+  swappedFocus = null;
+  const active = document.activeElement;
+  if (active && active !== document.body && document.contains(active)) return;
+  const region = document.contains(target) ? target : id && document.getElementById(id);
+  if (!region) return;
+  const control = region.querySelector(
+    'a[href], button:not([disabled]), input:not([type="hidden"]):not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])'
+  );
+  if (control) {
+    control.focus();
+  } else {
+    region.tabIndex = -1;
+    region.focus();
+  }
+});
