@@ -145,6 +145,18 @@ def test_every_page_has_no_serious_or_critical_axe_violation(site, browser):
     context = browser.new_context(locale="it-IT", viewport={"width": 1280, "height": 900})
     context.set_default_timeout(20_000)
     page = context.new_page()
+    # No page writes an error in the console (a failed request, an exception, htmx's own):
+    # each is reported with the page it came from.
+    where = {"label": "start"}
+    page.on(
+        "console",
+        lambda m: (
+            failing.append(f"{where['label']}: console error: {m.text}")
+            if m.type == "error"
+            else None
+        ),
+    )
+    page.on("pageerror", lambda e: failing.append(f"{where['label']}: page error: {e}"))
 
     def as_user(user) -> None:
         context.clear_cookies()
@@ -167,7 +179,11 @@ def test_every_page_has_no_serious_or_critical_axe_violation(site, browser):
         page.set_viewport_size({"width": 1280, "height": 900})
 
     def visit(label: str, path: str) -> None:
+        where["label"] = label
         page.goto(site + path)
+        # Its own requests answered (the site's notices, a fragment) before it is left: one
+        # cut short by the next page would be the test's doing, not the page's.
+        page.wait_for_load_state("networkidle")
         check(label)
 
     try:
@@ -198,6 +214,9 @@ def test_every_page_has_no_serious_or_critical_axe_violation(site, browser):
         visit("tournament during", f"/tournaments/{during.pk}/")
         visit("tournament after", f"/tournaments/{after.pk}/")
         visit("tournament player", f"/tournaments/{after.pk}/player/1/")
+        visit("tournament round", f"/tournaments/{after.pk}/round/1/")
+        visit("tournament print", f"/tournaments/{after.pk}/print/")
+        visit("guide without the board", "/guida/senza-scacchiera/")
         visit("arena running", f"/arenas/{arena_on.pk}/")
         visit("arena ended", f"/arenas/{arena_off.pk}/")
         visit("account", "/accounts/settings/")
@@ -215,6 +234,7 @@ def test_every_page_has_no_serious_or_critical_axe_violation(site, browser):
         as_user(viewer)
         for variant, game in finished.items():
             visit(f"finished {variant}", f"/games/{game.pk}/")
+            visit(f"analysis {variant}", f"/games/{game.pk}/analysis/")
 
         # The staff: the admin's pages of the site's own models.
         as_user(staff)
@@ -231,6 +251,7 @@ def test_every_page_has_no_serious_or_critical_axe_violation(site, browser):
         no_csp_violations(page, browser)
     finally:
         context.close()
-    assert not failing, "serious or critical axe violations, missing references:\n" + "\n".join(
-        failing
+    assert not failing, (
+        "serious or critical axe violations, missing references, console errors:\n"
+        + "\n".join(failing)
     )
