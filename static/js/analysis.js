@@ -56,10 +56,24 @@ function historyOf(n) {
 
 // --- talking to the server -----------------------------------------------------------------
 let busy = false;
+// A move among the position's legal moves, as the server listed them: the whole move, or a
+// draughts capture by its first and last squares (the server reads that short form too).
+function offered(move) {
+  if (current.legal_moves.includes(move)) return true;
+  const ends = (m) => { const squares = m.split(/[-x]/); return `${squares[0]}>${squares[squares.length - 1]}`; };
+  return /[-x]/.test(move) && current.legal_moves.some((m) => ends(m) === ends(move));
+}
 async function tryMove(move) {
   const existing = current.children.find((c) => c.move === move);
   if (existing) return go(existing);
   if (busy) return;
+  // Not a legal move here: said at once, without asking the server (which would refuse it
+  // all the same, and the browser would log the refusal as an error).
+  if (!offered(move)) {
+    notice(t("tIllegal"));
+    draw();
+    return;
+  }
   busy = true;
   try {
     const response = await fetch(root.dataset.moveUrl, {
