@@ -86,6 +86,13 @@ def entry_ranks(arena: Arena) -> dict[int, int]:
     return {row[0]: rank for row, rank in zip(rows, shared, strict=True)}
 
 
+def player_ranks(arena: Arena) -> dict[int, int]:
+    """Every player's (user id's) current rank in the arena, for its top boards; one query."""
+    rows = list(Entry.objects.filter(arena=arena).values_list("player_id", "points", "wins"))
+    shared = ranks([(points, wins) for _pk, points, wins in rows])
+    return {row[0]: rank for row, rank in zip(rows, shared, strict=True)}
+
+
 # --- the pairing pass ------------------------------------------------------------------------
 
 

@@ -181,6 +181,7 @@ class StandingRow:
     cells: tuple[tuple[Mark, ...], ...] = ()
     # Once the tournament is rated (RULES 7.1): the period's change and the FIDE performance
     # over the rated games (None for a player with none); `rated` says to show the columns.
+    player_id: int = 0
     rated: bool = False
     rating_change: int | None = None
     performance: int | None = None
@@ -321,6 +322,7 @@ def run_standings(tournament: Tournament) -> list[StandingRow]:
             rank=s.rank,
             number=s.player,
             username=participants[s.player].player.username,
+            player_id=participants[s.player].player_id,
             start_rating=participants[s.player].start_rating,
             points=s.points,
             buchholz_cut1=s.buchholz_cut1,
