@@ -3,43 +3,15 @@ ratings/performance.py), read from a tournament run to its end in the database."
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 from django.urls import reverse
 
-from games import services as games
 from tournaments.models import Tournament
 from tournaments.selectors import run_standings
 from tournaments.tests.factories import tick
-from tournaments.tests.test_run import PAUSE, T0, live_games, make, ms
+from tournaments.tests.test_run import T0, make, run_stronger_wins
 
 pytestmark = pytest.mark.django_db
-
-
-def _run_stronger_wins(tournament: Tournament) -> list:
-    """Tick to the end; in every game the earlier-registered player wins (both sat)."""
-    users = [r.player for r in tournament.registrations.order_by("id")]
-    strength = {u.pk: i for i, u in enumerate(users)}
-    now = T0
-    for _step in range(30):
-        tick(now)
-        tournament.refresh_from_db()
-        if tournament.status == Tournament.Status.FINISHED:
-            return users
-        for game in live_games(tournament):
-            for user_id in (game.white_id, game.black_id):
-                games.game_presence(
-                    game_id=game.pk,
-                    user_id=user_id,
-                    key=f"socket-{user_id}",
-                    connected=True,
-                    at_ms=ms(now),
-                )
-            loser = max(game.white_id, game.black_id, key=strength.get)
-            games.game_resign(game_id=game.pk, user_id=loser, at_ms=ms(now))
-        now += PAUSE + timedelta(seconds=1)
-    raise AssertionError("the tournament never ended")
 
 
 def test_rated_round_robin_shows_change_and_performance(client, django_assert_max_num_queries):
@@ -47,7 +19,7 @@ def test_rated_round_robin_shows_change_and_performance(client, django_assert_ma
     gives +60 … −60 (K 30, expected 2.0 of 4) and the performance is 1500 + dp(p) with p = 1,
     .75, .5, .25, 0 (dp 800, 193, 0, −193, −800); the bye counts for neither."""
     tournament = make(5)
-    users = _run_stronger_wins(tournament)
+    users = run_stronger_wins(tournament)
     rows = {r.username: r for r in run_standings(tournament)}
     got = [
         (rows[u.username].rank, rows[u.username].rating_change, rows[u.username].performance)
@@ -71,7 +43,7 @@ def test_unrated_or_running_tournaments_show_no_rating_columns(client):
     """A casual tournament is never rated (RULES 7.2): no columns, no legend line; nor while a
     rated one is still running (it is rated once, at its end: RULES 7.1)."""
     casual = make(4, rated=False)
-    _run_stronger_wins(casual)
+    run_stronger_wins(casual)
     rows = run_standings(casual)
     assert rows and not any(r.rated for r in rows)
     assert {(r.rating_change, r.performance) for r in rows} == {(None, None)}
