@@ -106,3 +106,34 @@ def test_top_boards_follow_the_moves_and_the_standings_show_the_ratings(site, br
         shots(page, "tournament-final-standings")
     finally:
         context.close()
+
+
+def test_draughts_top_boards_are_small_read_only_boards(site, browser):
+    """Italian draughts: the analysis page's SVG board (static/js/board-draughts.js), read only,
+    follows a move; the page logs no error."""
+    players = [UserFactory(username=f"tbd_{n}") for n in ("gino", "ines", "luca", "marta")]
+    t = tournament("Dama delle prime scacchiere", players[0], players, start_now=True)
+    t.variant = "italian"
+    t.save(update_fields=["variant"])
+    assert running.tournament_start(tournament_id=t.pk)
+    context = browser.new_context(locale="it-IT")
+    context.set_default_timeout(15_000)
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{site}/tournaments/{t.pk}/")
+        first = live_games(t)[0]
+        board = page.get_by_test_id("top-board").first
+        expect(board).to_have_attribute("data-game", str(first.pk))
+        expect(board.locator("svg.draughts-svg circle.piece")).to_have_count(24)
+        socket_open(page, f"/ws/game/{first.pk}/")
+        game_move(game_id=first.pk, user_id=first.white_id, expected_ply=0, move="22-18")
+        expect(board).to_have_attribute("data-fen", re.compile(r"W18|,18[,:]"))
+        expect(board.locator("svg .sq.last")).to_have_count(2)
+        board.click()
+        expect(page).to_have_url(re.compile(rf"/games/{first.pk}/$"))
+        assert errors == []
+    finally:
+        context.close()
