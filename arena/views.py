@@ -69,6 +69,8 @@ class ArenaPages(EventPages):
             # until when no opponent can come.
             "next_opponent_at": selectors.next_opponent_at(arena, entry, waiting_now, at_ms),
             "live_games": selectors.live_games(arena),
+            # RULES 7.1: each arena game is rated on its own; the sum shows once it is over.
+            "rating_column": arena.status == Arena.Status.FINISHED and arena.rated,
             "top_boards": top_boards(
                 kind="arena",
                 event_id=arena.pk,

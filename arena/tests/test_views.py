@@ -325,3 +325,30 @@ def test_the_top_boards_of_a_running_arena(client, variant):
     assert f'href="/games/{leader.pk}/"' in fragment
     kind = "chessground" if variant == "chess" else "draughts"
     assert f"&quot;kind&quot;: &quot;{kind}&quot;" in fragment
+
+
+def test_a_finished_rated_arena_shows_each_players_rating_change(client):
+    """RULES 7.1: each arena game is rated on its own; the final leaderboard sums them."""
+    from arena.tests.test_run import one_game_ending_in_the_grace
+    from games.services import game_settle
+
+    arena, game, late = one_game_ending_in_the_grace(loser="black")
+    assert game_settle(game_id=game.pk)
+    tick(late)
+    arena.refresh_from_db()
+    assert arena.status == Arena.Status.FINISHED
+    page = client.get(arena.get_absolute_url()).content.decode()
+    assert 'data-testid="arena-rating-change-head"' in page
+    # 1500 against 1500, K 30: +15 and −15.
+    winner = page.index(f'data-player="{game.white.username}"')
+    loser = page.index(f'data-player="{game.black.username}"')
+    assert ">+15<" in page[winner:loser] and ">\u221215<" in page[loser:]
+
+
+def test_a_casual_or_running_arena_shows_no_rating_column(client):
+    arena = ArenaFactory(base_seconds=600)
+    for _ in range(2):
+        on_page(arena, EntryFactory(arena=arena).player, T0)
+    tick(T0)
+    page = client.get(arena.get_absolute_url()).content.decode()
+    assert 'data-testid="arena-rating-change-head"' not in page
