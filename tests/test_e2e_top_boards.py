@@ -77,6 +77,18 @@ def test_top_boards_follow_the_moves_and_the_standings_show_the_ratings(site, br
         expect(board).to_have_attribute("data-fen", re.compile(r"4P3"))
         expect(board.locator("cg-board square.last-move")).to_have_count(2)
         shots(page, "tournament-top-boards")
+        # A live refresh of the section keeps the board and its socket (hx-preserve): the next
+        # move still arrives.
+        board.evaluate("a => { a.dataset.before = '1'; }")
+        board.locator(".top-board-view").evaluate("v => { v.dataset.kept = '1'; }")
+        page.evaluate("document.body.dispatchEvent(new Event('tournament-changed'))")
+        expect(board).not_to_have_attribute("data-before", "1")  # the section was re-read
+        expect(board.locator(".top-board-view")).to_have_attribute(
+            "data-kept", "1"
+        )  # the same board
+        game_move(game_id=first.pk, user_id=first.black_id, expected_ply=1, move="e7e5")
+        expect(board).to_have_attribute("data-fen", re.compile(r"4p3/4P3"))
+        expect(board.locator("cg-board piece")).to_have_count(32)
 
         # The round ends and the next is paired: the section shows the new round's boards.
         finish_round(t)

@@ -2,10 +2,11 @@
 // following its game over the game's own socket as a spectator (docs/protocol.md: `state` on
 // connect and `sync`, `played` for each move). At most six boards, so at most six sockets. The
 // section is re-rendered when the round or the pairings change ("tournament-changed",
-// "arena-changed"): boards that left the page close their socket, new ones open theirs.
+// "arena-changed"); each board's drawing is kept across that (hx-preserve, by game), so a board
+// still shown keeps its socket, one that left the page closes it and a new one opens its own.
 import { draughtsBoard } from "./board-draughts.js";
 
-const followed = new Map(); // game id -> {link, socket, show}
+const followed = new Map(); // game id -> {view, socket, stopped}
 
 const uciSquares = (move) => (move && move.length >= 4 ? [move.slice(0, 2), move.slice(2, 4)] : undefined);
 
@@ -20,12 +21,12 @@ function draughtsView(el, geometry) {
   return (fen, last) => board.set({ fen, last: last || null, legal: [] });
 }
 
-async function follow(link, list) {
+async function follow(view, list) {
+  const link = view.closest("[data-game]");
   const gameId = link.dataset.game;
-  const entry = { link, socket: null, stopped: false };
+  const entry = { view, socket: null, stopped: false };
   followed.set(gameId, entry); // before the first await: a second scan does not follow it twice
   const geometry = JSON.parse(list.dataset.geometry);
-  const view = link.querySelector(".top-board-view");
   const show = geometry.kind === "chessground" ? await chessView(view, list) : draughtsView(view, geometry);
   if (entry.stopped) return;
   let version = -1;
@@ -34,27 +35,31 @@ async function follow(link, list) {
     message(m) {
       if ((m.type !== "state" && m.type !== "played") || m.version <= version) return;
       version = m.version;
-      const last = m.type === "played" ? m.move : m.last_move;
-      link.dataset.fen = m.fen;
-      link.dataset.ply = m.ply;
-      show(m.fen, last);
-      if (m.status === "finished") link.classList.add("finished");
+      show(m.fen, m.type === "played" ? m.move : m.last_move);
+      // The link around the board now (a refresh may have put the board in a new one).
+      const around = view.closest("[data-game]");
+      if (!around) return;
+      around.dataset.fen = m.fen;
+      around.dataset.ply = m.ply;
+      around.classList.toggle("finished", m.status === "finished");
     },
   });
 }
 
 function scan() {
   const list = document.querySelector(".top-boards-list");
-  const links = list ? [...list.querySelectorAll("[data-game]")] : [];
-  const shown = new Set(links.map((a) => a.dataset.game));
+  const views = list ? [...list.querySelectorAll("[data-game] .top-board-view")] : [];
   for (const [gameId, f] of followed) {
-    if (!shown.has(gameId) || !document.contains(f.link)) {
+    if (!views.includes(f.view)) {
       f.stopped = true;
       if (f.socket) f.socket.stop();
       followed.delete(gameId);
     }
   }
-  for (const link of links) if (!followed.has(link.dataset.game)) follow(link, list);
+  for (const view of views) {
+    const gameId = view.closest("[data-game]").dataset.game;
+    if (!followed.has(gameId)) follow(view, list);
+  }
 }
 
 scan();
