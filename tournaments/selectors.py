@@ -179,9 +179,9 @@ class StandingRow:
     # empty), then one for the byes when there are any; Swiss, one cell per round. A cell
     # holds one mark per game (two with double games) or bye.
     cells: tuple[tuple[Mark, ...], ...] = ()
+    player_id: int = 0  # the user (the top boards order games by their players' ranks)
     # Once the tournament is rated (RULES 7.1): the period's change and the FIDE performance
     # over the rated games (None for a player with none); `rated` says to show the columns.
-    player_id: int = 0
     rated: bool = False
     rating_change: int | None = None
     performance: int | None = None
