@@ -16,7 +16,7 @@ from games.models import Game, GameResult, Status
 from live import presence
 from live.models import Connection
 from ratings.models import RatingChange, RatingPeriod
-from ratings.selectors import ratings_at, ratings_snapshot
+from ratings.selectors import games_rating_changes_summed, ratings_at, ratings_snapshot
 
 PAGE_SIZE = 50
 
@@ -82,6 +82,13 @@ def results_of(entry_ids: list[int]) -> dict[int, list[Result]]:
 def entry_ranks(arena: Arena) -> dict[int, int]:
     """Every entry's current rank in the arena (points, then wins; ties share), one query."""
     rows = list(Entry.objects.filter(arena=arena).values_list("pk", "points", "wins"))
+    shared = ranks([(points, wins) for _pk, points, wins in rows])
+    return {row[0]: rank for row, rank in zip(rows, shared, strict=True)}
+
+
+def player_ranks(arena: Arena) -> dict[int, int]:
+    """Every player's (user id's) current rank in the arena, for its top boards; one query."""
+    rows = list(Entry.objects.filter(arena=arena).values_list("player_id", "points", "wins"))
     shared = ranks([(points, wins) for _pk, points, wins in rows])
     return {row[0]: rank for row, rank in zip(rows, shared, strict=True)}
 
@@ -255,6 +262,9 @@ class Row:
     rating: int
     marks: tuple[Mark, ...]
     playing_game_id: int | None
+    # A finished rated arena: the sum of the changes its games gave (each game is rated on its
+    # own, RULES 7.1); None with no rated game, or before the end.
+    rating_change: int | None = None
 
 
 def leaderboard(arena: Arena, page: int = 1) -> tuple[list[Row], int]:
@@ -277,6 +287,11 @@ def leaderboard(arena: Arena, page: int = 1) -> tuple[list[Row], int]:
         arena=arena, game__status=Status.LIVE
     ).values_list("game_id", "white_id", "black_id"):
         playing[white_id] = playing[black_id] = game_id
+    changes = (
+        games_rating_changes_summed(ArenaGame.objects.filter(arena=arena).values("game_id"))
+        if arena.status == Arena.Status.FINISHED and arena.rated
+        else {}
+    )
     rows = [
         Row(
             rank=rank_of[e.pk],
@@ -284,6 +299,7 @@ def leaderboard(arena: Arena, page: int = 1) -> tuple[list[Row], int]:
             rating=ratings[e.player_id],
             marks=sheet(results[e.pk]).marks,
             playing_game_id=playing.get(e.pk),
+            rating_change=changes.get(e.player_id),
         )
         for e in entries
     ]

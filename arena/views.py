@@ -14,6 +14,7 @@ from arena import selectors, services
 from arena.describe import describe, outcome_line
 from arena.forms import ArenaForm
 from arena.models import Arena, Entry, EntryState, PauseReason
+from events.top_boards import top_boards
 from events.views import EventPages, EventWords, render_page
 
 
@@ -68,6 +69,16 @@ class ArenaPages(EventPages):
             # until when no opponent can come.
             "next_opponent_at": selectors.next_opponent_at(arena, entry, waiting_now, at_ms),
             "live_games": selectors.live_games(arena),
+            # RULES 7.1: each arena game is rated on its own; the sum shows once it is over.
+            "rating_column": arena.status == Arena.Status.FINISHED and arena.rated,
+            "top_boards": top_boards(
+                kind="arena",
+                event_id=arena.pk,
+                variant=arena.variant,
+                rank_of=selectors.player_ranks(arena),
+            )
+            if arena.status == Arena.Status.RUNNING
+            else None,
             "stats": selectors.stats(arena),
             "podium": selectors.podium(arena) if arena.status == Arena.Status.FINISHED else [],
             "my_game_id": next(

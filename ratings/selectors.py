@@ -214,6 +214,32 @@ def game_rating_changes(game_ids: Iterable[int]) -> dict[int, dict[int, tuple[in
     return changes
 
 
+def tournament_rating_changes(tournament_id: int) -> dict[int, int]:
+    """Player id -> the change a tournament's period gave (RULES 7.1: a tournament is rated as
+    one period at its end). Empty while the tournament is not rated (or never will be). One
+    query."""
+    return dict(
+        RatingChange.objects.filter(
+            period__kind=RatingPeriod.Kind.TOURNAMENT, period__source_id=tournament_id
+        ).values_list("rating__player_id", "delta")
+    )
+
+
+def games_rating_changes_summed(game_ids) -> dict[int, int]:
+    """Player id -> the sum of the changes that games rated alone gave them (RULES 7.1: an
+    arena game is rated on its own), over `game_ids` (a list or a subquery). One query."""
+    from django.db.models import Sum
+
+    return dict(
+        RatingChange.objects.filter(
+            period__kind=RatingPeriod.Kind.GAME, period__source_id__in=game_ids
+        )
+        .values_list("rating__player_id")
+        .annotate(total=Sum("delta"))
+        .values_list("rating__player_id", "total")
+    )
+
+
 def ratings_by_variant(*, player_ids: Iterable[int]) -> dict[tuple[int, str], Rating]:
     """(player, variant) -> the rating of the cadence the player has the most rated games in
     (the players list). One query."""

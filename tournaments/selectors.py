@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from decimal import Decimal
 
 from django.db.models import Count, QuerySet
 
 from events.openings import opening_label
-from ratings.selectors import ratings_snapshot
+from ratings.performance import performance
+from ratings.selectors import ratings_snapshot, tournament_rating_changes
 from tournaments.engine import model
 from tournaments.engine.standings import round_robin_standings, swiss_standings
 from tournaments.models import Format, Pairing, Registration, Tournament
@@ -178,6 +180,12 @@ class StandingRow:
     # empty), then one for the byes when there are any; Swiss, one cell per round. A cell
     # holds one mark per game (two with double games) or bye.
     cells: tuple[tuple[Mark, ...], ...] = ()
+    player_id: int = 0  # the user (the top boards order games by their players' ranks)
+    # Once the tournament is rated (RULES 7.1): the period's change and the FIDE performance
+    # over the rated games (None for a player with none); `rated` says to show the columns.
+    rated: bool = False
+    rating_change: int | None = None
+    performance: int | None = None
 
 
 POINTS_TEXT = {2: "2", 1: "1", 0: "0"}
@@ -305,20 +313,63 @@ def run_standings(tournament: Tournament) -> list[StandingRow]:
     state = engine_tournament(tournament)
     standings = final_standings(tournament, state)
     cells = _cross_cells(tournament, state)
+    changes: dict[int, int] = {}
+    performances: dict[int, int | None] = {}
+    if tournament.status == Tournament.Status.FINISHED:
+        changes = tournament_rating_changes(tournament.pk)
+        if changes:
+            performances = _performances(tournament, participants.values())
     return [
         StandingRow(
             rank=s.rank,
             number=s.player,
             username=participants[s.player].player.username,
+            player_id=participants[s.player].player_id,
             start_rating=participants[s.player].start_rating,
             points=s.points,
             buchholz_cut1=s.buchholz_cut1,
             sonneborn_berger=s.sonneborn_berger,
             wins=s.wins,
             cells=tuple(tuple(cell) for cell in cells.get(s.player, ())),
+            rated=bool(changes),
+            rating_change=changes.get(participants[s.player].player_id),
+            performance=performances.get(participants[s.player].player_id),
         )
         for s in standings
     ]
+
+
+# Game points of each side by result (RULES 7.1: ratings use 1 / ½ / 0, not tournament points).
+_GAME_POINTS = {"1-0": (2, 0), "0-1": (0, 2), "1/2-1/2": (1, 1)}
+
+
+def _performances(tournament: Tournament, participants) -> dict[int, int | None]:
+    """Player id -> FIDE performance (ratings.performance) over the games the tournament
+    rated: both players sat and a result was reached (RULES 7.1), so byes, forfeits and games
+    one player never sat at do not count; opponents at their start ratings. One query."""
+    from games.models import Game
+
+    start = {p.player_id: p.start_rating for p in participants}
+    opponents: dict[int, list[int]] = {pid: [] for pid in start}
+    halves: dict[int, int] = dict.fromkeys(start, 0)
+    rows = Game.objects.filter(
+        event_type__model="tournament",
+        event_id=tournament.pk,
+        status="finished",
+        rated=True,
+        white_sat=True,
+        black_sat=True,
+        result__in=_GAME_POINTS,
+    ).values_list("white_id", "black_id", "result")
+    for white, black, result in rows:
+        if white not in start or black not in start:
+            continue
+        white_halves, black_halves = _GAME_POINTS[result]
+        opponents[white].append(start[black])
+        opponents[black].append(start[white])
+        halves[white] += white_halves
+        halves[black] += black_halves
+    return {pid: performance(opponents[pid], Decimal(halves[pid]) / 2) for pid in start}
 
 
 def my_live_game_id(tournament: Tournament, user) -> int | None:

@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from events.forms import use_zone
+from events.top_boards import top_boards
 from events.views import EventPages, EventWords, render_page
 from games.models import Game
 from games.selectors import games_export
@@ -64,6 +65,13 @@ class TournamentPages(EventPages):
                 standings=selectors.run_standings(tournament),
                 my_game_id=selectors.my_live_game_id(tournament, request.user),
             )
+            if tournament.status == Tournament.Status.RUNNING:
+                context["top_boards"] = top_boards(
+                    kind="tournament",
+                    event_id=tournament.pk,
+                    variant=tournament.variant,
+                    rank_of={s.player_id: s.rank for s in context["standings"]},
+                )
         return context
 
     @method_decorator([require_POST, login_required])

@@ -264,13 +264,20 @@ def test_at_the_end_nobody_new_is_paired_and_the_grace_draws_open_games():
     assert selectors.podium(arena)[0].player_id == finished_late.white_id
 
 
-def test_the_arena_ends_at_once_when_its_last_game_ends_in_the_grace():
-    arena, players = arena_with(2, duration_minutes=10, base_seconds=1800)
+def one_game_ending_in_the_grace(*, loser: str = "white") -> tuple[Arena, Game, object]:
+    """Two players, one game, resigned by `loser` three minutes after the arena's end (in the
+    grace); returns the arena, the game and that instant (not yet ticked)."""
+    arena, _players = arena_with(2, duration_minutes=10, base_seconds=1800)
     tick(T0)
     (game,) = live(arena)
     sit(game, T0)
     late = arena.ends_at + timedelta(minutes=3)
-    games.game_resign(game_id=game.pk, user_id=game.white_id, at_ms=ms(late))
+    games.game_resign(game_id=game.pk, user_id=getattr(game, f"{loser}_id"), at_ms=ms(late))
+    return arena, game, late
+
+
+def test_the_arena_ends_at_once_when_its_last_game_ends_in_the_grace():
+    arena, game, late = one_game_ending_in_the_grace()
     tick(late)
     arena.refresh_from_db()
     assert arena.status == Arena.Status.FINISHED and arena.finished_at == late

@@ -302,3 +302,53 @@ def test_after_the_end_no_streak_badge_and_the_ratings_at_its_end(client):
     row = re.search(rf'data-player="{game.white.username}">.*?</tr>', page, re.S).group(0)
     assert f'<span class="muted">{at_end[winner]}</span>' in row
     assert "streak" not in row.split('class="sheet-col"')[0]  # no "in serie" badge
+
+
+@pytest.mark.parametrize("variant", ["chess", "italian"])
+def test_the_top_boards_of_a_running_arena(client, variant):
+    """ "Prime scacchiere" (events/top_boards.py): the live games, the best-placed player's
+    first, each named for a screen reader and drawn from the variant's geometry."""
+    from games.models import Game
+
+    arena = ArenaFactory(base_seconds=600, variant=variant)
+    for _ in range(6):
+        on_page(arena, EntryFactory(arena=arena).player, T0)
+    tick(T0)
+    games = list(Game.objects.filter(event_type__model="arena", event_id=arena.pk))
+    assert len(games) == 3
+    leader = games[-1]  # the last opened, so its board comes first only by rank
+    Entry.objects.filter(arena=arena, player_id=leader.black_id).update(points=4, wins=1)
+    fragment = client.get(arena.get_absolute_url(), HTTP_HX_REQUEST="true").content.decode()
+    labels = re.findall(r'aria-label="(Scacchiera \d+: [^"]+)"', fragment)
+    assert labels[0] == f"Scacchiera 1: {leader.white.username} – {leader.black.username}"
+    assert len(labels) == 3
+    assert f'href="/games/{leader.pk}/"' in fragment
+    kind = "chessground" if variant == "chess" else "draughts"
+    assert f"&quot;kind&quot;: &quot;{kind}&quot;" in fragment
+
+
+def test_a_finished_rated_arena_shows_each_players_rating_change(client):
+    """RULES 7.1: each arena game is rated on its own; the final leaderboard sums them."""
+    from arena.tests.test_run import one_game_ending_in_the_grace
+    from games.services import game_settle
+
+    arena, game, late = one_game_ending_in_the_grace(loser="black")
+    assert game_settle(game_id=game.pk)
+    tick(late)
+    arena.refresh_from_db()
+    assert arena.status == Arena.Status.FINISHED
+    page = client.get(arena.get_absolute_url()).content.decode()
+    assert 'data-testid="arena-rating-change-head"' in page
+    # 1500 against 1500, K 30: +15 and −15.
+    winner = page.index(f'data-player="{game.white.username}"')
+    loser = page.index(f'data-player="{game.black.username}"')
+    assert ">+15<" in page[winner:loser] and ">\u221215<" in page[loser:]
+
+
+def test_a_casual_or_running_arena_shows_no_rating_column(client):
+    arena = ArenaFactory(base_seconds=600)
+    for _ in range(2):
+        on_page(arena, EntryFactory(arena=arena).player, T0)
+    tick(T0)
+    page = client.get(arena.get_absolute_url()).content.decode()
+    assert 'data-testid="arena-rating-change-head"' not in page

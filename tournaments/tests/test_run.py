@@ -406,12 +406,9 @@ def test_the_receiver_scores_a_game_and_opens_the_second_leg(django_capture_on_c
     assert running.tournament_game_finished(game_id=game.pk) is False  # twice: nothing
 
 
-def test_tiebreaks_and_ratings_at_the_end():
-    """A round robin of five where the earlier-registered player always wins: points, wins, SB
-    and the one-period rating changes are all known in advance (RULES 4.6, 4.10, 7.1)."""
-    from ratings.models import Rating
-
-    tournament = make(5)
+def run_stronger_wins(tournament: Tournament) -> list:
+    """Tick to the end, every game won by the earlier-registered player (both sat); returns
+    the players in registration order."""
     users = [r.player for r in tournament.registrations.order_by("id")]
     strength = {u.pk: i for i, u in enumerate(users)}
     now = T0
@@ -419,7 +416,7 @@ def test_tiebreaks_and_ratings_at_the_end():
         tick(now)
         tournament.refresh_from_db()
         if tournament.status == Tournament.Status.FINISHED:
-            break
+            return users
         for game in live_games(tournament):
             for user_id in (game.white_id, game.black_id):
                 games.game_presence(
@@ -432,6 +429,16 @@ def test_tiebreaks_and_ratings_at_the_end():
             loser = max(game.white_id, game.black_id, key=strength.get)
             games.game_resign(game_id=game.pk, user_id=loser, at_ms=ms(now))
         now += PAUSE + timedelta(seconds=1)
+    raise AssertionError("the tournament never ended")
+
+
+def test_tiebreaks_and_ratings_at_the_end():
+    """A round robin of five where the earlier-registered player always wins: points, wins, SB
+    and the one-period rating changes are all known in advance (RULES 4.6, 4.10, 7.1)."""
+    from ratings.models import Rating
+
+    tournament = make(5)
+    users = run_stronger_wins(tournament)
     assert tournament.status == Tournament.Status.FINISHED
     rows = {p.player_id: p for p in tournament.participants.all()}
     # Four games and one bye (2 points) each.
