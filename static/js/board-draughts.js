@@ -1,21 +1,11 @@
 // A draughts board for the analysis page: the same SVG drawing and classes as the game page's
 // (static/css/game.css), without the live game's premoves and clocks. It knows no rule: the
-// legal moves it marks are the server's, and a square that is no destination is still sent
-// (the server refuses it, and the page says why).
+// legal moves it marks are the server's, and the page using it says what a move that is not
+// among them is.
+import { parseDraughtsFen } from "./draughts-fen.js";
+
 const SVGNS = "http://www.w3.org/2000/svg";
 
-export function parseDraughtsFen(fen) {
-  const pieces = {};
-  for (const part of fen.split(":").slice(1)) {
-    const color = part[0] === "W" ? "white" : "black";
-    for (const item of part.slice(1).split(",")) {
-      if (!item) continue;
-      const king = item.startsWith("K");
-      pieces[parseInt(king ? item.slice(1) : item, 10)] = { color, king };
-    }
-  }
-  return pieces;
-}
 
 const squaresOf = (move) => move.split(/[-x]/).map((n) => parseInt(n, 10));
 

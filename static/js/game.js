@@ -1,3 +1,5 @@
+import { parseDraughtsFen } from "./draughts-fen.js";
+
 // The live game page: one websocket (docs/protocol.md), the server's state drawn as it comes.
 // Chess on chessground (vendored); draughts on our own SVG board. Clocks tick locally from the
 // server's last figures; the server alone decides (RULES 3). Around it: the move list with the
@@ -175,18 +177,6 @@ function drawClocks() {
 setInterval(drawClocks, 100);
 
 // --- draughts board ----------------------------------------------------------------------
-function parseDraughtsFen(fen) {
-  const pieces = {};
-  for (const part of fen.split(":").slice(1)) {
-    const color = part[0] === "W" ? "white" : "black";
-    for (const item of part.slice(1).split(",")) {
-      if (!item) continue;
-      const king = item.startsWith("K");
-      pieces[parseInt(king ? item.slice(1) : item, 10)] = { color, king };
-    }
-  }
-  return pieces;
-}
 function draughtsBoard(el) {
   const size = geometry.size, cell = 100;
   let selected = null;

@@ -9,6 +9,8 @@
 // Everything said comes from what the state already carries (the notation of the moves, the
 // FEN); names are built here, rules are not.
 
+import { parseDraughtsFen } from "./draughts-fen.js";
+
 export function setup(ctx) {
   const { root, page, geometry, lang, myColor } = ctx;
   const T = page.texts;
@@ -50,24 +52,12 @@ export function setup(ctx) {
     });
     return pieces;
   }
-  function draughtsPieces(fen) {
-    const pieces = {};
-    for (const part of fen.split(":").slice(1)) {
-      const color = part[0] === "W" ? "white" : "black";
-      for (const item of part.slice(1).split(",")) {
-        if (!item) continue;
-        const king = item.startsWith("K");
-        pieces[parseInt(king ? item.slice(1) : item, 10)] = { color, king };
-      }
-    }
-    return pieces;
-  }
   const chessName = (ch) => T[ch === ch.toUpperCase() ? ch : ch + "_"];
   const draughtsName = (p) => T[(p.king ? "king_" : "man_") + p.color];
   // What stands on a square of the position `fen`, named; "" when empty.
   function contents(fen, key) {
     if (chess) { const ch = chessPieces(fen)[key]; return ch ? chessName(ch) : ""; }
-    const p = draughtsPieces(fen)[key];
+    const p = parseDraughtsFen(fen)[key];
     return p ? draughtsName(p) : "";
   }
   const squareWord = (key) => (chess ? key : fill(T.square, { n: key }));
@@ -264,7 +254,7 @@ export function setup(ctx) {
           if (squares.length) groups.push(`${name}: ${squares.join(", ")}`);
         }
       } else {
-        const all = draughtsPieces(fen);
+        const all = parseDraughtsFen(fen);
         for (const king of [false, true]) {
           const squares = Object.keys(all).map(Number).filter((n) => all[n].color === color && all[n].king === king).sort((a, b) => a - b);
           const name = squares.length > 1 ? T[`pl_${king ? "king" : "man"}_${color}`] : draughtsName({ color, king });
