@@ -27,6 +27,7 @@ def test_a_takeback_granted_one_refused_more_time_and_an_abort(site, two_players
     # Before any move both may abort; neither may ask a takeback yet.
     expect(anna.get_by_test_id("abort")).to_be_visible()
     expect(anna.get_by_test_id("takeback")).to_be_hidden()
+    expect(anna.get_by_test_id("analyse")).to_be_hidden()  # not while the game is played
 
     chess_move(anna, "e2e4", "white")
     expect(bruno.get_by_test_id("moves")).to_contain_text("e4")
@@ -68,5 +69,7 @@ def test_a_takeback_granted_one_refused_more_time_and_an_abort(site, two_players
     bruno.get_by_test_id("abort").click()
     for page in (anna, bruno):
         expect(page.get_by_test_id("result")).to_have_text("partita annullata")
+        # The game over, its analysis is offered on the page as it is, without a reload.
+        expect(page.get_by_test_id("analyse")).to_be_visible()
     stored = Game.objects.get(pk=second.pk)
     assert (stored.status, stored.result, stored.reason) == ("finished", "", "aborted")

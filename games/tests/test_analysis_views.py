@@ -131,12 +131,12 @@ def test_the_page_of_a_finished_game_carries_its_positions_and_legal_moves(clien
 
 
 def test_a_live_game_has_no_analysis(client):
+    """The link waits, hidden, for the game's end (the page shows it then, game.js)."""
     game = open_game()
     assert client.get(reverse("games:analysis", args=[game.pk])).status_code == 404
-    assert (
-        reverse("games:analysis", args=[game.pk])
-        not in client.get(reverse("games:game", args=[game.pk])).content.decode()
-    )
+    page = client.get(reverse("games:game", args=[game.pk])).content.decode()
+    link = reverse("games:analysis", args=[game.pk])
+    assert f'href="{link}" id="analyse" data-testid="analyse" hidden>' in page
 
 
 def export(client, game, tree):

@@ -672,6 +672,8 @@ function renderSide() {
   if (accept) { accept.hidden = !incoming; decline.hidden = !incoming; }
   if (offerBtn) offerBtn.hidden = !live() || incoming;
   if (resign) resign.hidden = !live();
+  const analyse = document.getElementById("analyse");
+  if (analyse) analyse.hidden = live(); // the analysis board, for a finished game
   // FIDE 9.2-9.3: the claim only when the rules allow one now, to the side to move.
   const claim = document.getElementById("draw-claim");
   if (claim) claim.hidden = !(myTurn() && state.draw_claimable);
