@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 from arena.routing import websocket_urlpatterns as arena_routes
+from chat.routing import websocket_urlpatterns as chat_routes
 from games.routing import websocket_urlpatterns as games_routes
 from live.routing import websocket_urlpatterns as live_routes
 from tournaments.routing import websocket_urlpatterns as tournaments_routes
 
-websocket_urlpatterns: list = [*live_routes, *games_routes, *tournaments_routes, *arena_routes]
+websocket_urlpatterns: list = [
+    *live_routes,
+    *games_routes,
+    *tournaments_routes,
+    *arena_routes,
+    *chat_routes,
+]

@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "events",
     "tournaments",
     "arena",
+    "chat",
 ]
 
 MIDDLEWARE = [

@@ -41,6 +41,11 @@ def all_kinds() -> list[EventKind]:
     return list(_kinds.values())
 
 
+def by_code(code: str) -> EventKind | None:
+    """The kind named `code` ("tournament", "arena"), or None for no such kind."""
+    return _kinds.get(code)
+
+
 def kind_of_game(game: Any) -> EventKind | None:
     """The kind of the event a game belongs to, or None for a game of no event (a challenge)."""
     if game.event_type_id is None:

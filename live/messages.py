@@ -91,3 +91,18 @@ def tournament_changed(round_number: int) -> Message:
 
 def arena_changed() -> Message:
     return {"type": "arena.changed"}
+
+
+def chat_line(room: str, line: dict[str, Any]) -> Message:
+    """A new line in a chat room (`chat.services.say`), for the room's sockets."""
+    return {"type": "chat.line", "room": room, "line": line}
+
+
+def chat_closed(room: str, closed: bool) -> Message:
+    """An event's room was closed or opened by its organizer (RULES 9.4)."""
+    return {"type": "chat.closed", "room": room, "closed": closed}
+
+
+def chat_removed(room: str, line_id: int) -> Message:
+    """The staff took a line away (RULES 9.6): every page showing it drops it."""
+    return {"type": "chat.removed", "room": room, "line": line_id}

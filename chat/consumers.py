@@ -1,0 +1,150 @@
+"""`/ws/chat/<place>/<id>/`: a page's chat (docs/protocol.md, "Chat socket"; RULES §9).
+
+An adapter (STYLE 5): it asks `chat.rooms` which rooms its viewer reads, joins their groups,
+sends their latest lines, and hands every client message to one service of `chat.services`,
+turning a `ChatError` into an `error` reply (the socket stays up). The one thing it keeps itself
+is whom its viewer mutes, so that a pushed line of a muted player never reaches the page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chat import rooms, selectors, services
+from live.sockets import LiveConsumer, call, database_sync_to_async
+
+
+def _opening(kind: str, pk: int, viewer: rooms.Viewer) -> dict[str, Any] | None:
+    """What the page is sent as the socket opens: its rooms with their latest lines."""
+    found = rooms.place_rooms(kind, pk, viewer)
+    if found is None:
+        return None
+    muted = selectors.muted_players(viewer.user_id)
+    muted_ids = frozenset(player["id"] for player in muted)
+    until = services.silenced_until(viewer.user_id) if viewer.signed_in else None
+    return {
+        "type": "chat",
+        "signed_in": viewer.signed_in,
+        "user": viewer.user_id,
+        "silenced_until": until.isoformat() if until else None,
+        "muted": muted,
+        "rooms": [
+            {
+                "part": room.part,
+                "writable": room.writable,
+                "closed": room.closed,
+                "closable": room.closable,
+                "lines": [] if room.closed else selectors.history(room.key, room.part, muted_ids),
+            }
+            for room in found
+        ],
+        "keys": {room.key: room.part for room in found},
+    }
+
+
+class ChatConsumer(LiveConsumer):
+    accepts = frozenset({"say", "mute", "unmute", "report", "close", "open"})
+    kind: str
+    pk: int
+    viewer: rooms.Viewer
+    muted: frozenset[int] = frozenset()
+    parts: dict[str, str]  # room key -> part, the rooms this socket reads
+
+    async def connect(self) -> None:
+        route = self.scope["url_route"]["kwargs"]
+        self.kind, self.pk = route["place"], int(route["pk"])
+        self.viewer = rooms.viewer_of(self.scope.get("user"))
+        opening = await database_sync_to_async(_opening)(self.kind, self.pk, self.viewer)
+        if opening is None:
+            await self.refuse(4404)
+            return
+        self.parts = opening.pop("keys")
+        self.muted = frozenset(player["id"] for player in opening["muted"])
+        for key in self.parts:
+            await self.join(services.group_name(key))
+        await self.accept()
+        await self.send_json(opening)
+
+    async def _act(self, message: dict[str, Any], service, **kwargs: Any) -> Any:
+        try:
+            return await call(service, **kwargs)
+        except services.ChatError as error:
+            reply: dict[str, Any] = {"type": "error", "code": error.code, "message": error.message}
+            reply.update(error.data)
+            if "id" in message:
+                reply["id"] = message["id"]
+            await self.send_json(reply)
+            return None
+
+    def _place(self) -> dict[str, Any]:
+        return {"kind": self.kind, "pk": self.pk, "viewer": self.viewer}
+
+    async def on_say(self, message: dict[str, Any]) -> None:
+        line = await self._act(
+            message,
+            services.say,
+            part=message.get("part"),
+            text=message.get("text"),
+            **self._place(),
+        )
+        if line is not None:
+            reply = {"type": "said", "line": line["id"]}
+            if "id" in message:
+                reply["id"] = message["id"]
+            await self.send_json(reply)
+
+    async def _muting(self, message: dict[str, Any], service) -> None:
+        if not self.viewer.signed_in:
+            await self.send_json({"type": "error", "code": "sign_in", "message": "sign in first"})
+            return
+        muted = await self._act(
+            message, service, user_id=self.viewer.user_id, muted_id=message.get("player")
+        )
+        if muted is not None:
+            players = await database_sync_to_async(selectors.muted_players)(self.viewer.user_id)
+            self.muted = frozenset(player["id"] for player in players)
+            await self.send_json({"type": "muted", "players": players})
+
+    async def on_mute(self, message: dict[str, Any]) -> None:
+        await self._muting(message, services.mute)
+
+    async def on_unmute(self, message: dict[str, Any]) -> None:
+        await self._muting(message, services.unmute)
+
+    async def on_report(self, message: dict[str, Any]) -> None:
+        done = await self._act(message, _reported, line_id=message.get("line"), **self._place())
+        if done:
+            await self.send_json({"type": "reported", "line": message.get("line")})
+
+    async def on_close(self, message: dict[str, Any]) -> None:
+        await self._act(message, services.set_closed, closed=True, **self._place())
+
+    async def on_open(self, message: dict[str, Any]) -> None:
+        await self._act(message, services.set_closed, closed=False, **self._place())
+
+    # --- pushes to the room's group (live/messages.py) ----------------------------------------
+
+    async def chat_line(self, event: dict[str, Any]) -> None:
+        line = event["line"]
+        if line["author"]["id"] in self.muted:  # RULES 9.5
+            return
+        await self.send_json({"type": "line", **line})
+
+    async def chat_closed(self, event: dict[str, Any]) -> None:
+        part = self.parts.get(event["room"])
+        if part is None:
+            return
+        reply: dict[str, Any] = {"type": "closed", "part": part, "closed": event["closed"]}
+        if not event["closed"]:  # open again: its lines are shown as they were (RULES 9.4)
+            reply["lines"] = await database_sync_to_async(selectors.history)(
+                event["room"], part, self.muted
+            )
+        await self.send_json(reply)
+
+    async def chat_removed(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "removed", "line": event["line"]})
+
+
+def _reported(**kwargs: Any) -> bool:
+    services.report(**kwargs)
+    return True
