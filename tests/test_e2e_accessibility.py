@@ -19,6 +19,9 @@ from playwright.sync_api import expect
 from accounts.tests.factories import UserFactory
 from arena.running import arena_advance
 from arena.tests.factories import ArenaFactory, EntryFactory
+from chat import rooms as chat_rooms
+from chat import services as chat_services
+from chat.models import Report
 from games.models import Game
 from games.rules.variants import VARIANTS
 from games.services import game_resign
@@ -129,6 +132,11 @@ def test_every_page_has_no_serious_or_critical_axe_violation(site, browser):
     Tournament.objects.filter(pk=during.pk).update(starts_at=timezone.now(), next_due_at=None)
     assert running.tournament_start(tournament_id=during.pk)
     after = ran(tournament("Torneo concluso", others[4:8]))
+    # A chat with lines (docs/rules.md §9), one of them reported to the staff.
+    said = chat_services.say(kind="tournament", pk=during.pk, part="event",
+                             viewer=chat_rooms.viewer_of(others[0]), text="Buona fortuna a tutti!")  # fmt: skip
+    chat_services.report(kind="tournament", pk=during.pk, line_id=said["id"],
+                         viewer=chat_rooms.viewer_of(viewer))  # fmt: skip
     now = timezone.now()
     arena_on = ArenaFactory(name="Arena in corso", starts_at=now, duration_minutes=60)
     arena_off = ArenaFactory(
@@ -217,6 +225,10 @@ def test_every_page_has_no_serious_or_critical_axe_violation(site, browser):
         visit("leaderboard", "/ratings/chess/blitz/")
         visit("tournament before", f"/tournaments/{before.pk}/")
         visit("tournament during", f"/tournaments/{during.pk}/")
+        # The chat's lines come over its socket: with them, and a line's menu open.
+        page.locator(".chat-actions summary").first.click()
+        expect(page.get_by_test_id("chat-mute").first).to_be_visible()
+        check("tournament chat with a line's menu open")
         visit("tournament after", f"/tournaments/{after.pk}/")
         visit("tournament player", f"/tournaments/{after.pk}/player/1/")
         visit("tournament round", f"/tournaments/{after.pk}/round/1/")
@@ -249,10 +261,12 @@ def test_every_page_has_no_serious_or_critical_axe_violation(site, browser):
             "tournaments/tournament": after.pk,
             "arena/arena": arena_off.pk,
             "games/game": finished["chess"].pk,
+            "chat/report": Report.objects.get().pk,
         }
         for model, pk in admin_pages.items():
             visit(f"admin {model} list", f"/admin/{model}/")
             visit(f"admin {model} change", f"/admin/{model}/{pk}/change/")
+        visit("admin chat silence add", "/admin/chat/silence/add/")
         no_csp_violations(page, browser)
     finally:
         context.close()

@@ -81,8 +81,10 @@ function setClosed(part, closed, lines) {
 function roomSection(room) {
   const id = `chat-room-${room.part}`;
   const section = el("section", { class: "chat-room", "data-part": room.part, "data-testid": `chat-room-${room.part}`, "aria-labelledby": id + "-title" });
-  section.append(el("h3", { id: id + "-title", class: "chat-room-title" }, t(room.part)));
-  const list = el("ol", { class: "chat-lines", role: "log", "aria-live": "polite", "aria-labelledby": id + "-title", tabindex: "0" });
+  // An event's one room is the panel's own "Chat": its heading is for screen readers only.
+  section.append(el("h3", { id: id + "-title", class: room.part === "event" ? "visually-hidden" : "chat-room-title" }, t(room.part)));
+  // A list that announces its new lines (a `log` role would take its list semantics away).
+  const list = el("ol", { class: "chat-lines", "aria-live": "polite", "aria-relevant": "additions", "aria-labelledby": id + "-title", tabindex: "0" });
   const empty = el("p", { class: "muted chat-empty" }, t("empty-room"));
   const closedNote = el("p", { class: "message warning chat-closed", "data-testid": "chat-closed" }, t("closed"));
   section.append(closedNote, list, empty);
