@@ -7,7 +7,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.core.cache import cache
 from django.utils import timezone
 
 from accounts.tests.factories import UserFactory
@@ -16,13 +15,6 @@ from chat.models import Message, Report, Silence
 from tournaments.tests.factories import TournamentFactory
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _fresh_counters():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 @pytest.fixture

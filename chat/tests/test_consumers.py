@@ -10,7 +10,6 @@ from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
-from django.core.cache import cache
 
 from accounts.tests.factories import UserFactory
 from chat import services
@@ -23,13 +22,6 @@ from tournaments.tests.factories import TournamentFactory
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
 application = URLRouter(websocket_urlpatterns)
-
-
-@pytest.fixture(autouse=True)
-def _fresh_counters():
-    cache.clear()
-    yield
-    cache.clear()
 
 
 async def connect(path: str, user) -> tuple[WebsocketCommunicator, dict]:

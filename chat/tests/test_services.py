@@ -25,13 +25,6 @@ from tournaments.tests.factories import TournamentFactory
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _fresh_counters():
-    cache.clear()
-    yield
-    cache.clear()
-
-
 def viewer(user) -> rooms.Viewer:
     return rooms.viewer_of(user)
 
