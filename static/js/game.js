@@ -1,4 +1,5 @@
 import { parseDraughtsFen } from "./draughts-fen.js";
+import { draughtsSvg, drawDraughts } from "./board-draughts.js";
 
 // The live game page: one websocket (docs/protocol.md), the server's state drawn as it comes.
 // Chess on chessground (vendored); draughts on our own SVG board. Clocks tick locally from the
@@ -13,7 +14,6 @@ const geometry = JSON.parse(document.getElementById("board-geometry").textConten
 const chessground = geometry.kind === "chessground";
 const page = JSON.parse(document.getElementById("game-page").textContent);
 const t = (key) => root.dataset[key] || "";
-const SVGNS = "http://www.w3.org/2000/svg";
 
 let state = JSON.parse(document.getElementById("game-state").textContent);
 // Every position of the game, the start first (navigation); kept in step with the states.
@@ -178,75 +178,22 @@ setInterval(drawClocks, 100);
 
 // --- draughts board ----------------------------------------------------------------------
 function draughtsBoard(el) {
-  const size = geometry.size, cell = 100;
   let selected = null;
   let premove = null; // {from, to}: one queued move, played at my turn if still legal
   let premoveFrom = null; // a piece picked for a premove, its square not chosen yet
-  const svg = document.createElementNS(SVGNS, "svg");
-  svg.setAttribute("viewBox", `0 0 ${size * cell} ${size * cell}`);
-  svg.setAttribute("class", "draughts-svg");
-  el.appendChild(svg);
-  const xy = (sq) => {
-    let [r, c] = geometry.squares[sq - 1];
-    if (orientation !== "white") { r = size - 1 - r; c = size - 1 - c; }
-    return [c * cell, r * cell];
-  };
+  const svg = draughtsSvg(el, geometry);
   const movesFrom = (sq) => state.legal_moves.filter((m) => parseInt(m, 10) === sq);
   const dest = (m) => parseInt(m.split(/[-x]/).pop(), 10);
   const shownFen = () => (following() ? state.fen : positions[viewPly]);
   const shownLast = () => { const p = shownPly(); return p > 0 ? state.moves[p - 1] : null; };
   function render() {
-    svg.replaceChildren();
-    for (let r = 0; r < size; r++) for (let c = 0; c < size; c++) {
-      const rect = document.createElementNS(SVGNS, "rect");
-      rect.setAttribute("x", c * cell); rect.setAttribute("y", r * cell);
-      rect.setAttribute("width", cell); rect.setAttribute("height", cell);
-      rect.setAttribute("class", "sq light");
-      svg.appendChild(rect);
-    }
-    const pieces = parseDraughtsFen(shownFen());
-    const lastMove = shownLast();
-    const last = lastMove ? lastMove.split(/[-x]/).map((n) => parseInt(n, 10)) : [];
-    const targets = selected && following() ? movesFrom(selected).map(dest) : [];
-    const queued = premove ? [premove.from, premove.to] : premoveFrom ? [premoveFrom] : [];
-    geometry.squares.forEach((_, i) => {
-      const sq = i + 1, [x, y] = xy(sq);
-      const g = document.createElementNS(SVGNS, "g");
-      g.setAttribute("data-square", sq);
-      const rect = document.createElementNS(SVGNS, "rect");
-      rect.setAttribute("x", x); rect.setAttribute("y", y);
-      rect.setAttribute("width", cell); rect.setAttribute("height", cell);
-      let cls = "sq dark";
-      if (last.includes(sq)) cls += " last";
-      if (sq === selected) cls += " selected";
-      if (queued.includes(sq)) cls += " premove";
-      rect.setAttribute("class", cls);
-      g.appendChild(rect);
-      const label = document.createElementNS(SVGNS, "text");
-      label.setAttribute("x", x + 4); label.setAttribute("y", y + 18);
-      label.setAttribute("class", "sqnum"); label.textContent = sq;
-      g.appendChild(label);
-      const p = pieces[sq];
-      if (p) {
-        const circle = document.createElementNS(SVGNS, "circle");
-        circle.setAttribute("cx", x + cell / 2); circle.setAttribute("cy", y + cell / 2);
-        circle.setAttribute("r", cell * 0.38);
-        circle.setAttribute("class", `piece ${p.color}${p.king ? " king" : ""}`);
-        g.appendChild(circle);
-        if (p.king) {
-          const k = document.createElementNS(SVGNS, "text");
-          k.setAttribute("x", x + cell / 2); k.setAttribute("y", y + cell / 2 + 14);
-          k.setAttribute("class", `crown ${p.color}`); k.textContent = "♛";
-          g.appendChild(k);
-        }
-      }
-      if (targets.includes(sq)) {
-        const dot = document.createElementNS(SVGNS, "circle");
-        dot.setAttribute("cx", x + cell / 2); dot.setAttribute("cy", y + cell / 2);
-        dot.setAttribute("r", cell * 0.14); dot.setAttribute("class", "dest");
-        g.appendChild(dot);
-      }
-      svg.appendChild(g);
+    drawDraughts(svg, geometry, {
+      fen: shownFen(),
+      last: shownLast(),
+      orientation,
+      selected,
+      targets: selected && following() ? movesFrom(selected).map(dest) : [],
+      queued: premove ? [premove.from, premove.to] : premoveFrom ? [premoveFrom] : [],
     });
   }
   const squareAt = (e) => {
