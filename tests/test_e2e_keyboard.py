@@ -87,6 +87,16 @@ def assert_focus_ring(page) -> None:
     assert ring["visible"] and ring["style"] != "none" and ring["width"] >= 2, ring
 
 
+def open_from_its_list(page, top_link: str, name: str, path: str) -> None:
+    """From the top bar's link to the list of events, to one event's page, by keyboard."""
+    tab_to(page, top_link)
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(re.compile(re.escape(path.rsplit("/", 2)[0]) + "/$"))
+    tab_to(page, name)
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(re.compile(re.escape(path) + "$"))
+
+
 def test_sign_up_join_events_enter_a_pool_and_challenge_by_keyboard_alone(site, browser):
     rival = UserFactory(username="kb_rivale")
     starts = timezone.now() + timedelta(hours=2)
@@ -144,11 +154,7 @@ def test_sign_up_join_events_enter_a_pool_and_challenge_by_keyboard_alone(site, 
         tab_to(page, "Tornei")
         assert_focus_ring(page)  # a link of the dark top bar
         shoot(page, SHOTS / "focus-topbar-1280.png")
-        page.keyboard.press("Enter")
-        expect(page).to_have_url(re.compile(r"/tournaments/$"))
-        tab_to(page, "Torneo da tastiera")
-        page.keyboard.press("Enter")
-        expect(page).to_have_url(re.compile(rf"/tournaments/{tournament.pk}/$"))
+        open_from_its_list(page, "Tornei", "Torneo da tastiera", f"/tournaments/{tournament.pk}/")
         tab_to(page, "Iscriviti")
         assert_focus_ring(page)
         shoot(page, SHOTS / "focus-button-1280.png")
@@ -157,12 +163,7 @@ def test_sign_up_join_events_enter_a_pool_and_challenge_by_keyboard_alone(site, 
         assert tournament.registrations.filter(player=player).exists()
 
         # An arena found in the list, entered (Space on its button).
-        tab_to(page, "Arene")
-        page.keyboard.press("Enter")
-        expect(page).to_have_url(re.compile(r"/arenas/$"))
-        tab_to(page, "Arena da tastiera")
-        page.keyboard.press("Enter")
-        expect(page).to_have_url(re.compile(rf"/arenas/{arena.pk}/$"))
+        open_from_its_list(page, "Arene", "Arena da tastiera", f"/arenas/{arena.pk}/")
         tab_to(page, "Entra")
         page.keyboard.press("Space")
         expect(page.get_by_test_id("entered")).to_be_visible()
