@@ -9,15 +9,62 @@ ticks keeps a stopped worker from finding a backlog of stale ticks when it comes
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path
 
-from celery import Celery
+from celery import Celery, signals
 from django.conf import settings
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+# `celery -A config` puts the working directory on the path only while it loads the app, and
+# takes it off after: the apps beside this package must stay importable (celery's Django fix-up
+# added the working directory for good; the project's own folder is what it meant). Appended
+# even when present now, so that one entry stays when celery takes its own off.
+sys.path.append(str(Path(__file__).resolve().parent.parent))
 
-app = Celery("circolo")
+# Without celery's Django fix-up (`fixups=[]`, the constructor's documented argument): after
+# every task it closed every database connection whatever CONN_MAX_AGE said, so the worker
+# opened a PostgreSQL connection for each of the tick's five tasks a second (a third of their
+# CPU). What the fix-up did that the site needs is done below through celery's signals and
+# Django's public functions, and connections now live as long as CONN_MAX_AGE says, as a
+# page's do (docs/architecture.md, "The worker's connections").
+app = Celery("circolo", fixups=[])
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks()
+# Every app's `tasks` module, found when the worker (or beat) imports its task modules: Django
+# is set up then, before any of them is imported.
+app.autodiscover_tasks(lambda: [config.name for config in _app_configs()])
+
+
+def _app_configs():
+    import django
+    from django.apps import apps
+
+    if not apps.ready:
+        django.setup()
+    return apps.get_app_configs()
+
+
+@signals.worker_init.connect(weak=False)
+def _no_connection_across_fork(**_kwargs) -> None:
+    """The worker's main process forks its children after this: none of them may share a
+    connection it opened (a child closing it would close it for all)."""
+    from django.db import connections
+
+    connections.close_all()
+
+
+@signals.task_prerun.connect(weak=False)
+@signals.task_postrun.connect(weak=False)
+def _connections_as_a_request_does(task=None, **_kwargs) -> None:
+    """Before and after each task, what Django does around each request: a connection past
+    CONN_MAX_AGE, broken, or left in a failed transaction is closed; any other is kept for the
+    next task (CONN_HEALTH_CHECKS, on in config.env, checks it before it is used again)."""
+    if task is not None and task.request.is_eager:
+        return  # run inline by its caller (the tests): the caller's connection, in its transaction
+    from django.db import close_old_connections
+
+    close_old_connections()
+
 
 TICK_SECONDS = settings.TICK_SECONDS
 

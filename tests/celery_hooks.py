@@ -9,7 +9,10 @@ at a content type that no longer exists. Each task starts with the cache empty i
 
 from __future__ import annotations
 
-from celery.signals import task_prerun
+import os
+import time
+
+from celery.signals import task_postrun, task_prerun
 
 
 @task_prerun.connect(weak=False)
@@ -17,3 +20,13 @@ def _fresh_content_types(**_kwargs) -> None:
     from django.contrib.contenttypes.models import ContentType
 
     ContentType.objects.clear_cache()
+
+
+# A test that counts the worker's tasks names a file here (TASKS_DONE_FILE): each task that
+# ends adds a line with its name (the worker's own log says nothing below WARNING).
+@task_postrun.connect(weak=False)
+def _count_done(sender=None, **_kwargs) -> None:
+    path = os.environ.get("TASKS_DONE_FILE")
+    if path and sender is not None:
+        with open(path, "a") as done:
+            done.write(f"{sender.name} {time.time():.3f}\n")
