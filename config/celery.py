@@ -30,6 +30,9 @@ sys.path.append(str(Path(__file__).resolve().parent.parent))
 # page's do (docs/architecture.md, "The worker's connections").
 app = Celery("circolo", fixups=[])
 app.config_from_object("django.conf:settings", namespace="CELERY")
+# The app of every thread: tasks sent by name from a page's or a socket's thread
+# (`current_app.tasks[...]`) go through it, not through celery's unconfigured fallback app.
+app.set_default()
 # Every app's `tasks` module, found when the worker (or beat) imports its task modules: Django
 # is set up then, before any of them is imported.
 app.autodiscover_tasks(lambda: [config.name for config in _app_configs()])

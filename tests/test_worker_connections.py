@@ -6,6 +6,7 @@ CPU. On a real worker (two processes, the deployment's command) on the test data
 from __future__ import annotations
 
 import os
+import threading
 import uuid
 
 import pytest
@@ -64,3 +65,19 @@ def test_the_worker_keeps_its_connections_across_tasks(tmp_path):
         assert 1 <= len(kept) <= 2, kept  # one per process that ran a task, still open
         run(30, done)
         assert worker_connections(name) == kept  # the same connections: none opened since
+
+
+def test_a_task_sent_from_any_thread_goes_through_the_sites_app():
+    """A page's or a socket's thread sends tasks by name (`current_app.tasks[...]`): celery's
+    current app is per thread, and without the site's app as the default one such a thread got
+    celery's unconfigured fallback app, whose broker is nowhere (a sign-up waited 6 s for it)."""
+    from celery import current_app
+    from django.conf import settings
+
+    seen = []
+    thread = threading.Thread(
+        target=lambda: seen.append((current_app.main, current_app.conf.broker_url))
+    )
+    thread.start()
+    thread.join()
+    assert seen == [(app.main, settings.CELERY_BROKER_URL)]
