@@ -112,6 +112,11 @@ bench-arena: system-test dev-deps messages
 bench-reminders: system-test dev-deps messages
 	scripts/with-services.sh $(PY) bench/reminders.py $(BENCH_ARGS)
 
+# A club's peak evening, everything at once (bench/evening.py): a Swiss, an arena, other games,
+# spectators, page fetches, sign-ups, reminders; prints figures, exits 1 if a target is missed.
+bench-evening: system-test dev-deps messages
+	scripts/with-services.sh $(PY) bench/evening.py $(BENCH_ARGS)
+
 # Attack a private copy of the site (docs/benchmarks.md, `make attack`); prints figures, exits 1
 # unless all are zero.
 attack: system-test dev-deps messages

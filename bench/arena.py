@@ -88,14 +88,12 @@ def pure_pairing() -> dict[int, float]:
 def make_arena(n: int) -> tuple[int, list[dict]]:
     from datetime import timedelta
 
-    from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.auth.hashers import make_password
-    from django.contrib.sessions.backends.db import SessionStore
     from django.utils import timezone
 
     from accounts.models import User
     from arena.models import Arena, Entry
+    from bench.live import session_cookie
 
     tag = os.urandom(3).hex()
     password = make_password(None)
@@ -117,28 +115,25 @@ def make_arena(n: int) -> tuple[int, list[dict]]:
     Entry.objects.bulk_create(
         Entry(arena=arena, player=u, waiting_since=timezone.now()) for u in users
     )
-    players = []
-    for user in users:
-        session = SessionStore()
-        session[SESSION_KEY] = str(user.pk)
-        session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-        session.create()
-        players.append(
-            {"id": user.pk, "cookie": f"{settings.SESSION_COOKIE_NAME}={session.session_key}"}
-        )
-    return arena.pk, players
+    return arena.pk, [{"id": user.pk, "cookie": session_cookie(user)} for user in users]
 
 
-async def player_loop(arena_id, player, ports, interval, deadline, measure_from, out, gate):
-    """One player: the arena page and the site socket stay open; every "mygame" push opens that
-    game's socket, where the player moves or resigns until it ends."""
+async def player_loop(
+    page_path, player, ports, interval, deadline, measure_from, out, gate, on_page=None
+):
+    """One player of an event: its page (`page_path`, the arena's or a tournament's socket) and
+    the site socket stay open; every "mygame" push opens that game's socket, where the player
+    moves or resigns until it ends. When `out` has the lists "opened" and "ended", each game's
+    (id, time) of its "mygame" push and of its end go there (bench/evening.py). `on_page`
+    (message, in_game) is awaited for each message of the page's socket (a page that
+    re-fetches what changed)."""
     rng = random.Random(player["id"])
     port = ports[player["id"] % len(ports)]
     async with gate:
         me = await Socket.connect(port, "/ws/me/", player["cookie"])
-        page = await Socket.connect(port, f"/ws/arenas/{arena_id}/", player["cookie"])
+        page = await Socket.connect(port, page_path, player["cookie"])
     ended_at: float | None = None
+    in_game = False
     games: asyncio.Queue = asyncio.Queue()
 
     async def site_socket():
@@ -150,14 +145,27 @@ async def player_loop(arena_id, player, ports, interval, deadline, measure_from,
                 now = time.perf_counter()
                 if ended_at is not None and ended_at >= measure_from:
                     out["next_game_ms"].append((now - ended_at) * 1000)
+                if "opened" in out:
+                    out["opened"].append((message["game"], now))
                 await games.put(message["game"])
 
-    async def arena_page():
+    async def event_page():
         while time.perf_counter() < deadline:
-            if await page.receive() is None:
+            message = await page.receive()
+            if message is None:
                 return
+            if on_page is not None:
+                await on_page(message, in_game)
 
     async def play(game_id: int):
+        nonlocal ended_at, in_game
+        in_game = True
+        try:
+            return await moves(game_id)
+        finally:
+            in_game = False
+
+    async def moves(game_id: int):
         nonlocal ended_at
         ws = await Socket.connect(port, f"/ws/game/{game_id}/", player["cookie"])
         limit = rng.randint(6, 40)
@@ -174,6 +182,8 @@ async def player_loop(arena_id, player, ports, interval, deadline, measure_from,
                     ended_at = time.perf_counter()
                     if ended_at >= measure_from:
                         out["games_ended"] += 1
+                    if "ended" in out:
+                        out["ended"].append((game_id, ended_at))
                     return ws  # stays open: the just-finished game's page counts as present
                 if message["type"] == "state":
                     color = "white" if message["white"]["id"] == player["id"] else "black"
@@ -197,17 +207,21 @@ async def player_loop(arena_id, player, ports, interval, deadline, measure_from,
 
     async def games_loop():
         previous = None
-        while time.perf_counter() < deadline:
-            try:
-                game_id = await asyncio.wait_for(games.get(), deadline - time.perf_counter())
-            except TimeoutError:
-                return
-            finished = await play(game_id)
+        try:
+            while time.perf_counter() < deadline:
+                try:
+                    game_id = await asyncio.wait_for(games.get(), deadline - time.perf_counter())
+                except TimeoutError:
+                    return
+                finished = await play(game_id)
+                if previous is not None:
+                    previous.close()
+                previous = finished
+        finally:
             if previous is not None:
-                previous.writer.close()
-            previous = finished
+                previous.close()
 
-    tasks = [asyncio.create_task(t) for t in (site_socket(), arena_page(), games_loop())]
+    tasks = [asyncio.create_task(t) for t in (site_socket(), event_page(), games_loop())]
     try:
         await asyncio.wait_for(asyncio.gather(*tasks), deadline - time.perf_counter() + 5)
     except (TimeoutError, asyncio.IncompleteReadError, ConnectionError):
@@ -215,7 +229,7 @@ async def player_loop(arena_id, player, ports, interval, deadline, measure_from,
     for task in tasks:
         task.cancel()
     for ws in (me, page):
-        ws.writer.close()
+        ws.close()
 
 
 def client_process(arena_id, players, ports, interval, seconds, warmup, ready, go, queue):
@@ -228,7 +242,9 @@ def client_process(arena_id, players, ports, interval, seconds, warmup, ready, g
         deadline = measure_from + seconds
         await asyncio.gather(
             *(
-                player_loop(arena_id, p, ports, interval, deadline, measure_from, out, gate)
+                player_loop(
+                    f"/ws/arenas/{arena_id}/", p, ports, interval, deadline, measure_from, out, gate
+                )
                 for p in players
             )
         )

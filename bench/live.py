@@ -99,6 +99,12 @@ class Socket:
         masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
         self.writer.write(header + mask + masked)
 
+    def close(self) -> None:
+        """Stop reading and close (the pump is not left pending when the client's loop ends)."""
+        if self.pump is not None:
+            self.pump.cancel()
+        self.writer.close()
+
     async def receive(self) -> dict | None:
         """The next text message, or None once the socket is closed."""
         return await self.inbox.get()
@@ -233,9 +239,7 @@ async def play_game(
     except (TimeoutError, asyncio.IncompleteReadError, ConnectionError):
         pass
     for ws in sockets.values():
-        if ws.pump is not None:
-            ws.pump.cancel()
-        ws.writer.close()
+        ws.close()
     # A game still live whose last move was sent more than two intervals before the end.
     if deadline - active["at"] > 2 * interval + 1 and not active.get("over"):
         out["stalled"].append(
@@ -332,11 +336,22 @@ def _advance(game, plies: int, seed: int):
     return game
 
 
-def open_games(n: int, variant: str, start_ply: int = 0, spectators: int = 0) -> list[dict]:
+def session_cookie(user) -> str:
+    """A `Cookie:` value signing `user` in (a session made in the database, as a log-in
+    makes it): the benches' clients come signed in without spending a password hash each."""
     from django.conf import settings
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
     from django.contrib.sessions.backends.db import SessionStore
 
+    session = SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
+
+
+def open_games(n: int, variant: str, start_ply: int = 0, spectators: int = 0) -> list[dict]:
     from accounts.models import User
     from games.models import Game, Status
     from games.services import game_open
@@ -351,12 +366,7 @@ def open_games(n: int, variant: str, start_ply: int = 0, spectators: int = 0) ->
         for color in ("white", "black"):
             user, _ = User.objects.get_or_create(username=f"bench_{color[0]}{i}")
             users.append(user)
-            session = SessionStore()
-            session[SESSION_KEY] = str(user.pk)
-            session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-            session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-            session.create()
-            cookies[color] = f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
+            cookies[color] = session_cookie(user)
         game = game_open(
             white_id=users[0].pk,
             black_id=users[1].pk,
@@ -370,12 +380,7 @@ def open_games(n: int, variant: str, start_ply: int = 0, spectators: int = 0) ->
         watchers = []
         for j in range(spectators):
             watcher, _ = User.objects.get_or_create(username=f"bench_s{i}_{j}")
-            session = SessionStore()
-            session[SESSION_KEY] = str(watcher.pk)
-            session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-            session[HASH_SESSION_KEY] = watcher.get_session_auth_hash()
-            session.create()
-            watchers.append(f"{settings.SESSION_COOKIE_NAME}={session.session_key}")
+            watchers.append(session_cookie(watcher))
         games.append({"id": game.pk, "cookies": cookies, "spectators": watchers})
     return games
 

@@ -60,11 +60,24 @@ TAIL_S = 3.0  # kept watching after the last mail, so the gaps that span the bur
 
 
 def _record_task_runs(key: str) -> None:
-    """In the worker: each task run as [name, start, end] (time.time()) appended to `key`.
-    One RPUSH per run, about what the heartbeat task itself costs."""
+    """In the worker: each task run as [name, start, end, eta, expires] (time.time(); eta and
+    expires as the message gave them, ISO or None) appended to `key`, and each database
+    connection the worker opens as ["connection", time] to `key` + ":connections". One RPUSH
+    per run, about what the heartbeat task itself costs."""
     from celery.signals import task_postrun, task_prerun
+    from django.db.backends.signals import connection_created
+    from django.dispatch import receiver
 
     started: dict[str, float] = {}
+
+    @receiver(connection_created, weak=False)
+    def _connected(**_kwargs) -> None:
+        from live import heartbeat
+
+        try:
+            heartbeat.client().rpush(key + ":connections", json.dumps(time.time()))
+        except Exception:
+            pass
 
     @task_prerun.connect(weak=False)
     def _began(task_id=None, **_kwargs) -> None:
@@ -78,7 +91,10 @@ def _record_task_runs(key: str) -> None:
         from live import heartbeat
 
         try:
-            heartbeat.client().rpush(key, json.dumps([task.name, began, time.time()]))
+            request = task.request
+            eta, expires = request.eta, request.expires
+            record = [task.name, began, time.time(), eta and str(eta), expires and str(expires)]
+            heartbeat.client().rpush(key, json.dumps(record))
         except Exception:  # a missed record shows as a gap; the task itself is done
             pass
 
@@ -110,10 +126,19 @@ def start_background(log_dir: Path, box, runs_key: str):
     return procs
 
 
-def task_runs(runs_key: str) -> list[tuple[str, float, float]]:
+def task_runs(runs_key: str, *, full: bool = False) -> list[tuple]:
+    """(name, start, end) of each run; with `full`, also its eta and expires."""
     from live import heartbeat
 
-    return [tuple(json.loads(r)) for r in heartbeat.client().lrange(runs_key, 0, -1)]
+    runs = [tuple(json.loads(r)) for r in heartbeat.client().lrange(runs_key, 0, -1)]
+    return runs if full else [run[:3] for run in runs]
+
+
+def connections_opened(runs_key: str) -> list[float]:
+    """When the worker opened each of its database connections (time.time())."""
+    from live import heartbeat
+
+    return [json.loads(r) for r in heartbeat.client().lrange(runs_key + ":connections", 0, -1)]
 
 
 class Watch(threading.Thread):
