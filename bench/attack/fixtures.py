@@ -10,6 +10,9 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
+# The benches' one way to sign a client in (re-exported: the scenarios call fixtures.session_cookie).
+from bench.live import session_cookie  # noqa: F401
+
 PASSWORD = "Correct-Horse-42"
 TAG = os.urandom(2).hex()
 
@@ -63,19 +66,6 @@ def users(names: list[str], *, staff: bool = False, active: bool = True) -> list
 
 def user(username: str, **kwargs: Any) -> Any:
     return users([username], **kwargs)[0]
-
-
-def session_cookie(user: Any) -> str:
-    from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.contrib.sessions.backends.db import SessionStore
-
-    session = SessionStore()
-    session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
-    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
-    session.create()
-    return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
 
 
 def _event_options(private: bool) -> dict[str, Any]:
