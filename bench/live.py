@@ -26,6 +26,7 @@ import json
 import multiprocessing
 import os
 import random
+import re
 import statistics
 import struct
 import subprocess
@@ -386,15 +387,17 @@ def open_games(n: int, variant: str, start_ply: int = 0, spectators: int = 0) ->
 
 
 def server_environment() -> dict[str, str]:
-    """daphne's environment: persistent database connections unless DATABASE_URL sets them.
+    """daphne's environment: the pool of connections the README deploys (`pool=20`) unless
+    DATABASE_URL says how to keep them.
 
-    With CONN_MAX_AGE 0 every database call of a consumer opens (and closes) a PostgreSQL
-    connection, a new backend process each time: that alone cost more than the whole move.
+    With neither a pool nor CONN_MAX_AGE every database call of a consumer opens (and closes) a
+    PostgreSQL connection, a new backend process each time: that alone cost more than the
+    whole move.
     """
     env = environment()
     url = env.get("DATABASE_URL", "")
-    if url.startswith(("postgres", "pgsql")) and "conn_max_age=" not in url:
-        env["DATABASE_URL"] = url + ("&" if "?" in url else "?") + "conn_max_age=600"
+    if url.startswith(("postgres", "pgsql")) and not re.search(r"[?&](conn_max_age|pool)=", url):
+        env["DATABASE_URL"] = url + ("&" if "?" in url else "?") + "pool=20"
     # Every client of a bench comes from 127.0.0.1, where a real site sees each player from
     # their own address: the cap of open sockets per address (live/budget.py) would stop the
     # bench at 100 sockets per daphne. Budgets per socket and per player stay as deployed.

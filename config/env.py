@@ -168,6 +168,24 @@ def database_config(url: str | None, default_sqlite_path: Path | str) -> dict:
             port = parts.port
         except ValueError:
             raise ConfigError(f"DATABASE_URL={url!r}: the port is not a number") from None
+        conn_max_age = int(options.pop("conn_max_age", "0"))
+        pool = options.pop("pool", None)
+        if pool is not None:
+            # Django's pool (psycopg_pool): under daphne each request's view runs in a thread
+            # of its own, so a persistent connection dies with it and every page opened a new
+            # PostgreSQL session (bench/evening.py). A pooled connection goes back to the pool
+            # at the end of the request instead. Up to `pool` connections per process, two kept
+            # open; a request that finds all of them busy waits up to 10 s for one. Django
+            # refuses a pool beside persistent connections: a pooled process keeps none.
+            try:
+                size = int(pool)
+            except ValueError:
+                raise ConfigError(f"DATABASE_URL={url!r}: pool must be a number") from None
+            if size < 1:
+                raise ConfigError(f"DATABASE_URL={url!r}: pool must be at least 1")
+            if conn_max_age:
+                raise ConfigError(f"DATABASE_URL={url!r}: pool and conn_max_age exclude each other")
+            options["pool"] = {"min_size": min(2, size), "max_size": size, "timeout": 10}
         config = {
             "ENGINE": "django.db.backends.postgresql",
             "NAME": name,
@@ -175,7 +193,7 @@ def database_config(url: str | None, default_sqlite_path: Path | str) -> dict:
             "PASSWORD": unquote(parts.password or ""),
             "HOST": host,
             "PORT": str(port or ""),
-            "CONN_MAX_AGE": int(options.pop("conn_max_age", "0")),
+            "CONN_MAX_AGE": conn_max_age,
             "CONN_HEALTH_CHECKS": True,
             "OPTIONS": options,
         }

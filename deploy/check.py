@@ -1160,7 +1160,7 @@ http {{
         make_env_file(
             self.env_file,
             {
-                "DATABASE_URL": services_env["DATABASE_URL"] + "?conn_max_age=600",
+                "DATABASE_URL": services_env["DATABASE_URL"] + "?pool=20",
                 "REDIS_URL": services_env["REDIS_URL"],
                 "SECRET_KEY": secrets.token_urlsafe(50),
                 "ALLOWED_HOSTS": "127.0.0.1",

@@ -15,7 +15,7 @@ import urllib.parse
 
 # Query options config/env.py gives to Django, which libpq would refuse ("invalid URI query
 # parameter"); every other option (sslmode, host=/run/postgresql, ...) is libpq's own.
-DJANGO_OPTIONS = {"conn_max_age", "server_side_binding", "prepare_threshold"}
+DJANGO_OPTIONS = {"conn_max_age", "pool", "server_side_binding", "prepare_threshold"}
 
 
 def read(path: str) -> dict[str, str]:

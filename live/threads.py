@@ -24,17 +24,24 @@ def _close_old_connections() -> None:
 
     With CONN_MAX_AGE > 0, checking on every message costs a database round trip per move
     (CONN_HEALTH_CHECKS runs `SELECT 1` after each check), so a thread checks every few seconds,
-    or at once after a database error. With CONN_MAX_AGE 0 it checks every time, as channels
-    does (each call then opens its own connection)."""
+    or at once after a database error. So it does with a pool (DATABASE_URL's `pool`): a check
+    hands the connection back and the next call takes one, checked, from the pool; a socket
+    thread keeps one between checks. With neither it checks every time, as channels does
+    (each call then opens its own connection)."""
     now = time.monotonic()
     connection = connections[DEFAULT_DB_ALIAS]
     if (
-        connection.settings_dict.get("CONN_MAX_AGE") == 0
+        (connection.settings_dict.get("CONN_MAX_AGE") == 0 and not pooled(connection))
         or connection.errors_occurred
         or now - getattr(_checked, "at", -CONNECTION_CHECK_SECONDS) >= CONNECTION_CHECK_SECONDS
     ):
         close_old_connections()
         _checked.at = now
+
+
+def pooled(connection) -> bool:
+    """Whether this database's connections come from Django's pool (`OPTIONS["pool"]`)."""
+    return bool(connection.settings_dict.get("OPTIONS", {}).get("pool"))
 
 
 # The threads socket handlers run their database work in. Each keeps its own persistent database

@@ -63,9 +63,13 @@ def redis_names() -> dict[str, str]:
 
 
 def process_env(**extra: str) -> dict[str, str]:
-    """The environment of the suite's processes: the test database, this process's names in
-    Redis, then `extra`."""
-    return environment(DATABASE_URL=test_database_url(), **{**redis_names(), **extra})
+    """The environment of the suite's processes: the test database (through Django's pool of
+    connections on PostgreSQL, as the README deploys it), this process's names in Redis, then
+    `extra`."""
+    url = test_database_url()
+    if url.startswith("postgres"):
+        url += ("&" if "?" in url else "?") + "pool=20"
+    return environment(DATABASE_URL=url, **{**redis_names(), **extra})
 
 
 class Processes(harness.Processes):

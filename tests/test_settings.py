@@ -71,6 +71,21 @@ def test_database_postgres_options_socket_and_conn_max_age():
     }
 
 
+def test_database_postgres_pool():
+    """`pool=N`: Django's pool of up to N connections a process, no persistent connections."""
+    config = database_config("postgresql://u:p@db/circolo?pool=20", "unused")
+    assert config["CONN_MAX_AGE"] == 0
+    assert config["OPTIONS"]["pool"] == {"min_size": 2, "max_size": 20, "timeout": 10}
+    assert database_config("postgresql://u:p@db/c?pool=1", "x")["OPTIONS"]["pool"]["min_size"] == 1
+    for bad, says in (
+        ("pool=many", "pool must be a number"),
+        ("pool=0", "at least 1"),
+        ("pool=10&conn_max_age=60", "exclude each other"),
+    ):
+        with pytest.raises(ConfigError, match=says):
+            database_config(f"postgresql://u:p@db/circolo?{bad}", "unused")
+
+
 def test_database_postgres_typed_options():
     """psycopg / Django want these typed: "false" must not read as a true string."""
     config = database_config(
