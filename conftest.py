@@ -47,6 +47,14 @@ def _default_language():
 
 
 @pytest.fixture(autouse=True)
+def _event_parts_per_request(settings):
+    """An event page's shared part is rendered for every request in the test process: its
+    version is bumped after commit, and most tests here never commit (the tests of
+    events/shared_part.py turn it back on; the end-to-end servers keep it on)."""
+    settings.EVENT_PART_SECONDS = 0
+
+
+@pytest.fixture(autouse=True)
 def _fresh_channel_layer():
     """A new channel layer for every test.
 

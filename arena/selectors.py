@@ -333,6 +333,16 @@ def podium(arena: Arena) -> list[Entry]:
     )
 
 
+def live_game_id(arena: Arena, entry: Entry) -> int | None:
+    """The player's game in progress in this arena, if any (one query)."""
+    return (
+        ArenaGame.objects.filter(arena=arena, game__status=Status.LIVE)
+        .filter(Q(white=entry) | Q(black=entry))
+        .values_list("game_id", flat=True)
+        .first()
+    )
+
+
 def live_games(arena: Arena) -> list[ArenaGame]:
     return list(
         ArenaGame.objects.filter(arena=arena, game__status=Status.LIVE)

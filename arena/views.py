@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
+from django.template.loader import render_to_string
 from django.utils.decorators import method_decorator
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
@@ -14,8 +15,38 @@ from arena import selectors, services
 from arena.describe import describe, outcome_line
 from arena.forms import ArenaForm
 from arena.models import Arena, Entry, EntryState, PauseReason
+from events import shared_part
 from events.top_boards import top_boards
 from events.views import EventPages, EventWords, render_page
+
+
+def render_board(arena: Arena, page: int, ended: bool) -> str:
+    """The arena as every viewer sees it (arena/_board.html): the podium once it is over, one
+    page of the leaderboard, the top boards and the games in progress while it runs, the
+    figures."""
+    rows, pages = selectors.leaderboard(arena, page)
+    running = arena.status == Arena.Status.RUNNING
+    context = {
+        "arena": arena,
+        "ended": ended,
+        "rows": rows,
+        "page": page,
+        "pages": range(1, pages + 1) if pages > 1 else (),
+        "live_games": selectors.live_games(arena),
+        # RULES 7.1: each arena game is rated on its own; the sum shows once it is over.
+        "rating_column": arena.status == Arena.Status.FINISHED and arena.rated,
+        "top_boards": top_boards(
+            kind="arena",
+            event_id=arena.pk,
+            variant=arena.variant,
+            rank_of=selectors.player_ranks(arena),
+        )
+        if running
+        else None,
+        "stats": selectors.stats(arena),
+        "podium": selectors.podium(arena) if arena.status == Arena.Status.FINISHED else [],
+    }
+    return render_to_string("arena/_board.html", context)
 
 
 def _page_number(request: HttpRequest) -> int:
@@ -48,42 +79,38 @@ class ArenaPages(EventPages):
     regenerate_invite = staticmethod(services.invite_regenerate)
     join_event = staticmethod(services.entry_enter)
 
+    def players_count(self, arena: Arena) -> int:
+        return Entry.objects.filter(arena=arena).count()
+
     def detail_context(self, request: HttpRequest, arena: Arena, now) -> dict:
         entry = selectors.my_entry(arena, request.user)
         page = _page_number(request)
-        rows, pages = selectors.leaderboard(arena, page)
+        ended = now >= arena.ends_at or not arena.is_live
         at_ms = selectors.ms(now)
         waiting_now = (
-            selectors.waiting_entries(arena, at_ms)
-            if arena.status == Arena.Status.RUNNING and now < arena.ends_at
+            # From the sockets' presence, which no push announces: shared by the requests of
+            # this process for a second (every waiting player fetches at each pairing).
+            shared_part.memo(
+                ("arena-waiting", arena.pk), 1.0, lambda: selectors.waiting_entries(arena, at_ms)
+            )
+            if arena.status == Arena.Status.RUNNING and not ended
             else []
+        )
+        # The leaderboard, top boards, games and figures are the same for every viewer:
+        # rendered once per change (events/shared_part.py).
+        board = shared_part.shared_html(
+            "arena", arena.pk, f"board:{page}:{ended}", lambda: render_board(arena, page, ended)
         )
         return {
             "entry": entry,
-            "ended": now >= arena.ends_at or not arena.is_live,
-            "rows": rows,
+            "ended": ended,
             "page": page,
-            "pages": range(1, pages + 1) if pages > 1 else (),
+            "board_part": board,
             "waiting": len(waiting_now),
             # RULES 8, the cooldown: everybody waiting has just played them, so the page says
             # until when no opponent can come.
             "next_opponent_at": selectors.next_opponent_at(arena, entry, waiting_now, at_ms),
-            "live_games": selectors.live_games(arena),
-            # RULES 7.1: each arena game is rated on its own; the sum shows once it is over.
-            "rating_column": arena.status == Arena.Status.FINISHED and arena.rated,
-            "top_boards": top_boards(
-                kind="arena",
-                event_id=arena.pk,
-                variant=arena.variant,
-                rank_of=selectors.player_ranks(arena),
-            )
-            if arena.status == Arena.Status.RUNNING
-            else None,
-            "stats": selectors.stats(arena),
-            "podium": selectors.podium(arena) if arena.status == Arena.Status.FINISHED else [],
-            "my_game_id": next(
-                (r.playing_game_id for r in rows if entry and r.entry.pk == entry.pk), None
-            ),
+            "my_game_id": selectors.live_game_id(arena, entry) if entry else None,
             "paused_absent": entry is not None
             and entry.state == EntryState.PAUSED
             and entry.pause_reason == PauseReason.ABSENT,

@@ -1,7 +1,7 @@
 """A club's peak evening, measured whole (`make bench-evening`): everything at once on one machine.
 
 On two daphne, a Celery worker and beat over the PostgreSQL and Redis of DATABASE_URL and
-REDIS_URL (private ones from `make`), as the README deploys them (`conn_max_age=600`), after
+REDIS_URL (private ones from `make`), as the README deploys them (`pool=20`), after
 ``--warmup`` seconds and for ``--minutes``, all together:
 
 - a Swiss of 200 players with double games, round after round (the players' page and site
@@ -10,8 +10,9 @@ REDIS_URL (private ones from `make`), as the README deploys them (`conn_max_age=
 - 600 other games played at one move per game every ``--interval`` seconds (bench/live.py's
   games), with spectators on their sockets;
 - 2,000 spectator sockets in all: on those games and on the tournament's and the arena's pages;
-- the players re-fetching their event's page as the live pages do: a tournament's at each new
-  round, an arena's on each "changed" while they wait;
+- the players re-fetching their event's page as the live pages do (`Refresher`, as
+  static/js/events.js): a Swiss player's at each new round and on each push between their
+  games, an arena player's on each push while they wait;
 - sign-ups and log-ins through the forms (the password hashed as deployed);
 - the reminders of 200 players of a tournament starting in 30 minutes, falling due mid-window
   (bench/reminders.py).
@@ -166,6 +167,36 @@ async def fetch_page(port, path, cookie, kind, measure_from, out) -> None:
         out["pages"].setdefault(kind, []).append(ms)
 
 
+class Refresher:
+    """One open event page's refresh, as static/js/events.js does it: a push schedules one fetch
+    a random part of the event's spread later (events/views.py, `refresh_spread_ms`), and the
+    pushes that come while it waits are answered by it; one that comes during the fetch asks
+    for one more, once the fragment is in."""
+
+    SETTLE = 0.1  # events.js's SETTLE_MS
+
+    def __init__(self, spread_s: float, fetch) -> None:
+        self.spread, self.fetch = spread_s, fetch
+        self.waiting: asyncio.Task | None = None
+        self.fetching = self.pending = False
+
+    def push(self) -> None:
+        if self.fetching:
+            self.pending = True
+        elif self.waiting is None:
+            self.waiting = asyncio.create_task(self._after(0.0))
+
+    async def _after(self, least: float) -> None:
+        await asyncio.sleep(max(least, random.random() * self.spread))
+        self.waiting, self.fetching, self.pending = None, True, False
+        try:
+            await self.fetch()
+        finally:
+            self.fetching = False
+            if self.pending:
+                self.waiting = asyncio.create_task(self._after(self.SETTLE))
+
+
 async def watch(port, path, deadline, gate) -> None:
     """A spectator on a page's socket: reads everything, says nothing."""
     async with gate:
@@ -198,24 +229,40 @@ def client_process(part: dict, ports, args, ready, go, queue) -> None:
         swiss, arena = part["swiss_id"], part["arena_id"]
         rounds_seen: dict[int, int] = {}
 
+        refreshers: list[Refresher] = []
+
+        def refresher(player, path: str, kind: str, spread_s: float) -> Refresher:
+            port = ports[player["id"] % len(ports)]
+            found = Refresher(
+                spread_s, lambda: fetch_page(port, path, player["cookie"], kind, measure_from, out)
+            )
+            refreshers.append(found)
+            return found
+
         def tournament_page(player):
-            async def on_page(message, _in_game):
-                # A new round: the page fetches its live part, the standings with it.
+            page = refresher(
+                player, f"/tournaments/{swiss}/", "tournament page", part["swiss_spread"]
+            )
+
+            async def on_page(message, in_game):
+                # At each new round the player looks at the new pairings and standings; between
+                # their games their page is open and follows every push (its game's page while
+                # they play).
                 round_number = message.get("round", 0)
                 if round_number != rounds_seen.get(player["id"]):
                     rounds_seen[player["id"]] = round_number
-                    port = ports[player["id"] % len(ports)]
-                    await fetch_page(port, f"/tournaments/{swiss}/", player["cookie"],
-                                     "tournament page", measure_from, out)  # fmt: skip
+                    page.push()
+                elif not in_game:
+                    page.push()
 
             return on_page
 
         def arena_page(player):
+            page = refresher(player, f"/arenas/{arena}/", "arena page", part["arena_spread"])
+
             async def on_page(message, in_game):
                 if not in_game:  # its page is open only while the player waits for a game
-                    port = ports[player["id"] % len(ports)]
-                    await fetch_page(port, f"/arenas/{arena}/", player["cookie"],
-                                     "arena page", measure_from, out)  # fmt: skip
+                    page.push()
 
             return on_page
 
@@ -412,6 +459,7 @@ def run_once(args, run: int) -> dict:
     from django.utils import timezone
 
     from arena.models import Arena
+    from events.views import refresh_spread_ms
     from tournaments.models import Tournament
 
     scale = args.scale
@@ -463,6 +511,8 @@ def run_once(args, run: int) -> dict:
                 "logins": logins,
                 "signup_every": 10.0 * clients,
                 "tag": f"{tag}{i}",
+                "swiss_spread": refresh_spread_ms(len(swiss_players)) / 1000,
+                "arena_spread": refresh_spread_ms(len(arena_players)) / 1000,
             }
             for i in range(clients)
         ]

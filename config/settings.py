@@ -171,6 +171,10 @@ SOCKET_ADDRESS_CAP = env_int(os.environ, "SOCKET_ADDRESS_CAP", 100)  # of one ad
 # The threads a daphne process runs its sockets' database work in, each with its connection
 # (live/sockets.py).
 SOCKET_DB_THREADS = env_int(os.environ, "SOCKET_DB_THREADS", 6)
+# The part of an event's live page that is the same for every viewer is rendered once per
+# change and kept at most this long when nothing pushes a change (events/shared_part.py); 0
+# renders it for every request (the in-process tests, which commit nothing).
+EVENT_PART_SECONDS = env_float(os.environ, "EVENT_PART_SECONDS", 60.0, zero=True)
 # daphne's switch interval in milliseconds (config/asgi.py); 0 keeps Python's default.
 ASGI_SWITCH_INTERVAL_MS = env_float(os.environ, "ASGI_SWITCH_INTERVAL_MS", 1.0, zero=True)
 # Each daphne process refreshes its sockets' presence rows this often; a row older than the

@@ -47,6 +47,19 @@ from ratings.models import CadenceChoice, Variant
 SECTION_HEADINGS = {"running": gettext_lazy("In corso"), "upcoming": gettext_lazy("In programma")}
 
 
+# A "changed" push reaches every open page of an event at once: each page waits a random part
+# of this spread before it re-fetches, so a 200-player Swiss's round start or a busy arena's
+# pairing is a steady flow of requests, not a wall of them (lichess spreads its tournament
+# reloads the same way). The spread grows with the event's players, 10 ms each, up to 2.5 s:
+# a small event's page is refreshed at once.
+REFRESH_SPREAD_MS_PER_PLAYER = 10
+REFRESH_SPREAD_MS_MAX = 2500
+
+
+def refresh_spread_ms(players: int) -> int:
+    return min(REFRESH_SPREAD_MS_MAX, REFRESH_SPREAD_MS_PER_PLAYER * players)
+
+
 def render_page(request: HttpRequest, template: str, context: dict, partial: str) -> HttpResponse:
     """The whole page, or for htmx its named partial (STYLE 7)."""
     return render(request, f"{template}#{partial}" if request.htmx else template, context)
@@ -96,6 +109,10 @@ class EventPages:
     def detail_context(self, request: HttpRequest, event: Any, now) -> dict:
         """What only this kind's page shows (its entrants, standings, games)."""
         return {}
+
+    def players_count(self, event: Any) -> int:
+        """How many play in the event (the refresh spread grows with them)."""
+        return 0
 
     # --- names, from the model (module docstring) ----------------------------------------------
 
@@ -247,6 +264,8 @@ class EventPages:
             else None,
             **self.detail_context(request, event, now),
         }
+        if not request.htmx:  # the article, outside the live part, says it once
+            context["refresh_spread_ms"] = refresh_spread_ms(self.players_count(event))
         return render_page(request, self.template("detail.html"), context, "live")
 
     def back(self, request: HttpRequest, pk: int) -> HttpResponse:

@@ -9,11 +9,13 @@ from urllib.parse import urlsplit
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.decorators import method_decorator
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
+from events import shared_part
 from events.forms import use_zone
 from events.top_boards import top_boards
 from events.views import EventPages, EventWords, render_page
@@ -50,28 +52,24 @@ class TournamentPages(EventPages):
     regenerate_invite = staticmethod(services.invite_regenerate)
     join_event = staticmethod(services.registration_join)
 
+    def players_count(self, tournament: Tournament) -> int:
+        return tournament.registrations.count()
+
     def detail_context(self, request: HttpRequest, tournament: Tournament, now) -> dict:
         context = {
-            "players": selectors.registered_players(tournament),
+            # The list of those registered shows until the start, and on a cancelled one.
+            "players": selectors.registered_players(tournament)
+            if not tournament.has_started(now) or tournament.status == Tournament.Status.CANCELLED
+            else [],
             "registered": selectors.is_registered(tournament, request.user),
         }
         if tournament.status in RUN_STATUSES:
-            # The current round in full; the others are listed and read when opened (round view).
-            rounds = selectors.run_rounds(tournament, pairings_of=tournament.current_round)
-            context.update(
-                rounds=rounds,
-                current=rounds[-1] if rounds else None,
-                past_rounds=list(reversed(rounds[:-1])),
-                standings=selectors.run_standings(tournament),
-                my_game_id=selectors.my_live_game_id(tournament, request.user),
+            # The rounds, standings and top boards are the same for every viewer: rendered once
+            # per change (events/shared_part.py); the viewer's own game is asked apart.
+            context["run_part"] = shared_part.shared_html(
+                "tournament", tournament.pk, "run", lambda: render_run(tournament)
             )
-            if tournament.status == Tournament.Status.RUNNING:
-                context["top_boards"] = top_boards(
-                    kind="tournament",
-                    event_id=tournament.pk,
-                    variant=tournament.variant,
-                    rank_of={s.player_id: s.rank for s in context["standings"]},
-                )
+            context["my_game_id"] = selectors.my_live_game_id(tournament, request.user)
         return context
 
     @method_decorator([require_POST, login_required])
@@ -81,6 +79,27 @@ class TournamentPages(EventPages):
 
 
 pages = TournamentPages()
+
+
+def render_run(tournament: Tournament) -> str:
+    """A started tournament's run as every viewer sees it (tournaments/_run.html): the current
+    round in full, the others listed and read when opened (the round view), the standings and,
+    while it runs, the top boards."""
+    rounds = selectors.run_rounds(tournament, pairings_of=tournament.current_round)
+    context = {
+        "tournament": tournament,
+        "current": rounds[-1] if rounds else None,
+        "past_rounds": list(reversed(rounds[:-1])),
+        "standings": selectors.run_standings(tournament),
+    }
+    if tournament.status == Tournament.Status.RUNNING:
+        context["top_boards"] = top_boards(
+            kind="tournament",
+            event_id=tournament.pk,
+            variant=tournament.variant,
+            rank_of={s.player_id: s.rank for s in context["standings"]},
+        )
+    return render_to_string("tournaments/_run.html", context)
 
 
 # --- the run (RULES 4.3-4.10): the pages of a started tournament ------------------------------

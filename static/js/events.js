@@ -4,21 +4,44 @@
 (function () {
   "use strict";
 
-  // A push that arrives while the fragment is being fetched or swapped in must not be lost:
-  // the fetch under way may predate it, and an event fired between the old element leaving and
-  // the new one listening reaches nobody. So each push re-fetches at once and once more two
-  // seconds after the last push of a burst: whatever raced, the page ends on the newest state.
-  let trailing = null;
+  // A push reaches every open page of the event at once, so each page waits a random part of
+  // the event's spread (data-refresh-spread, events/views.py) before it re-fetches: the server
+  // gets a steady flow, not a wall. Pushes that come while a fetch waits are answered by it.
+  // A push that comes while the fragment is being fetched must not be lost (the fetch may
+  // predate it, and htmx ignores a trigger while its element's request is under way): it
+  // fetches once more when the fragment is in and listening again.
+  const SETTLE_MS = 100, GIVE_UP_MS = 10000;
   let eventName = "tournament-changed";
-  function fire() { document.body.dispatchEvent(new Event(eventName)); }
-  function changed() {
-    fire();
-    clearTimeout(trailing);
-    trailing = setTimeout(fire, 2000);
+  let spread = 0, timer = null, fetching = 0, pending = false;
+  function fire() {
+    timer = null;
+    pending = false;
+    const started = fetching = Date.now();
+    document.body.dispatchEvent(new Event(eventName));
+    // No answer (no request made, the page offline): stop waiting for it.
+    setTimeout(function () { if (fetching === started) done(); }, GIVE_UP_MS);
   }
+  function schedule(least) {
+    if (timer === null) timer = setTimeout(fire, Math.max(least, Math.floor(Math.random() * spread)));
+  }
+  function changed() {
+    if (fetching) pending = true;
+    else schedule(0);
+  }
+  function done() {
+    fetching = 0;
+    if (pending) schedule(SETTLE_MS);
+  }
+  document.addEventListener("htmx:afterRequest", function (event) {
+    // The fragment's own request (any page's fragment listening for the push), not a form's.
+    const elt = event.detail && event.detail.elt;
+    const trigger = elt && elt.getAttribute && elt.getAttribute("hx-trigger");
+    if (fetching && trigger && trigger.indexOf(eventName) !== -1) done();
+  });
 
   function connect(root) {
     eventName = (root.dataset.eventKind || "tournament") + "-changed";
+    spread = parseInt(root.dataset.refreshSpread, 10) || 0;
     // Whatever was missed while away: a reconnect fetches the fragment once.
     LiveSocket.open(root.dataset.eventSocket, {
       open(again) { if (again) changed(); },
