@@ -15,6 +15,7 @@ from arena import selectors, services
 from arena.describe import describe, outcome_line
 from arena.forms import ArenaForm
 from arena.models import Arena, Entry, EntryState, PauseReason
+from arena.running import group_name
 from events import shared_part
 from events.top_boards import top_boards
 from events.views import EventPages, EventWords, render_page
@@ -99,7 +100,9 @@ class ArenaPages(EventPages):
         # The leaderboard, top boards, games and figures are the same for every viewer:
         # rendered once per change (events/shared_part.py).
         board = shared_part.shared_html(
-            "arena", arena.pk, f"board:{page}:{ended}", lambda: render_board(arena, page, ended)
+            group_name(arena.pk),
+            f"board:{page}:{ended}",
+            lambda: render_board(arena, page, ended),
         )
         return {
             "entry": entry,

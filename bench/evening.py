@@ -52,6 +52,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.arena import make_arena, player_loop  # noqa: E402
 from bench.live import (  # noqa: E402
+    LAG_PROBE_SECONDS,
     Socket,
     connect_game,
     django_setup,
@@ -123,8 +124,11 @@ async def sign_up_and_log_in(ports, logins, deadline, measure_from, out, every: 
     from urllib.parse import urlencode
 
     n = 0
-    while time.perf_counter() < deadline:
-        await asyncio.sleep(every * (0.5 + random.random()))
+    while True:
+        pause = every * (0.5 + random.random())
+        if time.perf_counter() + pause >= deadline:
+            return
+        await asyncio.sleep(pause)
         n += 1
         port = ports[n % len(ports)]
         for kind, path, fields in (
@@ -169,9 +173,9 @@ async def fetch_page(port, path, cookie, kind, measure_from, out) -> None:
 
 class Refresher:
     """One open event page's refresh, as static/js/events.js does it: a push schedules one fetch
-    a random part of the event's spread later (events/views.py, `refresh_spread_ms`), and the
-    pushes that come while it waits are answered by it; one that comes during the fetch asks
-    for one more, once the fragment is in."""
+    a random part of the event's spread later (events/views.py, `refresh_spread_ms`), at least a
+    spread after the page's last fetch, and the pushes that come while it waits are answered by
+    it; one that comes during the fetch asks for one more, once the fragment is in."""
 
     SETTLE = 0.1  # events.js's SETTLE_MS
 
@@ -179,6 +183,7 @@ class Refresher:
         self.spread, self.fetch = spread_s, fetch
         self.waiting: asyncio.Task | None = None
         self.fetching = self.pending = False
+        self.last = float("-inf")
 
     def push(self) -> None:
         if self.fetching:
@@ -187,8 +192,10 @@ class Refresher:
             self.waiting = asyncio.create_task(self._after(0.0))
 
     async def _after(self, least: float) -> None:
-        await asyncio.sleep(max(least, random.random() * self.spread))
+        wait = max(least, random.random() * self.spread, self.last + self.spread - time.monotonic())
+        await asyncio.sleep(wait)
         self.waiting, self.fetching, self.pending = None, True, False
+        self.last = time.monotonic()
         try:
             await self.fetch()
         finally:
@@ -217,7 +224,7 @@ def client_process(part: dict, ports, args, ready, go, queue) -> None:
             "latencies": [], "sent_at": [], "moves": 0, "errors": 0, "error_codes": {},
             "finished": 0, "stalled": [], "next_game_ms": [], "games_ended": 0,
             "swiss": {"opened": [], "ended": [], "next_game_ms": [], "games_ended": 0},
-            "pages": {}, "http_errors": [],
+            "pages": {}, "http_errors": [], "lags": [],
         }  # fmt: skip
         gate = asyncio.Semaphore(10)
         games = part["games"]
@@ -266,7 +273,17 @@ def client_process(part: dict, ports, args, ready, go, queue) -> None:
 
             return on_page
 
+        async def lag_monitor():
+            """How late this client's own loop wakes: a busy client shows up as latency of the
+            server's that the server did not cause."""
+            while time.perf_counter() < deadline:
+                asked = time.perf_counter()
+                await asyncio.sleep(LAG_PROBE_SECONDS)
+                if asked >= measure_from:
+                    out["lags"].append((time.perf_counter() - asked - LAG_PROBE_SECONDS) * 1000)
+
         tasks = [
+            lag_monitor(),
             *(
                 play_game(g, s, args.interval, deadline, measure_from, out)
                 for g, s in zip(games, sockets, strict=True)
@@ -320,12 +337,17 @@ def client_process(part: dict, ports, args, ready, go, queue) -> None:
         except TimeoutError:
             outcomes = []
             out["http_errors"].append("a client part still running 15 s after the end")
+        for page in refreshers:  # a fetch still waiting when the evening ends is not made
+            if page.waiting is not None:
+                page.waiting.cancel()
         out["client_failures"] = sorted(
             {repr(o)[:120] for o in outcomes if isinstance(o, BaseException)}
         )
         return out
 
-    queue.put(asyncio.run(main()))
+    out = asyncio.run(main())
+    out["cpu_seconds"] = time.process_time()  # the whole client process, warm-up included
+    queue.put(out)
 
 
 # --- the evening ----------------------------------------------------------------------------
@@ -623,6 +645,18 @@ def run_once(args, run: int) -> dict:
           + f" ({statistics.fmean(rss.values()) * 1024 / per_daphne:.0f} KB per socket)")  # fmt: skip
     print(f"  errors: socket {socket_errors}, HTTP {len(http_errors)} {sorted(set(http_errors))[:5]}, "
           f"log ERROR lines {log_errors}, tracebacks {tracebacks} (logs in {log_dir})")  # fmt: skip
+    lags = [x for r in results for x in r["lags"]]
+    print(f"  clients: their loops late p50 {pct(lags, 0.5):.1f} ms, p99 {pct(lags, 0.99):.1f} ms; "
+          f"CPU {sum(r['cpu_seconds'] for r in results):.0f} s in all (warm-up included)")  # fmt: skip
+    if args.timeline:
+        sent = [x for r in results for x in r["sent_at"]]
+        buckets: dict[int, list[float]] = {}
+        for at, ms in zip(sent, moves, strict=True):
+            buckets.setdefault(int(at // 10), []).append(ms)
+        print(
+            "  moves p99 by 10 s: "
+            + " ".join(f"{pct(v, 0.99):.0f}" for _k, v in sorted(buckets.items()))
+        )
     failures = sorted({f for r in results for f in r.get("client_failures", [])})
     if failures:
         print(f"  client failures (the bench's own): {failures[:5]}")
@@ -641,6 +675,7 @@ def main() -> int:
     )
     parser.add_argument("--clients", type=int, default=2, help="client processes")
     parser.add_argument("--repeat", type=int, default=1, help="evenings, each from scratch")
+    parser.add_argument("--timeline", action="store_true", help="moves p99 of each 10 s")
     args = parser.parse_args()
 
     django_setup()

@@ -70,10 +70,20 @@ def _record_task_runs(key: str) -> None:
 
     started: dict[str, float] = {}
 
+    backends: set[int] = set()
+
     @receiver(connection_created, weak=False)
-    def _connected(**_kwargs) -> None:
+    def _connected(connection=None, **_kwargs) -> None:
         from live import heartbeat
 
+        # With a pool Django says "created" at each checkout: a connection is new only if its
+        # PostgreSQL backend is (psycopg's `info.backend_pid`; SQLite has none, each counts).
+        info = getattr(getattr(connection, "connection", None), "info", None)
+        backend = getattr(info, "backend_pid", None)
+        if backend is not None:
+            if backend in backends:
+                return
+            backends.add(backend)
         try:
             heartbeat.client().rpush(key + ":connections", json.dumps(time.time()))
         except Exception:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import os
 import sys
@@ -19,9 +20,34 @@ from config.routing import websocket_urlpatterns  # noqa: E402
 from live.auth import SocketAuthMiddleware  # noqa: E402
 from live.sockets import SameOriginValidator  # noqa: E402
 
+
+class PageGate:
+    """At most `limit` pages of this process in progress at once; the others wait their turn on
+    the event loop, where waiting costs nothing.
+
+    Django runs each page's view in a thread of its own, and every such thread competes with
+    the event loop for the GIL: when a "changed" push sent a hundred players to re-fetch an
+    event page at once, a hundred threads took turns with the loop, and every move on that
+    process waited behind them (bench/evening.py, moves p99 in seconds). Pages take the same
+    CPU either way; queued, they leave the loop its share, and a page waits its turn instead of
+    a move. HTTP_CONCURRENCY sets the limit (0: none)."""
+
+    def __init__(self, app, limit: int) -> None:
+        self.app, self.limit = app, limit
+        self.gate: asyncio.Semaphore | None = None  # made in the loop that serves
+
+    async def __call__(self, scope, receive, send):
+        if self.limit <= 0:
+            return await self.app(scope, receive, send)
+        if self.gate is None:
+            self.gate = asyncio.Semaphore(self.limit)
+        async with self.gate:
+            return await self.app(scope, receive, send)
+
+
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": PageGate(django_asgi_app, settings.HTTP_CONCURRENCY),
         # The full origin (scheme, host and port), not only the host: another port or scheme on
         # the same host is another site (live/sockets.py, SameOriginValidator).
         # The socket's user from its session cookie, once at the handshake (live/auth.py).
@@ -34,6 +60,12 @@ application = ProtocolTypeRouter(
 # the process: moved out of the collector's sight, a full collection no longer walks it. On a
 # busy server those walks were pauses of 100-160 ms (bench/live.py) on every socket at once.
 gc.freeze()
+# And what is made after the start is collected in fewer, larger young passes: with Python's
+# thresholds (700, 10, 10) a busy evening's pages pushed so many objects into the old
+# generation that each daphne ran a full collection every 7 s, each a pause of up to 300 ms on
+# every socket (bench/evening.py, a collector callback's timings); with a young generation of
+# 20,000 objects it ran two in two minutes.
+gc.set_threshold(20_000, 10, 10)
 
 
 # The socket threads (live.sockets) give up the GIL at every database round trip and must win it

@@ -48,12 +48,15 @@ SECTION_HEADINGS = {"running": gettext_lazy("In corso"), "upcoming": gettext_laz
 
 
 # A "changed" push reaches every open page of an event at once: each page waits a random part
-# of this spread before it re-fetches, so a 200-player Swiss's round start or a busy arena's
-# pairing is a steady flow of requests, not a wall of them (lichess spreads its tournament
-# reloads the same way). The spread grows with the event's players, 10 ms each, up to 2.5 s:
-# a small event's page is refreshed at once.
-REFRESH_SPREAD_MS_PER_PLAYER = 10
-REFRESH_SPREAD_MS_MAX = 2500
+# of this spread before it re-fetches, and re-fetches at most once per spread
+# (static/js/events.js), so a 200-player Swiss's round start or a busy arena's pairings are a
+# steady flow of requests, not a wall of them (lichess spreads its tournament reloads the same
+# way). The spread grows with the event's players, 25 ms each, so an event's pages ask at most
+# about 40 fragments a second however many they are (a fragment costs a server about 5 ms, and
+# at 10 ms a player a round's opening queued the pages for half a second, bench/evening.py),
+# up to 10 s: a small event's page is refreshed at once, a 200-player Swiss's within 5 s.
+REFRESH_SPREAD_MS_PER_PLAYER = 25
+REFRESH_SPREAD_MS_MAX = 10_000
 
 
 def refresh_spread_ms(players: int) -> int:

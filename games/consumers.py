@@ -99,6 +99,7 @@ class GameConsumer(LiveConsumer):
                 game_id=self.game_id,
                 user_id=self.user_id,
                 undelivered=self._undelivered,
+                lane="play",  # ahead of the connects and presence of a round's opening
                 **kwargs,
             )
         except services.AmbiguousMove as error:

@@ -228,22 +228,29 @@ class Processes:
         """`sig` to the process's group, then wait; SIGKILL after `timeout` seconds."""
         proc = self.running.pop(name, None)
         if proc is not None:
-            self._end([proc], sig, timeout)
+            self._end([(name, proc)], sig, timeout)
 
     def stop_all(self, timeout: float = STOP_SECONDS) -> None:
         """Every process told to stop at once, then waited for: a Celery worker takes seconds
         to shut down, and one after the other their times add up."""
-        procs = list(self.running.values())
+        procs = list(self.running.items())
         self.running.clear()
         self._end(procs, signal.SIGTERM, timeout)
 
     @staticmethod
-    def _end(procs: list[subprocess.Popen], sig: int, timeout: float) -> None:
-        for proc in procs:
+    def _end(procs: list[tuple[str, subprocess.Popen]], sig: int, timeout: float) -> None:
+        for name, proc in procs:
             if proc.poll() is None:  # a reaped process's id may be another's by now
-                _signal_group(proc, sig)
+                if name.startswith("worker") and sig == signal.SIGTERM:
+                    # A Celery worker's SIGTERM goes to its main process only, which lets its
+                    # children finish the tasks in hand (systemd's KillMode=mixed, as the
+                    # deployment's unit has it); to all of them, each child dies mid-task
+                    # ("WorkerLostError") and the task in hand is lost.
+                    proc.send_signal(sig)
+                else:
+                    _signal_group(proc, sig)
         deadline = time.monotonic() + timeout
-        for proc in procs:
+        for _name, proc in procs:
             try:
                 proc.wait(timeout=max(0.1, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:

@@ -88,6 +88,52 @@ def group_send_on_commit(group: str, message: dict[str, Any]) -> None:
     transaction.on_commit(lambda: group_send(group, message))
 
 
+# --- counted pushes (a page's shared part is as new as the last push, events/shared_part.py) ---
+
+COUNT_SECONDS = 2 * 24 * 3600  # a group's count is kept this long after its last push
+
+
+def _count_key(group: str) -> str:
+    from live import heartbeat
+
+    return heartbeat.prefixed(f"pushes:{group}")
+
+
+def count_push(group: str) -> None:
+    """One more push to `group`, counted in Redis before it is sent: whatever a page fetches
+    because of a push is read at a count at least the push's."""
+    from live import heartbeat
+
+    try:
+        redis = heartbeat.client()
+        key = _count_key(group)
+        redis.incr(key)
+        redis.expire(key, COUNT_SECONDS)
+    except Exception:
+        log.warning("push to %s not counted", group, exc_info=True)
+
+
+def pushes_so_far(group: str) -> int | None:
+    """How many counted pushes `group` has had; None with Redis away."""
+    from live import heartbeat
+
+    try:
+        return int(heartbeat.client().get(_count_key(group)) or 0)
+    except Exception:
+        log.warning("pushes to %s not read", group, exc_info=True)
+        return None
+
+
+def group_send_counted(group: str, message: dict[str, Any]) -> None:
+    count_push(group)
+    group_send(group, message)
+
+
+def group_send_counted_on_commit(group: str, message: dict[str, Any]) -> None:
+    """After commit, count the push, then send it."""
+    transaction.on_commit(lambda: group_send_counted(group, message))
+
+
 @contextmanager
 def collected() -> Iterator[list[Push]]:
     """Collect, instead of sending, the pushes made in this thread inside the block."""
@@ -160,8 +206,9 @@ def group_send_throttled_on_commit(group: str, message: dict[str, Any], every_ms
 
     The first push of a window goes at once; one that comes while the window is open arms a
     single trailing push at its end (the `live.push` task), which carries the same message
-    (a "changed" with no data, so the newest state is what the page fetches then). Counted in
-    Redis, so every process shares the window. With Redis away the push is simply sent."""
+    (a "changed" with no data, so the newest state is what the page fetches then). The window
+    is kept in Redis, so every process shares it. Each push sent is counted (`count_push`).
+    With Redis away the push is simply sent."""
     transaction.on_commit(lambda: _send_throttled(group, message, every_ms))
 
 
@@ -171,7 +218,7 @@ def _send_throttled(group: str, message: dict[str, Any], every_ms: int) -> None:
     try:
         redis = heartbeat.client()
         if redis.set(heartbeat.prefixed(f"throttle:{group}"), 1, nx=True, px=every_ms):
-            group_send(group, message)
+            group_send_counted(group, message)
             return
         if redis.set(heartbeat.prefixed(f"trailing:{group}"), 1, nx=True, px=every_ms):
             # By name, from Celery's registry (live.apps imports live.tasks in every process):

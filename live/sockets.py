@@ -26,22 +26,26 @@ log = logging.getLogger(__name__)
 
 
 # A service run in the pool with its pushes collected, to be sent from the loop (`call`).
-_pooled_collecting = database_sync_to_async(pushes.collecting)
+_pooled_collecting = {
+    lane: database_sync_to_async(pushes.collecting, lane) for lane in ("db", "play")
+}
 
 
 async def call(
     func: Callable[..., Any],
     *args: Any,
     undelivered: Callable[[str, dict[str, Any]], Any] | None = None,
+    lane: str = "db",
     **kwargs: Any,
 ) -> Any:
-    """Run `func` in the pool; send, from the loop, whatever it committed; return its result or
-    raise its error. Pushes go out first, so a client told "error" already has the new state.
+    """Run `func` in the pool of `lane` (live/threads.py); send, from the loop, whatever it
+    committed; return its result or raise its error. Pushes go out first, so a client told
+    "error" already has the new state.
 
     A push that could not be sent (Redis away) is handed to `undelivered(group, message)`: the
     consumer gives the committed state to its own client directly (else, during an outage, a
     mover would get neither the state nor an error); the others resync when they can."""
-    outbox, result, error = await _pooled_collecting(func, *args, **kwargs)
+    outbox, result, error = await _pooled_collecting[lane](func, *args, **kwargs)
     await send(outbox, undelivered)
     if error is not None:
         raise error

@@ -49,6 +49,17 @@ def pooled(connection) -> bool:
 # checks thread-sensitivity on every call, a measurable part of a move's CPU (bench/live.py).
 SOCKET_DB_THREADS = settings.SOCKET_DB_THREADS
 _pool = ThreadPoolExecutor(max_workers=SOCKET_DB_THREADS, thread_name_prefix="socket-db")
+# The players' own actions in their games (a move, a draw offer, a resignation) have threads of
+# their own: when a round opens, hundreds of sockets connect at once, each reading its game and
+# recording its presence, and a move queued behind all of that waited hundreds of milliseconds
+# (bench/evening.py). SOCKET_PLAY_THREADS of them, each with its own connection.
+_play_pool = ThreadPoolExecutor(
+    max_workers=settings.SOCKET_PLAY_THREADS, thread_name_prefix="socket-play"
+)
+
+
+def _executor(lane: str) -> ThreadPoolExecutor:
+    return _play_pool if lane == "play" else _pool
 
 
 def _in_pool(func: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
@@ -59,13 +70,15 @@ def _in_pool(func: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
         _close_old_connections()
 
 
-def database_sync_to_async(func: Callable[..., Any]) -> Callable[..., Any]:
-    """Database work off the event loop, in the pool of threads: the services lock the rows
-    they change, so games need not queue behind one another in a single thread (channels'
-    default)."""
+def database_sync_to_async(func: Callable[..., Any], lane: str = "db") -> Callable[..., Any]:
+    """Database work off the event loop, in a pool of threads (`lane`: "db", or "play" for a
+    player's action in a game): the services lock the rows they change, so games need not
+    queue behind one another in a single thread (channels' default)."""
+    if lane not in ("db", "play"):
+        raise ValueError(f"no such lane: {lane}")
 
     async def run(*args: Any, **kwargs: Any) -> Any:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(_pool, _in_pool, func, args, kwargs)
+        return await loop.run_in_executor(_executor(lane), _in_pool, func, args, kwargs)
 
     return run

@@ -23,6 +23,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 
 from games.tests.test_consumers import at_ply, receive_until, seated
 from live.threads import SOCKET_DB_THREADS, database_sync_to_async
@@ -114,14 +115,16 @@ def is_subsequence(wanted: list, stops: list) -> bool:
 
 
 async def on_every_socket_thread(profile) -> None:
-    """Each socket thread sets `profile` (one job per thread: each waits for all the others)."""
-    everyone = threading.Barrier(SOCKET_DB_THREADS)
+    """Each socket thread of both lanes sets `profile` (one job per thread: each waits for all
+    the others of its lane)."""
+    for lane, count in (("db", SOCKET_DB_THREADS), ("play", settings.SOCKET_PLAY_THREADS)):
+        everyone = threading.Barrier(count)
 
-    def install() -> None:
-        everyone.wait(timeout=10)
-        sys.setprofile(profile)
+        def install(everyone=everyone) -> None:
+            everyone.wait(timeout=10)
+            sys.setprofile(profile)
 
-    await asyncio.gather(*(database_sync_to_async(install)() for _ in range(SOCKET_DB_THREADS)))
+        await asyncio.gather(*(database_sync_to_async(install, lane)() for _ in range(count)))
 
 
 async def test_a_move_walks_one_way_as_the_architecture_page_says():
@@ -140,7 +143,7 @@ async def test_a_move_walks_one_way_as_the_architecture_page_says():
     await b.disconnect()
 
     loop = [(f, n) for t, f, n in trace.stops if t == threading.current_thread().name]
-    pooled = [(f, n) for t, f, n in trace.stops if t.startswith("socket-db")]
+    pooled = [(f, n) for t, f, n in trace.stops if t.startswith("socket-play")]
     assert pooled[: len(SOCKET_THREAD)] == SOCKET_THREAD, pooled
     assert is_subsequence(MOVER_LOOP + RECEIVER[1:] + RECEIVER, loop), loop
 

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from events import shared_part
 from live import messages, pushes
 
 
@@ -13,9 +12,8 @@ def group_name(tournament_id: int) -> str:
 
 def changed_on_commit(tournament_id: int, round_number: int = 0) -> None:
     """Announce after commit; every message carries the round (0 before the start, STYLE 4).
-    The page's shared part is marked out of date first (events/shared_part.py)."""
-    shared_part.bump_on_commit("tournament", tournament_id)
-    pushes.group_send_on_commit(
+    Counted, so the page's shared part is rendered anew (events/shared_part.py)."""
+    pushes.group_send_counted_on_commit(
         group_name(tournament_id), messages.tournament_changed(round_number)
     )
 

@@ -22,6 +22,7 @@ from events.views import EventPages, EventWords, render_page
 from games.models import Game
 from games.selectors import games_export
 from tournaments import selectors, services, why
+from tournaments.broadcast import group_name
 from tournaments.describe import describe, outcome_line
 from tournaments.engine.trf import write_trf
 from tournaments.forms import TournamentForm
@@ -67,7 +68,7 @@ class TournamentPages(EventPages):
             # The rounds, standings and top boards are the same for every viewer: rendered once
             # per change (events/shared_part.py); the viewer's own game is asked apart.
             context["run_part"] = shared_part.shared_html(
-                "tournament", tournament.pk, "run", lambda: render_run(tournament)
+                group_name(tournament.pk), "run", lambda: render_run(tournament)
             )
             context["my_game_id"] = selectors.my_live_game_id(tournament, request.user)
         return context

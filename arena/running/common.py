@@ -11,7 +11,7 @@ from django.conf import settings
 from django.db import transaction
 
 from arena.models import Arena
-from events import ending, shared_part
+from events import ending
 from live import locks, messages, pushes
 
 log = logging.getLogger(__name__)
@@ -30,9 +30,8 @@ def group_name(arena_id: int) -> str:
 
 def changed_on_commit(arena_id: int) -> None:
     """The arena's pages re-fetch their fragments: at most about once a second (a busy arena
-    changes all the time), the last change never lost. Every change marks the page's shared part
-    out of date first (events/shared_part.py), throttled or not."""
-    shared_part.bump_on_commit("arena", arena_id)
+    changes all the time), the last change never lost. Each push sent is counted, so the
+    page's shared part is rendered anew (events/shared_part.py)."""
     pushes.group_send_throttled_on_commit(group_name(arena_id), messages.arena_changed())
 
 

@@ -1,5 +1,5 @@
 """The part of an event's live page every viewer sees alike, rendered once per change
-(events/shared_part.py): kept while its version holds, new after a change's bump, per language,
+(events/shared_part.py): kept until the event's page group has another push, per language,
 never the viewer's own bits, rendered per request with Redis away, once for many at a time."""
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def test_a_running_tournament_renders_its_run_once_per_change(
     # A change that pushes nothing (a player renamed) is not seen while the part is young...
     rename(first_game.white, "rinominato")
     assert "rinominato" not in fetch(client, url)[0]
-    # ...and is once a change is pushed: the bump runs after commit, before the push.
+    # ...and is once a change is pushed: the push is counted after commit, before it is sent.
     with django_capture_on_commit_callbacks(execute=True):
         games.game_resign(game_id=second_game.pk, user_id=second_game.white_id, at_ms=ms(T0))
     page, _ = fetch(client, url)
@@ -142,7 +142,7 @@ def test_many_asking_at_once_render_the_part_once(parts_on):
 
     def ask():
         with translation.override("it"):
-            results.append(shared_part.shared_html("tournament", 10**9, "run", render))
+            results.append(shared_part.shared_html("tournament-0", "run", render))
 
     first = threading.Thread(target=ask)
     first.start()

@@ -25,15 +25,27 @@ def test_a_burst_gives_one_push_at_once_and_one_at_the_end_of_the_window(monkeyp
     for _ in range(10):
         pushes._send_throttled(group, {"type": "x.changed"}, 200)
     assert sent == [group]  # the first at once
+    assert pushes.pushes_so_far(group) == 1  # the pushes sent are counted (events/shared_part.py)
     assert scheduled == [([group, {"type": "x.changed"}], 0.2)]  # one trailing, at the window end
     time.sleep(0.25)  # the window (a Redis expiry) passes: the next push goes at once again
     pushes._send_throttled(group, {"type": "x.changed"}, 200)
     assert sent == [group, group]
+    assert pushes.pushes_so_far(group) == 2
 
 
 @pytest.mark.django_db
 def test_the_trailing_task_pushes(monkeypatch):
     sent = []
+    group = f"trailing-test-{time.time_ns()}"
     monkeypatch.setattr(pushes, "group_send", lambda g, m: sent.append((g, m)))
-    tasks.push(group="g", message={"type": "x.changed"})
-    assert sent == [("g", {"type": "x.changed"})]
+    tasks.push(group=group, message={"type": "x.changed"})
+    assert sent == [(group, {"type": "x.changed"})]
+    assert pushes.pushes_so_far(group) == 1
+
+
+def test_with_redis_away_a_count_is_unknown_and_the_push_still_goes(monkeypatch, settings):
+    settings.REDIS_URL = "redis://127.0.0.1:1/0"  # nothing listens there
+    sent = []
+    monkeypatch.setattr(pushes, "group_send", lambda g, m: sent.append(g))
+    pushes.group_send_counted("g", {"type": "x.changed"})
+    assert sent == ["g"] and pushes.pushes_so_far("g") is None

@@ -5,24 +5,28 @@
   "use strict";
 
   // A push reaches every open page of the event at once, so each page waits a random part of
-  // the event's spread (data-refresh-spread, events/views.py) before it re-fetches: the server
-  // gets a steady flow, not a wall. Pushes that come while a fetch waits are answered by it.
+  // the event's spread (data-refresh-spread, events/views.py) before it re-fetches, and fetches
+  // at most once per spread: the server gets a steady flow, not a wall, however fast the pushes
+  // come (a Swiss's games ending one after another). Pushes that come while a fetch waits are
+  // answered by it.
   // A push that comes while the fragment is being fetched must not be lost (the fetch may
   // predate it, and htmx ignores a trigger while its element's request is under way): it
   // fetches once more when the fragment is in and listening again.
   const SETTLE_MS = 100, GIVE_UP_MS = 10000;
   let eventName = "tournament-changed";
-  let spread = 0, timer = null, fetching = 0, pending = false;
+  let spread = 0, timer = null, fetching = 0, pending = false, last = -Infinity;
   function fire() {
     timer = null;
     pending = false;
-    const started = fetching = Date.now();
+    const started = fetching = last = Date.now();
     document.body.dispatchEvent(new Event(eventName));
     // No answer (no request made, the page offline): stop waiting for it.
     setTimeout(function () { if (fetching === started) done(); }, GIVE_UP_MS);
   }
   function schedule(least) {
-    if (timer === null) timer = setTimeout(fire, Math.max(least, Math.floor(Math.random() * spread)));
+    if (timer !== null) return;
+    const wait = Math.max(least, Math.floor(Math.random() * spread), last + spread - Date.now());
+    timer = setTimeout(fire, wait);
   }
   function changed() {
     if (fetching) pending = true;

@@ -1,0 +1,44 @@
+"""config.asgi's PageGate: at most HTTP_CONCURRENCY pages of a process at once, the others
+waiting their turn on the event loop, every one served in the end."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from config.asgi import PageGate
+
+
+async def _serve(limit: int, pages: int) -> tuple[int, int]:
+    inside, most, done = 0, 0, 0
+    go_on = asyncio.Event()
+
+    async def page(scope, receive, send):
+        nonlocal inside, most, done
+        inside += 1
+        most = max(most, inside)
+        await go_on.wait()
+        inside -= 1
+        done += 1
+
+    gate = PageGate(page, limit)
+    served = [asyncio.create_task(gate({"type": "http"}, None, None)) for _ in range(pages)]
+    while inside < min(limit, pages) if limit else inside < pages:
+        await asyncio.sleep(0)  # let every page that may enter, enter
+    for _ in range(10):
+        await asyncio.sleep(0)  # and give the others their chance to (wrongly) enter too
+    seen = most
+    go_on.set()
+    await asyncio.gather(*served)
+    return seen, done
+
+
+@pytest.mark.asyncio
+async def test_pages_beyond_the_limit_wait_their_turn_and_are_all_served():
+    assert await _serve(limit=2, pages=6) == (2, 6)
+
+
+@pytest.mark.asyncio
+async def test_no_limit_lets_every_page_in():
+    assert await _serve(limit=0, pages=6) == (6, 6)
