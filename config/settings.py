@@ -175,7 +175,7 @@ SOCKET_DB_THREADS = env_int(os.environ, "SOCKET_DB_THREADS", 6)
 SOCKET_PLAY_THREADS = env_int(os.environ, "SOCKET_PLAY_THREADS", 4)
 # Pages a daphne process serves at once (config/asgi.py, PageGate); more wait their turn. 0: no
 # limit.
-HTTP_CONCURRENCY = env_int(os.environ, "HTTP_CONCURRENCY", 4, minimum=0)
+HTTP_CONCURRENCY = env_int(os.environ, "HTTP_CONCURRENCY", 2, minimum=0)
 # The part of an event's live page that is the same for every viewer is rendered once per
 # change and kept at most this long when nothing pushes a change (events/shared_part.py); 0
 # renders it for every request (the in-process tests, which commit nothing).
