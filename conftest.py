@@ -47,11 +47,17 @@ def _default_language():
 
 
 @pytest.fixture(autouse=True)
-def _event_parts_per_request(settings):
-    """An event page's shared part is rendered for every request in the test process: its
-    version is bumped after commit, and most tests here never commit (the tests of
-    events/shared_part.py turn it back on; the end-to-end servers keep it on)."""
-    settings.EVENT_PART_SECONDS = 0
+def _event_parts_per_request():
+    """An event page's shared part is rendered for every request in the test process: it is
+    kept until the next push, and most tests here change things without pushing (the tests of
+    events/shared_part.py turn it back on; the end-to-end servers keep it on). Not through
+    pytest-django's `settings` fixture: taken here by every test, it would outlive the tests'
+    own fixtures, and one that points the cache at a dead Redis would still be in force when
+    their clean-up clears the cache."""
+    from django.test import override_settings
+
+    with override_settings(EVENT_PART_SECONDS=0):
+        yield
 
 
 @pytest.fixture(autouse=True)
