@@ -91,9 +91,10 @@ def _fresh(key: tuple, seconds: float) -> str | None:
 
 
 def forget() -> None:
-    """Drop every part this process keeps (tests)."""
+    """Drop every part and memo this process keeps (tests)."""
     with _parts_lock:
         _parts.clear()
+        _memos.clear()
 
 
 _memos: dict[tuple, tuple[Any, float]] = {}
@@ -102,7 +103,7 @@ _memos: dict[tuple, tuple[Any, float]] = {}
 def memo(key: tuple, seconds: float, compute: Callable[[], Any]) -> Any:
     """`compute()`, shared by the requests of this process for `seconds`: for what no push
     announces but every viewer asks for (an arena's waiting players, from the sockets' presence),
-    where a second's age is as good as now."""
+    where a second's age is as good as now. Off, like the parts, with EVENT_PART_SECONDS 0."""
     if settings.EVENT_PART_SECONDS <= 0:
         return compute()
     now = clock()

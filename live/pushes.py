@@ -105,10 +105,8 @@ def count_push(group: str) -> None:
     from live import heartbeat
 
     try:
-        redis = heartbeat.client()
         key = _count_key(group)
-        redis.incr(key)
-        redis.expire(key, COUNT_SECONDS)
+        heartbeat.client().pipeline().incr(key).expire(key, COUNT_SECONDS).execute()
     except Exception:
         log.warning("push to %s not counted", group, exc_info=True)
 

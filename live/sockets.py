@@ -20,15 +20,13 @@ from django.conf import settings
 
 from live import budget, pushes
 from live.outages import is_outage
-from live.threads import database_sync_to_async
+from live.threads import LANES, database_sync_to_async
 
 log = logging.getLogger(__name__)
 
 
 # A service run in the pool with its pushes collected, to be sent from the loop (`call`).
-_pooled_collecting = {
-    lane: database_sync_to_async(pushes.collecting, lane) for lane in ("db", "play")
-}
+_pooled_collecting = {lane: database_sync_to_async(pushes.collecting, lane) for lane in LANES}
 
 
 async def call(

@@ -58,6 +58,9 @@ _play_pool = ThreadPoolExecutor(
 )
 
 
+LANES = ("db", "play")
+
+
 def _executor(lane: str) -> ThreadPoolExecutor:
     return _play_pool if lane == "play" else _pool
 
@@ -74,7 +77,7 @@ def database_sync_to_async(func: Callable[..., Any], lane: str = "db") -> Callab
     """Database work off the event loop, in a pool of threads (`lane`: "db", or "play" for a
     player's action in a game): the services lock the rows they change, so games need not
     queue behind one another in a single thread (channels' default)."""
-    if lane not in ("db", "play"):
+    if lane not in LANES:
         raise ValueError(f"no such lane: {lane}")
 
     async def run(*args: Any, **kwargs: Any) -> Any:
