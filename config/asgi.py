@@ -30,14 +30,18 @@ class PageGate:
     event page at once, a hundred threads took turns with the loop, and every move on that
     process waited behind them (bench/evening.py, moves p99 in seconds). Pages take the same
     CPU either way; queued, they leave the loop its share, and a page waits its turn instead of
-    a move. HTTP_CONCURRENCY sets the limit (0: none)."""
+    a move. HTTP_CONCURRENCY sets the limit (0: none).
 
-    def __init__(self, app, limit: int) -> None:
-        self.app, self.limit = app, limit
+    Static files (`free`, STATIC_URL) pass: whitenoise answers them from memory, and a page
+    whose dozen scripts and style sheets queued two at a time came alive late (a button pressed
+    before its script was in did nothing)."""
+
+    def __init__(self, app, limit: int, free: str = "") -> None:
+        self.app, self.limit, self.free = app, limit, free
         self.gate: asyncio.Semaphore | None = None  # made in the loop that serves
 
     async def __call__(self, scope, receive, send):
-        if self.limit <= 0:
+        if self.limit <= 0 or (self.free and scope.get("path", "").startswith(self.free)):
             return await self.app(scope, receive, send)
         if self.gate is None:
             self.gate = asyncio.Semaphore(self.limit)
@@ -47,7 +51,7 @@ class PageGate:
 
 application = ProtocolTypeRouter(
     {
-        "http": PageGate(django_asgi_app, settings.HTTP_CONCURRENCY),
+        "http": PageGate(django_asgi_app, settings.HTTP_CONCURRENCY, free=settings.STATIC_URL),
         # The full origin (scheme, host and port), not only the host: another port or scheme on
         # the same host is another site (live/sockets.py, SameOriginValidator).
         # The socket's user from its session cookie, once at the handshake (live/auth.py).

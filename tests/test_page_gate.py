@@ -40,5 +40,18 @@ async def test_pages_beyond_the_limit_wait_their_turn_and_are_all_served():
 
 
 @pytest.mark.asyncio
+async def test_static_files_pass_the_gate():
+    passed = []
+
+    async def page(scope, receive, send):
+        passed.append(scope["path"])
+
+    gate = PageGate(page, 1, free="/static/")
+    gate.gate = asyncio.Semaphore(0)  # every page's turn taken
+    await asyncio.wait_for(gate({"type": "http", "path": "/static/js/game.js"}, None, None), 1)
+    assert passed == ["/static/js/game.js"]
+
+
+@pytest.mark.asyncio
 async def test_no_limit_lets_every_page_in():
     assert await _serve(limit=0, pages=6) == (6, 6)
