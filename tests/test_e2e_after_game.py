@@ -72,6 +72,10 @@ def test_new_opponent_after_a_pool_game_pairs_both_players_again(site, two_playe
     expect(anna).to_have_url(bruno.url, timeout=20_000)
     first = Game.objects.get(pk=game_id(bruno))
     assert (first.base_seconds, first.increment_seconds, first.rated) == (300, 0, False)
+    # Both boards live (their sockets open) before Anna resigns: a click before the page's
+    # script is in does nothing, and the game stayed live (3 runs in 12).
+    for page in (anna, bruno):
+        expect(page.locator('.presence[data-side="bottom"]')).to_have_class(re.compile(r"\bon\b"))
 
     anna.on("dialog", lambda dialog: dialog.accept())
     anna.get_by_test_id("resign").click()
