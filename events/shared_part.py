@@ -5,15 +5,16 @@ push reaches everyone at once: every player of a Swiss at each round start, ever
 player of an arena at each pairing. Most of that fragment — the standings, the round's pairings,
 the leaderboard, the top boards — does not depend on who looks. Rendered per request it was
 most of a server's time on a busy evening (bench/evening.py: 55 ms and 13 queries a fetch for a
-100-player Swiss). So it is rendered once per push in each server process and shared; what is
+100-player Swiss). So it is rendered once per change in each server process and shared; what is
 the viewer's own (their game, their entry, the buttons) stays outside it.
 
-"Once per push" is the count of the pushes the event's page group has had, kept in Redis and
-counted before each push is sent (`live.pushes.group_send_counted`, which the kinds' "changed"
-pushes go through, throttled or not): a page fetched because of a push reads a count at least
-that push's, so it never gets a part older than the push. A change inside an arena's throttle
-window may be missing from a part rendered in that window, and the window's trailing push then
-brings it. A part is kept at most `EVENT_PART_SECONDS` (settings) however few pushes came,
+"Once per change" is the count of the changes the event's page group has been told of, kept in
+Redis and counted after each change's commit, before any push of it (`live.pushes.count_push`,
+through the kinds' "changed" pushes, throttled or not): a page loaded or fetched after a change
+reads a count at least that change's, so it never gets a part older than the change. (Counting
+only the pushes sent let an arena's page loaded inside the throttle window get a part without
+the last entrant, and its socket, opened after the window's trailing push, never heard of it.)
+A part is kept at most `EVENT_PART_SECONDS` (settings) however few pushes came,
 which bounds what a change that pushes nothing (a player renamed) leaves stale. With Redis away
 the part is rendered for each request, as before.
 

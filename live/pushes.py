@@ -88,7 +88,7 @@ def group_send_on_commit(group: str, message: dict[str, Any]) -> None:
     transaction.on_commit(lambda: group_send(group, message))
 
 
-# --- counted pushes (a page's shared part is as new as the last push, events/shared_part.py) ---
+# --- counted changes (a page's shared part is as new as the last change, events/shared_part.py) ---
 
 COUNT_SECONDS = 2 * 24 * 3600  # a group's count is kept this long after its last push
 
@@ -100,8 +100,9 @@ def _count_key(group: str) -> str:
 
 
 def count_push(group: str) -> None:
-    """One more push to `group`, counted in Redis before it is sent: whatever a page fetches
-    because of a push is read at a count at least the push's."""
+    """One more change announced to `group`, counted in Redis after its commit and before any
+    push of it is sent: whatever a page reads after a change, pushed or not yet, is read at a
+    count at least the change's."""
     from live import heartbeat
 
     try:
@@ -112,7 +113,7 @@ def count_push(group: str) -> None:
 
 
 def pushes_so_far(group: str) -> int | None:
-    """How many counted pushes `group` has had; None with Redis away."""
+    """How many changes `group` has been told of (`count_push`); None with Redis away."""
     from live import heartbeat
 
     try:
@@ -205,8 +206,9 @@ def group_send_throttled_on_commit(group: str, message: dict[str, Any], every_ms
     The first push of a window goes at once; one that comes while the window is open arms a
     single trailing push at its end (the `live.push` task), which carries the same message
     (a "changed" with no data, so the newest state is what the page fetches then). The window
-    is kept in Redis, so every process shares it. Each push sent is counted (`count_push`).
-    With Redis away the push is simply sent."""
+    is kept in Redis, so every process shares it. Every change is counted (`count_push`),
+    pushed at once or not: a page loaded inside the window must not be given a part rendered
+    before it. With Redis away the push is simply sent."""
     transaction.on_commit(lambda: _send_throttled(group, message, every_ms))
 
 
@@ -214,9 +216,10 @@ def _send_throttled(group: str, message: dict[str, Any], every_ms: int) -> None:
     from live import heartbeat
 
     try:
+        count_push(group)
         redis = heartbeat.client()
         if redis.set(heartbeat.prefixed(f"throttle:{group}"), 1, nx=True, px=every_ms):
-            group_send_counted(group, message)
+            group_send(group, message)
             return
         if redis.set(heartbeat.prefixed(f"trailing:{group}"), 1, nx=True, px=every_ms):
             # By name, from Celery's registry (live.apps imports live.tasks in every process):

@@ -30,8 +30,8 @@ def group_name(arena_id: int) -> str:
 
 def changed_on_commit(arena_id: int) -> None:
     """The arena's pages re-fetch their fragments: at most about once a second (a busy arena
-    changes all the time), the last change never lost. Each push sent is counted, so the
-    page's shared part is rendered anew (events/shared_part.py)."""
+    changes all the time), the last change never lost. Every change is counted, so the page's
+    shared part is rendered anew (events/shared_part.py)."""
     pushes.group_send_throttled_on_commit(group_name(arena_id), messages.arena_changed())
 
 
