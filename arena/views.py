@@ -103,6 +103,7 @@ class ArenaPages(EventPages):
             group_name(arena.pk),
             f"board:{page}:{ended}",
             lambda: render_board(arena, page, ended),
+            after_push=shared_part.answers_push(request),
         )
         return {
             "entry": entry,

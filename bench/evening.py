@@ -164,7 +164,9 @@ async def sign_up_and_log_in(ports, logins, deadline, measure_from, out, every: 
 
 async def fetch_page(port, path, cookie, kind, measure_from, out) -> None:
     """An event page's live part, as htmx fetches it when the page's socket says "changed"."""
-    status, _head, _text, ms = await http(port, "GET", path, cookie, HX_Request="true")
+    status, _head, _text, ms = await http(
+        port, "GET", path, cookie, HX_Request="true", X_Event_Refresh="push"
+    )
     if status != 200:
         out["http_errors"].append(f"GET {path} {status}")
     elif time.perf_counter() >= measure_from:

@@ -10,10 +10,18 @@ the viewer's own (their game, their entry, the buttons) stays outside it.
 
 "Once per change" is the count of the changes the event's page group has been told of, kept in
 Redis and counted after each change's commit, before any push of it (`live.pushes.count_push`,
-through the kinds' "changed" pushes, throttled or not): a page loaded or fetched after a change
-reads a count at least that change's, so it never gets a part older than the change. (Counting
-only the pushes sent let an arena's page loaded inside the throttle window get a part without
-the last entrant, and its socket, opened after the window's trailing push, never heard of it.)
+through the kinds' "changed" pushes, throttled or not): a page loaded after a change reads a
+count at least that change's, so it never gets a part older than the change. (Counting only the
+pushes sent let an arena's page loaded inside the throttle window get a part without the last
+entrant, and its socket, opened after the window's trailing push, never heard of it.)
+
+A page's re-fetch that answers a push (`answers_push`: static/js/events.js says so in a
+header) needs no more than what that push carried, since any later change brings its own push:
+it reads the count of the changes pushed (`live.pushes.mark_pushed`). A busy arena changes many
+times in its one-second push window; its waiting players, all fetching because of the window's
+one push, then share one part instead of one per change. A part rendered after either count
+read k holds every change up to k, so both kinds of fetch share the parts by that number.
+
 A part is kept at most `EVENT_PART_SECONDS` (settings) however few pushes came,
 which bounds what a change that pushes nothing (a player renamed) leaves stale. With Redis away
 the part is rendered for each request, as before.
@@ -32,6 +40,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
+from django.http import HttpRequest
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
@@ -50,13 +59,24 @@ _parts_lock = threading.Lock()
 _rendering: dict[tuple, threading.Lock] = {}
 
 
-def shared_html(group: str, part: str, render: Callable[[], str]) -> SafeString:
+def answers_push(request: HttpRequest) -> bool:
+    """Whether this request is a live page's re-fetch because its socket said "changed"."""
+    return request.method == "GET" and request.headers.get(REFRESH_HEADER) == "push"
+
+
+REFRESH_HEADER = "X-Event-Refresh"  # static/js/events.js
+
+
+def shared_html(
+    group: str, part: str, render: Callable[[], str], *, after_push: bool = False
+) -> SafeString:
     """The `part` (a name, with whatever else the HTML depends on: a page number) of the event
     whose page listens to `group`, as `render()` makes it, from this process's copy when no
-    push came to the group since and it is younger than EVENT_PART_SECONDS. `render` must
-    depend only on the event and the language, never on the viewer."""
+    change came to the group since (with `after_push`, no push) and it is younger than
+    EVENT_PART_SECONDS. `render` must depend only on the event and the language, never on
+    the viewer."""
     seconds = settings.EVENT_PART_SECONDS
-    count = pushes.pushes_so_far(group) if seconds > 0 else None
+    count = pushes.pushes_so_far(group, pushed=after_push) if seconds > 0 else None
     if count is None:
         return mark_safe(render())
     key = (group, part, count, get_language())

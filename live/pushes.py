@@ -99,37 +99,68 @@ def _count_key(group: str) -> str:
     return heartbeat.prefixed(f"pushes:{group}")
 
 
-def count_push(group: str) -> None:
-    """One more change announced to `group`, counted in Redis after its commit and before any
-    push of it is sent: whatever a page reads after a change, pushed or not yet, is read at a
-    count at least the change's."""
+def _pushed_key(group: str) -> str:
+    from live import heartbeat
+
+    return heartbeat.prefixed(f"pushed:{group}")
+
+
+# Count `ARGV[1]` more changes (0 or 1) and, with ARGV[3] "1", mark them all pushed: the pushed
+# count only ever grows to the changes' count, whatever order two processes do this in.
+_COUNT = """
+local changes = redis.call('INCRBY', KEYS[1], ARGV[1])
+redis.call('EXPIRE', KEYS[1], ARGV[2])
+if ARGV[3] == '1' and changes > tonumber(redis.call('GET', KEYS[2]) or '0') then
+    redis.call('SET', KEYS[2], changes, 'EX', ARGV[2])
+end
+return changes
+"""
+
+
+def _count(group: str, *, more: int, pushed: bool) -> None:
     from live import heartbeat
 
     try:
-        key = _count_key(group)
-        heartbeat.client().pipeline().incr(key).expire(key, COUNT_SECONDS).execute()
+        heartbeat.client().eval(
+            _COUNT, 2, _count_key(group), _pushed_key(group), more, COUNT_SECONDS, int(pushed)
+        )
     except Exception:
         log.warning("push to %s not counted", group, exc_info=True)
 
 
-def pushes_so_far(group: str) -> int | None:
-    """How many changes `group` has been told of (`count_push`); None with Redis away."""
+def count_push(group: str) -> None:
+    """One more change announced to `group`, counted in Redis after its commit and before any
+    push of it is sent: whatever a page reads after a change, pushed or not yet, is read at a
+    count at least the change's."""
+    _count(group, more=1, pushed=False)
+
+
+def mark_pushed(group: str, *, more: int = 0) -> None:
+    """Every change counted so far (and `more`) is about to be pushed to `group`: a page
+    fetched because of this push reads a pushed count at least theirs (`pushes_so_far`)."""
+    _count(group, more=more, pushed=True)
+
+
+def pushes_so_far(group: str, *, pushed: bool = False) -> int | None:
+    """How many changes `group` has been told of (`count_push`), or with `pushed` how many of
+    them a push has gone out for (`mark_pushed`); None with Redis away."""
     from live import heartbeat
 
     try:
-        return int(heartbeat.client().get(_count_key(group)) or 0)
+        key = _pushed_key(group) if pushed else _count_key(group)
+        return int(heartbeat.client().get(key) or 0)
     except Exception:
         log.warning("pushes to %s not read", group, exc_info=True)
         return None
 
 
 def group_send_counted(group: str, message: dict[str, Any]) -> None:
-    count_push(group)
+    mark_pushed(group, more=1)
     group_send(group, message)
 
 
 def group_send_counted_on_commit(group: str, message: dict[str, Any]) -> None:
-    """After commit, count the push, then send it."""
+    """After commit, count the change as pushed, then send its push."""
     transaction.on_commit(lambda: group_send_counted(group, message))
 
 
@@ -208,7 +239,9 @@ def group_send_throttled_on_commit(group: str, message: dict[str, Any], every_ms
     (a "changed" with no data, so the newest state is what the page fetches then). The window
     is kept in Redis, so every process shares it. Every change is counted (`count_push`),
     pushed at once or not: a page loaded inside the window must not be given a part rendered
-    before it. With Redis away the push is simply sent."""
+    before it; each push marks what it carries (`mark_pushed`), so the pages fetching because
+    of it can share one part per push (events/shared_part.py). With Redis away the push is
+    simply sent."""
     transaction.on_commit(lambda: _send_throttled(group, message, every_ms))
 
 
@@ -216,11 +249,12 @@ def _send_throttled(group: str, message: dict[str, Any], every_ms: int) -> None:
     from live import heartbeat
 
     try:
-        count_push(group)
         redis = heartbeat.client()
         if redis.set(heartbeat.prefixed(f"throttle:{group}"), 1, nx=True, px=every_ms):
+            mark_pushed(group, more=1)
             group_send(group, message)
             return
+        count_push(group)
         if redis.set(heartbeat.prefixed(f"trailing:{group}"), 1, nx=True, px=every_ms):
             # By name, from Celery's registry (live.apps imports live.tasks in every process):
             # the task module is above this one, which it calls.

@@ -18,4 +18,5 @@ def worker_heartbeat() -> None:
 @shared_task(name="live.push", ignore_result=True)
 def push(group: str, message: dict) -> None:
     """The trailing push of a throttled group (`pushes.group_send_throttled_on_commit`)."""
-    pushes.group_send(group, message)  # its changes were counted when they came
+    pushes.mark_pushed(group)  # its changes were counted when they came
+    pushes.group_send(group, message)

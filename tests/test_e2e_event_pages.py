@@ -151,8 +151,11 @@ def test_round_robin_results_read_as_a_player_expects(site, context):
     expect(earlier.get_by_test_id("pairings-1")).to_have_count(0)
     earlier.locator("summary").click()
     expect(earlier.get_by_test_id("pairings-1")).to_contain_text(re.compile("[+−]–[+−]"))
-    # The open round stays open across a live refresh.
-    page.evaluate("document.body.dispatchEvent(new Event('tournament-changed'))")
+    # The open round stays open across a live refresh, which says it answers a push (the
+    # server shares one part per push, events/shared_part.py).
+    with page.expect_request(lambda r: r.headers.get("hx-request") == "true") as refetch:
+        page.evaluate("document.body.dispatchEvent(new Event('tournament-changed'))")
+    assert refetch.value.headers.get("x-event-refresh") == "push"
     expect(earlier.get_by_test_id("pairings-1")).to_be_visible()
     # The printable standings.
     page.get_by_test_id("print-link").click()

@@ -68,7 +68,10 @@ class TournamentPages(EventPages):
             # The rounds, standings and top boards are the same for every viewer: rendered once
             # per change (events/shared_part.py); the viewer's own game is asked apart.
             context["run_part"] = shared_part.shared_html(
-                group_name(tournament.pk), "run", lambda: render_run(tournament)
+                group_name(tournament.pk),
+                "run",
+                lambda: render_run(tournament),
+                after_push=shared_part.answers_push(request),
             )
             context["my_game_id"] = selectors.my_live_game_id(tournament, request.user)
         return context

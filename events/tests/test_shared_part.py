@@ -14,6 +14,7 @@ from django.utils import translation
 
 from events import shared_part
 from games import services as games
+from live import pushes
 from tournaments.tests.test_run import T0, live_games, ms
 from tournaments.tests.test_run_views import started
 
@@ -30,9 +31,10 @@ def parts_on(settings):
     shared_part.forget()
 
 
-def fetch(client, url) -> tuple[str, int]:
+def fetch(client, url, *, answering_push: bool = False) -> tuple[str, int]:
+    headers = {**HX, "HTTP_X_EVENT_REFRESH": "push"} if answering_push else HX
     with CaptureQueriesContext(connection) as queries:
-        response = client.get(url, **HX)
+        response = client.get(url, **headers)
     assert response.status_code == 200
     return response.content.decode(), len(queries)
 
@@ -126,6 +128,41 @@ def test_an_arena_board_is_shared_and_the_entry_controls_are_each_players(client
     client.logout()
     page, _ = fetch(client, url)
     assert 'data-testid="your-game"' not in page and page.count('data-testid="leader-row"') == 4
+
+
+def test_an_arena_fetch_answering_a_push_is_as_new_as_that_push(client, parts_on):
+    """Inside an arena's push window the changes are counted but not yet pushed: the waiting
+    pages, fetching because of the window's first push, share its part; a page loaded now gets
+    every change; the window's trailing push brings the fetches up to it."""
+    from arena.running.common import group_name
+    from arena.tests.factories import T0 as ARENA_T0
+    from arena.tests.factories import ArenaFactory, EntryFactory, on_page, tick
+
+    arena = ArenaFactory(base_seconds=600)
+    entries = [EntryFactory(arena=arena) for _ in range(4)]
+    for entry in entries:
+        on_page(arena, entry.player, ARENA_T0)
+    tick(ARENA_T0)
+    url, group = arena.get_absolute_url(), group_name(arena.pk)
+    pushes.mark_pushed(group, more=1)  # a change, pushed at once
+    page, rendered = fetch(client, url, answering_push=True)
+    assert "rinominato" not in page
+
+    rename(entries[0].player, "rinominato")
+    pushes.count_push(group)  # counted after its commit; its push waits for the window's end
+    page, kept = fetch(client, url, answering_push=True)
+    assert "rinominato" not in page and kept < rendered
+    assert "rinominato" in fetch(client, url)[0]
+
+    pushes.mark_pushed(group)  # the trailing push
+    page, shared = fetch(client, url, answering_push=True)
+    assert "rinominato" in page and shared == kept  # the part the page load rendered
+
+
+def test_only_a_get_answers_a_push(rf):
+    assert shared_part.answers_push(rf.get("/", HTTP_X_EVENT_REFRESH="push"))
+    assert not shared_part.answers_push(rf.get("/"))
+    assert not shared_part.answers_push(rf.post("/", HTTP_X_EVENT_REFRESH="push"))
 
 
 def test_many_asking_at_once_render_the_part_once(parts_on):

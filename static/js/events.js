@@ -36,11 +36,19 @@
     fetching = 0;
     if (pending) schedule(SETTLE_MS);
   }
-  document.addEventListener("htmx:afterRequest", function (event) {
-    // The fragment's own request (any page's fragment listening for the push), not a form's.
+  // The fragment's own request (any page's fragment listening for the push), not a form's.
+  function refetch(event) {
     const elt = event.detail && event.detail.elt;
     const trigger = elt && elt.getAttribute && elt.getAttribute("hx-trigger");
-    if (fetching && trigger && trigger.indexOf(eventName) !== -1) done();
+    return !!trigger && trigger.indexOf(eventName) !== -1;
+  }
+  // Say that this fetch answers a push: the server may then share the part it rendered for
+  // that push with every page asking for it (events/shared_part.py).
+  document.addEventListener("htmx:configRequest", function (event) {
+    if (refetch(event)) event.detail.headers["X-Event-Refresh"] = "push";
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (fetching && refetch(event)) done();
   });
 
   function connect(root) {
