@@ -112,8 +112,10 @@ class ChatConsumer(LiveConsumer):
         await self._muting(message, services.unmute)
 
     async def on_report(self, message: dict[str, Any]) -> None:
-        done = await self._act(message, _reported, line_id=message.get("line"), **self._place())
-        if done:
+        reported = await self._act(
+            message, services.report, line_id=message.get("line"), **self._place()
+        )
+        if reported is not None:
             await self.send_json({"type": "reported", "line": message.get("line")})
 
     async def on_close(self, message: dict[str, Any]) -> None:
@@ -143,8 +145,3 @@ class ChatConsumer(LiveConsumer):
 
     async def chat_removed(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "removed", "line": event["line"]})
-
-
-def _reported(**kwargs: Any) -> bool:
-    services.report(**kwargs)
-    return True

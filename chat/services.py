@@ -100,8 +100,7 @@ def say(*, kind: str, pk: int, part: str, viewer: rooms.Viewer, text: object) ->
     _count_line(viewer.user_id)
     with transaction.atomic():
         message = Message.objects.create(room=room.key, author_id=viewer.user_id, text=cleaned)
-        message = Message.objects.select_related("author").get(pk=message.pk)
-        line = selectors.line(message, room.part)
+        line = selectors.line(message, room.part)  # reads the author's name
         pushes.group_send_on_commit(group_name(room.key), messages.chat_line(room.key, line))
     return line
 
@@ -126,8 +125,9 @@ def unmute(*, user_id: int, muted_id: object) -> list[int]:
     return selectors.muted_ids(user_id)
 
 
-def report(*, kind: str, pk: int, viewer: rooms.Viewer, line_id: object) -> None:
-    """RULES 9.6: a line the reporter can read goes to the staff, once per reporter."""
+def report(*, kind: str, pk: int, viewer: rooms.Viewer, line_id: object) -> int:
+    """RULES 9.6: a line the reporter can read goes to the staff, once per reporter; returns
+    the line's id."""
     if not viewer.signed_in:
         raise ChatError("sign_in", "sign in to report")
     readable = [room.key for room in rooms.place_rooms(kind, pk, viewer) or ()]
@@ -142,13 +142,15 @@ def report(*, kind: str, pk: int, viewer: rooms.Viewer, line_id: object) -> None
             Report.objects.create(message_id=line_id, reporter_id=viewer.user_id)
     except IntegrityError:
         pass  # reported already: once is enough
+    return line_id
 
 
 def set_closed(*, kind: str, pk: int, viewer: rooms.Viewer, closed: bool) -> rooms.Room:
     """RULES 9.4: the organizer (or the staff) closes or opens an event's room; its sockets are
     told after commit (closed, they hide its lines; open again, they are sent them)."""
-    found = rooms.place_rooms(kind, pk, viewer) if kind != "game" else None
-    room = next((r for r in found or () if r.part == rooms.EVENT), None)
+    room = next(
+        (r for r in rooms.place_rooms(kind, pk, viewer) or () if r.part == rooms.EVENT), None
+    )
     if room is None:
         raise ChatError("no_room", "no such chat")
     if not room.closable:
