@@ -29,7 +29,9 @@ Targets (docs/benchmarks.md): moves p99 < 100 ms, Swiss turnaround p99 < 3 s, ar
 p99 < 3 s, pages p99 < 300 ms, queue wait p99 < 1 s, the worker's connections per minute at
 most its concurrency, no error and no traceback. Exit 1 if one is missed. ``--repeat N`` runs N
 evenings (new servers and events each time) and says how many met every target. ``--scale``
-multiplies every count (a quick look: ``--scale 0.25 --minutes 2``).
+multiplies every count (a quick look: ``--scale 0.25 --minutes 2``). ``--page-servers N``
+adds N daphne that serve the pages alone (the socket daphne then serve only sockets), the
+deployment that keeps a round start's page fetches off the sockets' processes.
 """
 
 from __future__ import annotations
@@ -171,6 +173,7 @@ async def fetch_page(port, path, cookie, kind, measure_from, out) -> None:
         out["http_errors"].append(f"GET {path} {status}")
     elif time.perf_counter() >= measure_from:
         out["pages"].setdefault(kind, []).append(ms)
+        out["page_at"].append((time.perf_counter(), ms))
 
 
 class Refresher:
@@ -220,13 +223,28 @@ async def watch(port, path, deadline, gate) -> None:
         ws.close()
 
 
+def start_page_servers(site, count: int) -> list[int]:
+    """`count` daphne for pages only (pages-<i>), as a deployment routing /ws/ apart would run
+    them; their ports once each listens."""
+    from harness import free_port, wait_listening
+
+    ports = []
+    for index in range(count):
+        port = free_port()
+        site.start_daphne(port, f"pages-{index}", stdout=False)
+        ports.append(port)
+    for port in ports:
+        wait_listening(port, 30)
+    return ports
+
+
 def client_process(part: dict, ports, args, ready, go, queue) -> None:
     async def main():
         out = {
             "latencies": [], "sent_at": [], "moves": 0, "errors": 0, "error_codes": {},
             "finished": 0, "stalled": [], "next_game_ms": [], "games_ended": 0,
             "swiss": {"opened": [], "ended": [], "next_game_ms": [], "games_ended": 0},
-            "pages": {}, "http_errors": [], "lags": [],
+            "pages": {}, "page_at": [], "http_errors": [], "lags": [],
         }  # fmt: skip
         gate = asyncio.Semaphore(10)
         games = part["games"]
@@ -240,8 +258,10 @@ def client_process(part: dict, ports, args, ready, go, queue) -> None:
 
         refreshers: list[Refresher] = []
 
+        page_ports = part["page_ports"] or ports
+
         def refresher(player, path: str, kind: str, spread_s: float) -> Refresher:
-            port = ports[player["id"] % len(ports)]
+            port = page_ports[player["id"] % len(page_ports)]
             found = Refresher(
                 spread_s, lambda: fetch_page(port, path, player["cookie"], kind, measure_from, out)
             )
@@ -323,7 +343,7 @@ def client_process(part: dict, ports, args, ready, go, queue) -> None:
                 for i, path in enumerate(part["watched_pages"])
             ),
             sign_up_and_log_in(
-                ports,
+                page_ports,
                 part["logins"],
                 deadline,
                 measure_from,
@@ -520,6 +540,7 @@ def run_once(args, run: int) -> dict:
     site = Processes(log_dir, env)
     try:
         ports = start_servers(site, 2)
+        page_ports = start_page_servers(site, args.page_servers)
         site.start_worker(node=f"bench-evening-{os.getpid()}", include=["bench.reminders"])
         site.start_beat()
         time.sleep(3)
@@ -532,6 +553,7 @@ def run_once(args, run: int) -> dict:
                 "swiss_players": swiss_players[i::clients],
                 "arena_players": arena_players[i::clients],
                 "watched_pages": pages[i::clients],
+                "page_ports": page_ports,
                 "logins": logins,
                 "signup_every": 10.0 * clients,
                 "tag": f"{tag}{i}",
@@ -659,6 +681,18 @@ def run_once(args, run: int) -> dict:
             "  moves p99 by 10 s: "
             + " ".join(f"{pct(v, 0.99):.0f}" for _k, v in sorted(buckets.items()))
         )
+        page_times = [x for r in results for x in r.get("page_at", [])]
+        pages_by: dict[int, list[float]] = {}
+        for at, ms in page_times:
+            pages_by.setdefault(int((at - measure_from) // 10), []).append(ms)
+        print(
+            "  pages p99 by 10 s: "
+            + " ".join(f"{pct(v, 0.99):.0f}" for _k, v in sorted(pages_by.items()) if _k >= 0)
+        )
+        opened_at = sorted(
+            {round(at - measure_from) for _g, at in swiss_opened if at >= measure_from}
+        )
+        print(f"  Swiss games opened at (s): {opened_at[:40]}")
     failures = sorted({f for r in results for f in r.get("client_failures", [])})
     if failures:
         print(f"  client failures (the bench's own): {failures[:5]}")
@@ -675,9 +709,19 @@ def main() -> int:
     parser.add_argument(
         "--move-every", type=float, default=1.5, help="seconds per own move, events"
     )
+    parser.add_argument(
+        "--page-servers",
+        type=int,
+        default=0,
+        help="daphne processes for pages only (0: the socket servers serve them too)",
+    )
     parser.add_argument("--clients", type=int, default=2, help="client processes")
     parser.add_argument("--repeat", type=int, default=1, help="evenings, each from scratch")
-    parser.add_argument("--timeline", action="store_true", help="moves p99 of each 10 s")
+    parser.add_argument(
+        "--timeline",
+        action="store_true",
+        help="moves and pages p99 of each 10 s, and when the Swiss rounds opened",
+    )
     args = parser.parse_args()
 
     django_setup()
