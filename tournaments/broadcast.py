@@ -18,6 +18,17 @@ def changed_on_commit(tournament_id: int, round_number: int = 0) -> None:
     )
 
 
+def result_on_commit(tournament_id: int, round_number: int) -> None:
+    """A game's result (the standings move): as `changed_on_commit`, but at most one push a
+    second, the last never lost (`live.pushes.group_send_throttled_on_commit`, as an arena's).
+    A 200-player round's results come several a second, and each push had every open page of
+    the tournament re-fetch and each daphne render its run anew (bench/evening.py); a page a
+    second late is worth it. The rounds' starts and ends are pushed at once."""
+    pushes.group_send_throttled_on_commit(
+        group_name(tournament_id), messages.tournament_changed(round_number)
+    )
+
+
 # What a player's site socket (`/ws/me/`) is told when their tournament game opens or ends, or
 # their tournament cancels itself: the banner re-fetches.
 PLAYER_WHAT = messages.What.MYTOURNAMENT

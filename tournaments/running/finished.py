@@ -10,10 +10,7 @@ from django.utils import timezone
 
 from games.models import Game
 from live import locks
-from tournaments.broadcast import (
-    changed_on_commit,
-    players_changed_on_commit,
-)
+from tournaments.broadcast import changed_on_commit, players_changed_on_commit, result_on_commit
 from tournaments.models import Pairing, Tournament
 
 from .common import _locked, _reschedule
@@ -44,10 +41,12 @@ def tournament_game_finished(*, game_id: int, now: datetime | None = None) -> bo
         .get()
     )
     changed = _catch_up(tournament, pairing, now)
-    if _round_end_if_done(pairing.round, now):
+    round_ended = _round_end_if_done(pairing.round, now)
+    if round_ended:
         _reschedule(tournament, pairing.round)
-        changed = True
-    if changed:
-        changed_on_commit(tournament.pk, pairing.round.number)
+        changed_on_commit(tournament.pk, pairing.round.number)  # the round's end, at once
+    elif changed:
+        result_on_commit(tournament.pk, pairing.round.number)
+    if changed or round_ended:
         players_changed_on_commit([pairing.white.player_id, pairing.black.player_id])
-    return changed
+    return changed or round_ended
