@@ -119,14 +119,24 @@ def make_arena(n: int) -> tuple[int, list[dict]]:
 
 
 async def player_loop(
-    page_path, player, ports, interval, deadline, measure_from, out, gate, on_page=None
+    page_path,
+    player,
+    ports,
+    interval,
+    deadline,
+    measure_from,
+    out,
+    gate,
+    on_page=None,
+    on_game=None,
 ):
     """One player of an event: its page (`page_path`, the arena's or a tournament's socket) and
     the site socket stay open; every "mygame" push opens that game's socket, where the player
     moves or resigns until it ends. When `out` has the lists "opened" and "ended", each game's
     (id, time) of its "mygame" push and of its end go there (bench/evening.py). `on_page`
     (message, in_game) is awaited for each message of the page's socket (a page that
-    re-fetches what changed)."""
+    re-fetches what changed); `on_game(game_id)` is called at each "mygame" (the browser
+    loading the game's page)."""
     rng = random.Random(player["id"])
     port = ports[player["id"] % len(ports)]
     async with gate:
@@ -147,6 +157,8 @@ async def player_loop(
                     out["next_game_ms"].append((now - ended_at) * 1000)
                 if "opened" in out:
                     out["opened"].append((message["game"], now))
+                if on_game is not None:
+                    on_game(message["game"])
                 await games.put(message["game"])
 
     async def event_page():

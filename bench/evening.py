@@ -12,7 +12,8 @@ REDIS_URL (private ones from `make`), as the README deploys them (`pool=20`), af
 - 2,000 spectator sockets in all: on those games and on the tournament's and the arena's pages;
 - the players re-fetching their event's page as the live pages do (`Refresher`, as
   static/js/events.js): a Swiss player's at each new round and on each push between their
-  games, an arena player's on each push while they wait;
+  games, an arena player's on each push while they wait; and loading their game's page at
+  each "mygame", which takes their browser away from the event's page until the game ends;
 - sign-ups and log-ins through the forms (the password hashed as deployed);
 - the reminders of 200 players of a tournament starting in 30 minutes, falling due mid-window
   (bench/reminders.py).
@@ -164,11 +165,11 @@ async def sign_up_and_log_in(ports, logins, deadline, measure_from, out, every: 
                 out["pages"].setdefault(f"{kind} sent", []).append(ms_post)
 
 
-async def fetch_page(port, path, cookie, kind, measure_from, out) -> None:
-    """An event page's live part, as htmx fetches it when the page's socket says "changed"."""
-    status, _head, _text, ms = await http(
-        port, "GET", path, cookie, HX_Request="true", X_Event_Refresh="push"
-    )
+async def fetch_page(port, path, cookie, kind, measure_from, out, *, live_part=True) -> None:
+    """An event page's live part, as htmx fetches it when the page's socket says "changed";
+    or, not `live_part`, a whole page as the browser loads it."""
+    headers = {"HX_Request": "true", "X_Event_Refresh": "push"} if live_part else {}
+    status, _head, _text, ms = await http(port, "GET", path, cookie, **headers)
     if status != 200:
         out["http_errors"].append(f"GET {path} {status}")
     elif time.perf_counter() >= measure_from:
@@ -260,13 +261,39 @@ def client_process(part: dict, ports, args, ready, go, queue) -> None:
 
         page_ports = part["page_ports"] or ports
 
+        # The players whose browser is on their game's page, not their event's: from "mygame"
+        # to their game's end, as the event's socket tells (player_loop's `in_game`).
+        at_game: set[int] = set()
+
         def refresher(player, path: str, kind: str, spread_s: float) -> Refresher:
             port = page_ports[player["id"] % len(page_ports)]
-            found = Refresher(
-                spread_s, lambda: fetch_page(port, path, player["cookie"], kind, measure_from, out)
-            )
+
+            async def fetch() -> None:
+                if player["id"] not in at_game:  # the page was left for the game meanwhile
+                    await fetch_page(port, path, player["cookie"], kind, measure_from, out)
+
+            found = Refresher(spread_s, fetch)
             refreshers.append(found)
             return found
+
+        loads: set[asyncio.Task] = set()
+
+        def game_page(player):
+            """The site socket's "mygame" takes the browser to the game's page (mygame.js)."""
+            port = page_ports[player["id"] % len(page_ports)]
+
+            def load(game_id: int) -> None:
+                at_game.add(player["id"])
+                task = asyncio.create_task(
+                    fetch_page(
+                        port, f"/games/{game_id}/", player["cookie"], "game page", measure_from,
+                        out, live_part=False,
+                    )
+                )  # fmt: skip
+                loads.add(task)
+                task.add_done_callback(loads.discard)
+
+            return load
 
         def tournament_page(player):
             page = refresher(
@@ -274,9 +301,11 @@ def client_process(part: dict, ports, args, ready, go, queue) -> None:
             )
 
             async def on_page(message, in_game):
-                # At each new round the player looks at the new pairings and standings; between
-                # their games their page is open and follows every push (its game's page while
-                # they play).
+                # At each new round the player looks at the new pairings and standings, unless
+                # their new game took them away first; between their games their page is open
+                # and follows every push (its game's page while they play).
+                if not in_game:
+                    at_game.discard(player["id"])
                 round_number = message.get("round", 0)
                 if round_number != rounds_seen.get(player["id"]):
                     rounds_seen[player["id"]] = round_number
@@ -291,6 +320,7 @@ def client_process(part: dict, ports, args, ready, go, queue) -> None:
 
             async def on_page(message, in_game):
                 if not in_game:  # its page is open only while the player waits for a game
+                    at_game.discard(player["id"])
                     page.push()
 
             return on_page
@@ -321,6 +351,7 @@ def client_process(part: dict, ports, args, ready, go, queue) -> None:
                     out["swiss"],
                     gate,
                     tournament_page(p),
+                    game_page(p),
                 )  # fmt: skip
                 for p in part["swiss_players"]
             ),
@@ -335,6 +366,7 @@ def client_process(part: dict, ports, args, ready, go, queue) -> None:
                     out,
                     gate,
                     arena_page(p),
+                    game_page(p),
                 )  # fmt: skip
                 for p in part["arena_players"]
             ),
@@ -362,6 +394,8 @@ def client_process(part: dict, ports, args, ready, go, queue) -> None:
         for page in refreshers:  # a fetch still waiting when the evening ends is not made
             if page.waiting is not None:
                 page.waiting.cancel()
+        for task in list(loads):
+            task.cancel()
         out["client_failures"] = sorted(
             {repr(o)[:120] for o in outcomes if isinstance(o, BaseException)}
         )
