@@ -59,12 +59,12 @@ _parts_lock = threading.Lock()
 _rendering: dict[tuple, threading.Lock] = {}
 
 
+REFRESH_HEADER = "X-Event-Refresh"  # static/js/events.js
+
+
 def answers_push(request: HttpRequest) -> bool:
     """Whether this request is a live page's re-fetch because its socket said "changed"."""
     return request.method == "GET" and request.headers.get(REFRESH_HEADER) == "push"
-
-
-REFRESH_HEADER = "X-Event-Refresh"  # static/js/events.js
 
 
 def shared_html(
