@@ -165,16 +165,33 @@ async def sign_up_and_log_in(ports, logins, deadline, measure_from, out, every: 
                 out["pages"].setdefault(f"{kind} sent", []).append(ms_post)
 
 
-async def fetch_page(port, path, cookie, kind, measure_from, out, *, live_part=True) -> None:
+# How a page asks: htmx answering a push of the page's socket (static/js/events.js), htmx
+# fetching a fragment, the browser loading a whole page.
+ASKED = {
+    "push": {"HX_Request": "true", "X_Event_Refresh": "push"},
+    "fragment": {"HX_Request": "true"},
+    "page": {},
+}
+
+
+async def fetch_page(port, path, cookie, kind, measure_from, out, *, asked="push") -> None:
     """An event page's live part, as htmx fetches it when the page's socket says "changed";
-    or, not `live_part`, a whole page as the browser loads it."""
-    headers = {"HX_Request": "true", "X_Event_Refresh": "push"} if live_part else {}
+    or a fragment, or a whole page (`asked`)."""
+    headers = ASKED[asked]
     status, _head, _text, ms = await http(port, "GET", path, cookie, **headers)
     if status != 200:
         out["http_errors"].append(f"GET {path} {status}")
     elif time.perf_counter() >= measure_from:
         out["pages"].setdefault(kind, []).append(ms)
         out["page_at"].append((time.perf_counter(), ms))
+
+
+# What a game page asks for as soon as it is in (games/_site_notices.html and
+# tournaments/_site_notices.html, hx-trigger "load"), with the kind each is reported under.
+GAME_PAGE_FRAGMENTS = (
+    ("/play/notices/", "game page's challenge notices"),
+    ("/tournaments/banner/", "game page's tournament banner"),
+)
 
 
 class Refresher:
@@ -282,14 +299,24 @@ def client_process(part: dict, ports, args, ready, go, queue) -> None:
             """The site socket's "mygame" takes the browser to the game's page (mygame.js)."""
             port = page_ports[player["id"] % len(page_ports)]
 
+            async def visit(game_id: int) -> None:
+                await fetch_page(
+                    port, f"/games/{game_id}/", player["cookie"], "game page", measure_from, out,
+                    asked="page",
+                )  # fmt: skip
+                # The page's notices, fetched by htmx once it is in (hx-trigger "load").
+                await asyncio.gather(
+                    *(
+                        fetch_page(
+                            port, path, player["cookie"], kind, measure_from, out, asked="fragment"
+                        )
+                        for path, kind in GAME_PAGE_FRAGMENTS
+                    )
+                )
+
             def load(game_id: int) -> None:
                 at_game.add(player["id"])
-                task = asyncio.create_task(
-                    fetch_page(
-                        port, f"/games/{game_id}/", player["cookie"], "game page", measure_from,
-                        out, live_part=False,
-                    )
-                )  # fmt: skip
+                task = asyncio.create_task(visit(game_id))
                 loads.add(task)
                 task.add_done_callback(loads.discard)
 
