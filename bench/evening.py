@@ -12,8 +12,9 @@ REDIS_URL (private ones from `make`), as the README deploys them (`pool=20`), af
 - 2,000 spectator sockets in all: on those games and on the tournament's and the arena's pages;
 - the players re-fetching their event's page as the live pages do (`Refresher`, as
   static/js/events.js): a Swiss player's at each new round and on each push between their
-  games, an arena player's on each push while they wait; and loading their game's page at
-  each "mygame", which takes their browser away from the event's page until the game ends;
+  games, an arena player's on each push while they wait; and loading their game's page, and
+  the two notices it fetches once in, at each "mygame", which takes their browser away from
+  the event's page until the game ends;
 - sign-ups and log-ins through the forms (the password hashed as deployed);
 - the reminders of 200 players of a tournament starting in 30 minutes, falling due mid-window
   (bench/reminders.py).
