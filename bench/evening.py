@@ -242,21 +242,6 @@ async def watch(port, path, deadline, gate) -> None:
         ws.close()
 
 
-def start_page_servers(site, count: int) -> list[int]:
-    """`count` daphne for pages only (pages-<i>), as a deployment routing /ws/ apart would run
-    them; their ports once each listens."""
-    from harness import free_port, wait_listening
-
-    ports = []
-    for index in range(count):
-        port = free_port()
-        site.start_daphne(port, f"pages-{index}", stdout=False)
-        ports.append(port)
-    for port in ports:
-        wait_listening(port, 30)
-    return ports
-
-
 def client_process(part: dict, ports, args, ready, go, queue) -> None:
     async def main():
         out = {
@@ -602,7 +587,8 @@ def run_once(args, run: int) -> dict:
     site = Processes(log_dir, env)
     try:
         ports = start_servers(site, 2)
-        page_ports = start_page_servers(site, args.page_servers)
+        # Pages only, as a deployment sending /ws/ to the others would run them.
+        page_ports = start_servers(site, args.page_servers, name="pages")
         site.start_worker(node=f"bench-evening-{os.getpid()}", include=["bench.reminders"])
         site.start_beat()
         time.sleep(3)
@@ -736,21 +722,9 @@ def run_once(args, run: int) -> dict:
           f"CPU {sum(r['cpu_seconds'] for r in results):.0f} s in all (warm-up included)")  # fmt: skip
     if args.timeline:
         sent = [x for r in results for x in r["sent_at"]]
-        buckets: dict[int, list[float]] = {}
-        for at, ms in zip(sent, moves, strict=True):
-            buckets.setdefault(int(at // 10), []).append(ms)
-        print(
-            "  moves p99 by 10 s: "
-            + " ".join(f"{pct(v, 0.99):.0f}" for _k, v in sorted(buckets.items()))
-        )
-        page_times = [x for r in results for x in r.get("page_at", [])]
-        pages_by: dict[int, list[float]] = {}
-        for at, ms in page_times:
-            pages_by.setdefault(int((at - measure_from) // 10), []).append(ms)
-        print(
-            "  pages p99 by 10 s: "
-            + " ".join(f"{pct(v, 0.99):.0f}" for _k, v in sorted(pages_by.items()) if _k >= 0)
-        )
+        print("  moves p99 by 10 s: " + p99_by_ten_seconds(zip(sent, moves, strict=True)))
+        pages_at = [(at - measure_from, ms) for r in results for at, ms in r["page_at"]]
+        print("  pages p99 by 10 s: " + p99_by_ten_seconds(pages_at))
         opened_at = sorted(
             {round(at - measure_from) for _g, at in swiss_opened if at >= measure_from}
         )
@@ -760,6 +734,15 @@ def run_once(args, run: int) -> dict:
         print(f"  client failures (the bench's own): {failures[:5]}")
     print("  " + ("every target met" if not missed else "missed: " + ", ".join(missed)))
     return {**figures, "missed": missed, "worker connections/min": per_minute}
+
+
+def p99_by_ten_seconds(timed) -> str:
+    """The p99 of each 10 s of the measured window, from (seconds into it, milliseconds)."""
+    buckets: dict[int, list[float]] = {}
+    for at, ms in timed:
+        if at >= 0:
+            buckets.setdefault(int(at // 10), []).append(ms)
+    return " ".join(f"{pct(v, 0.99):.0f}" for _k, v in sorted(buckets.items()))
 
 
 def main() -> int:

@@ -431,17 +431,19 @@ def uvicorn_argv(port: int) -> list[str]:
     ]
 
 
-def start_servers(procs: Processes, count: int, server: str = "daphne") -> list[int]:
-    """`count` server processes, server-<i> in `procs` (daphne as deployed, or uvicorn), each
+def start_servers(
+    procs: Processes, count: int, server: str = "daphne", name: str = "server"
+) -> list[int]:
+    """`count` server processes, <name>-<i> in `procs` (daphne as deployed, or uvicorn), each
     on a free port; their ports, once each listens. Their logs hold stderr only: daphne's
     access log, a line per socket, would bury the warnings `report_server_logs` counts."""
     ports = []
     for index in range(count):
         port = free_port()
         if server == "uvicorn":
-            procs.start(f"server-{index}", uvicorn_argv(port), stdout=False)
+            procs.start(f"{name}-{index}", uvicorn_argv(port), stdout=False)
         else:
-            procs.start_daphne(port, f"server-{index}", stdout=False)
+            procs.start_daphne(port, f"{name}-{index}", stdout=False)
         ports.append(port)
     for port in ports:
         wait_listening(port, 30)

@@ -108,7 +108,8 @@ def test_with_redis_away_the_part_is_rendered_for_each_request(client, parts_on,
     assert "rinominato" in page and second == first
 
 
-def test_an_arena_board_is_shared_and_the_entry_controls_are_each_players(client, parts_on):
+def running_arena():
+    """An arena of four players on its page, paired into two games."""
     from arena.tests.factories import T0 as ARENA_T0
     from arena.tests.factories import ArenaFactory, EntryFactory, on_page, tick
 
@@ -117,6 +118,11 @@ def test_an_arena_board_is_shared_and_the_entry_controls_are_each_players(client
     for entry in entries:
         on_page(arena, entry.player, ARENA_T0)
     tick(ARENA_T0)
+    return arena, entries
+
+
+def test_an_arena_board_is_shared_and_the_entry_controls_are_each_players(client, parts_on):
+    arena, entries = running_arena()
     url = arena.get_absolute_url()
     client.force_login(entries[0].player)
     page, rendered = fetch(client, url)
@@ -135,14 +141,8 @@ def test_an_arena_fetch_answering_a_push_is_as_new_as_that_push(client, parts_on
     pages, fetching because of the window's first push, share its part; a page loaded now gets
     every change; the window's trailing push brings the fetches up to it."""
     from arena.running.common import group_name
-    from arena.tests.factories import T0 as ARENA_T0
-    from arena.tests.factories import ArenaFactory, EntryFactory, on_page, tick
 
-    arena = ArenaFactory(base_seconds=600)
-    entries = [EntryFactory(arena=arena) for _ in range(4)]
-    for entry in entries:
-        on_page(arena, entry.player, ARENA_T0)
-    tick(ARENA_T0)
+    arena, entries = running_arena()
     url, group = arena.get_absolute_url(), group_name(arena.pk)
     pushes.mark_pushed(group, more=1)  # a change, pushed at once
     page, rendered = fetch(client, url, answering_push=True)
