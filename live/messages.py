@@ -26,7 +26,9 @@ class What(StrEnum):
     CHALLENGES = "challenges"  # a challenge to or from them came, went or was answered
     MYGAME = "mygame"  # a game of theirs opened: `game` is its id; the page goes there
     MYTOURNAMENT = "mytournament"  # one of their tournaments has news (banner re-fetches)
-    MYARENA = "myarena"  # one of their arenas started, ended or was cancelled
+    # One of their arenas started, ended or was cancelled; `started`: it has just started and
+    # they are active in it, so the page goes there (RULES 8: only a page open on it pairs).
+    MYARENA = "myarena"
     POOL = "pool"  # their wait in a quick-pairing pool started or ended
     REMINDER = "reminder"  # an event they joined starts soon (the reminder notices re-fetch)
 
@@ -36,7 +38,7 @@ _DATA: dict[What, dict[str, type]] = {
     What.CHALLENGES: {},
     What.MYGAME: {"game": int},
     What.MYTOURNAMENT: {},
-    What.MYARENA: {"arena": int},
+    What.MYARENA: {"arena": int, "started": bool},
     What.POOL: {},
     What.REMINDER: {},
 }
