@@ -19,6 +19,7 @@ from chat.services import ChatError
 from games.models import Game
 from games.services import game_resign
 from games.tests.factories import open_game
+from live import locks
 from tournaments.models import Tournament
 from tournaments.tests.factories import TournamentFactory
 
@@ -204,5 +205,6 @@ def test_a_players_lines_go_with_their_data_and_their_account():
     assert [(line["room"], line["text"]) for line in section] == [
         (f"tournament:{tournament.pk}", "ciao")
     ]
-    personal.erase(anna)
+    with locks.atomic():  # erasers run in the deleting transaction (accounts.personal)
+        personal.erase(anna)
     assert not Message.objects.filter(author=anna).exists()
