@@ -28,7 +28,7 @@ from chat import rooms
 from chat import services as chat_services
 from chat.models import Message
 from events.services import EventError
-from games.models import Challenge, ChallengeStatus, Game
+from games.models import Challenge, ChallengeStatus, Game, PoolEntry
 from games.services import challenge_accept, challenge_create
 from games.services.errors import ChallengeGone, NotAPlayer
 from tests.concurrency import Raised, RowHeld, run_at_once
@@ -230,3 +230,15 @@ def test_a_page_left_open_writes_nothing_for_a_deleted_account():
         _say(tournament, viewer, "sono ancora qui")()
     assert refused.value.code == "account_closed"
     assert not Message.objects.filter(author=player).exists()
+
+
+def test_a_deleted_account_never_waits_in_a_pool():
+    """The lobby page left open: a join sent after the deletion put the deleted account in the
+    pool, where it could be paired."""
+    from games.services import Pool, pool_join
+
+    player = UserFactory()
+    user_delete(user_id=player.pk)
+    with pytest.raises(NotAPlayer, match="closed"):
+        pool_join(player_id=player.pk, pool=Pool("chess", 180, 2, True))
+    assert not PoolEntry.objects.filter(player=player).exists()
