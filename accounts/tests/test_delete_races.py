@@ -30,7 +30,7 @@ from chat.models import Message
 from events.services import EventError
 from games.models import Challenge, ChallengeStatus, Game, PoolEntry
 from games.services import challenge_accept, challenge_create
-from games.services.errors import ChallengeGone, NotAPlayer
+from games.services.errors import ChallengeGone, NotAPlayer, OpponentUnavailable
 from tests.concurrency import Raised, RowHeld, run_at_once
 from tournaments import services as tournament_services
 from tournaments.models import Registration, Tournament
@@ -242,3 +242,15 @@ def test_a_deleted_account_never_waits_in_a_pool():
     with pytest.raises(NotAPlayer, match="closed"):
         pool_join(player_id=player.pk, pool=Pool("chess", 180, 2, True))
     assert not PoolEntry.objects.filter(player=player).exists()
+
+
+def test_a_closed_account_posts_no_challenge_and_is_sent_none():
+    """A form sent before the deletion, handled after it: the challenge stood in the lobby for a
+    deleted account (and one to a deleted account was refused only when deactivated)."""
+    gone, other = UserFactory(), UserFactory()
+    user_delete(user_id=gone.pk)
+    with pytest.raises(NotAPlayer, match="closed"):
+        _open_challenge(gone.pk)
+    with pytest.raises(OpponentUnavailable):
+        _open_challenge(other.pk, opponent_id=gone.pk)
+    assert not Challenge.objects.exists()

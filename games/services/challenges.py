@@ -66,10 +66,15 @@ def challenge_create(
     with locks.atomic():
         # The challenger's row, so two posts at once cannot both pass the count (USER rank).
         users = get_user_model().objects.filter(pk__in=[challenger_id, opponent_id or 0])
-        found = {u.pk: u for u in locks.lock_rows(users.only("pk", "is_active"), locks.Rank.USER)}
+        users = users.only("pk", "is_active", "deleted_at")
+        found = {u.pk: u for u in locks.lock_rows(users, locks.Rank.USER)}
         if challenger_id not in found:
             raise Malformed("no such challenger")
-        if opponent_id is not None and not getattr(found.get(opponent_id), "is_active", False):
+        if not account_open(found[challenger_id]):  # deleted or deactivated meanwhile
+            raise NotAPlayer("your account is closed")
+        if opponent_id is not None and not (
+            opponent_id in found and account_open(found[opponent_id])
+        ):
             raise OpponentUnavailable("this player cannot be challenged")
         open_now = Challenge.objects.filter(
             challenger_id=challenger_id, status=ChallengeStatus.OPEN
