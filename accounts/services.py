@@ -122,10 +122,8 @@ def account_lock_open(*, user_id: int) -> User | None:
     """The player's user row, locked until the end of the transaction (USER rank,
     `live.locks`), or None when the account is closed (deleted, deactivated or absent): what
     every action that adds something of a player's checks under the lock the deletion takes."""
-    from live.locks import Rank, lock_rows
-
-    rows = lock_rows(
-        User.objects.filter(pk=user_id).only("pk", "is_active", "deleted_at"), Rank.USER
+    rows = locks.lock_rows(
+        User.objects.filter(pk=user_id).only("pk", "is_active", "deleted_at"), locks.Rank.USER
     )
     return rows[0] if rows and account_open(rows[0]) else None
 
