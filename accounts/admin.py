@@ -10,6 +10,7 @@ from django.utils.translation import ngettext
 
 from accounts.admin_messages import FEMININE, MASCULINE, NamedModelAdmin, Noun
 from accounts.models import User
+from accounts.services import accounts_deactivated
 from live import locks
 from mail.models import Mail
 
@@ -116,9 +117,17 @@ class PlayerAdmin(NamedModelAdmin, UserAdmin):
             ngettext("%d account non è più bot.", "%d account non sono più bot.", count) % count,
         )
 
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if change and "is_active" in form.changed_data and not obj.is_active:
+            accounts_deactivated(user_ids=[obj.pk])  # their open pages' sockets close
+
     @admin.action(description=_("Disattiva gli account scelti"))
     def deactivate(self, request, queryset):
-        count = queryset.exclude(pk=request.user.pk).update(is_active=False)
+        chosen = queryset.exclude(pk=request.user.pk)
+        user_ids = list(chosen.filter(is_active=True).values_list("pk", flat=True))
+        count = chosen.update(is_active=False)
+        accounts_deactivated(user_ids=user_ids)  # their open pages' sockets close
         self.message_user(
             request,
             ngettext("%d account disattivato.", "%d account disattivati.", count) % count,

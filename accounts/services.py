@@ -75,10 +75,18 @@ def user_delete(*, user_id: int, now=None) -> User:
     results, standings and everyone's ratings stay, under the tombstone name; the address,
     names, password, preferences and mails go; log-in is impossible from then on (an unusable
     password also ends every session: Django checks each session against the password hash).
-    Refused with the reasons (ValidationError) while the player is in a live event or game."""
+    Refused with the reasons (ValidationError) while the player is in a live event or game.
+
+    Locks in the site's order (`live.locks`): what the apps' erasers change of a lower rank
+    first (`personal.lock`: the open challenges), then the player's row. Every action that adds
+    something of the player's (a join, an entry, an accepted challenge, a chat line) locks the
+    same row and refuses a closed account under it, so of a deletion and one of them at once
+    exactly one goes through. After commit every open socket of the player closes (4403)."""
+    from live import pushes
     from live.locks import Rank, lock_one
 
     with locks.atomic():
+        personal.lock(user_id)
         user = lock_one(User, user_id, Rank.USER)
         if user.is_deleted:
             return user
@@ -100,7 +108,32 @@ def user_delete(*, user_id: int, now=None) -> User:
         user.groups.clear()
         user.user_permissions.clear()
         Mail.objects.filter(user=user).delete()
+        pushes.account_closed_on_commit([user.pk])
     return user
+
+
+def account_open(user) -> bool:
+    """Whether `user` (a row read under its lock, with `is_active` and `deleted_at`) may still
+    act: neither deleted nor deactivated by the staff."""
+    return bool(user.is_active) and user.deleted_at is None
+
+
+def account_lock_open(*, user_id: int) -> User | None:
+    """The player's user row, locked until the end of the transaction (USER rank,
+    `live.locks`), or None when the account is closed (deleted, deactivated or absent): what
+    every action that adds something of a player's checks under the lock the deletion takes."""
+    rows = locks.lock_rows(
+        User.objects.filter(pk=user_id).only("pk", "is_active", "deleted_at"), locks.Rank.USER
+    )
+    return rows[0] if rows and account_open(rows[0]) else None
+
+
+def accounts_deactivated(*, user_ids) -> None:
+    """The staff deactivated these accounts (the admin): after commit their open sockets
+    close (4403), as a deleted account's do."""
+    from live import pushes
+
+    pushes.account_closed_on_commit(user_ids)
 
 
 def personal_data_archive(*, user: User) -> bytes:

@@ -4,7 +4,8 @@ entering, pausing and leaving. The run itself is `arena.running`.
 Every function runs in one transaction and first locks what it changes: opening an arena locks
 the opener's user row (RULES 1, one live event per person, across kinds); everything else
 locks the arena row (EVENT rank, `live.locks`), so entering, pausing and the pairing pass are
-serialized per arena.
+serialized per arena. Entering then locks the player's user row (USER rank), as deleting the
+account does (`events.player_lock_and_check`), so a deleted account is never left in.
 """
 
 from __future__ import annotations
@@ -153,6 +154,7 @@ def entry_enter(
     _check_person(player, opening=False)
     now = now or timezone.now()
     arena = _locked(arena_id)
+    events.player_lock_and_check(player)  # a deletion at once: one of the two goes through
     if not arena.is_live or now >= arena.ends_at:
         raise ArenaError("closed", _("L'arena è finita: non si può più entrare."))
     entry = Entry.objects.filter(arena=arena, player=player).first()

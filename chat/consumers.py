@@ -3,7 +3,9 @@
 An adapter (STYLE 5): it asks `chat.rooms` which rooms its viewer reads, joins their groups,
 sends their latest lines, and hands every client message to one service of `chat.services`,
 turning a `ChatError` into an `error` reply (the socket stays up). The one thing it keeps itself
-is whom its viewer mutes, so that a pushed line of a muted player never reaches the page.
+is whom its viewer mutes, so that a pushed line of a muted player never reaches the page; a
+signed-in viewer's sockets share a group (`services.muting_group`) that tells each of them
+when the list changes, in whichever tab.
 """
 
 from __future__ import annotations
@@ -62,6 +64,8 @@ class ChatConsumer(LiveConsumer):
         self.muted = frozenset(player["id"] for player in opening["muted"])
         for key in self.parts:
             await self.join(services.group_name(key))
+        if self.viewer.signed_in:  # RULES 9.5: a mute made in another tab holds here too
+            await self.join(services.muting_group(self.viewer.user_id))
         await self.accept()
         await self.send_json(opening)
 
@@ -142,6 +146,15 @@ class ChatConsumer(LiveConsumer):
                 event["room"], part, self.muted
             )
         await self.send_json(reply)
+
+    async def chat_muted(self, event: dict[str, Any]) -> None:
+        """Whom the viewer mutes now, changed on another page (RULES 9.5); the page that
+        muted was answered already and has nothing new to hear."""
+        muted = frozenset(player["id"] for player in event["players"])
+        if muted == self.muted:
+            return
+        self.muted = muted
+        await self.send_json({"type": "muted", "players": event["players"]})
 
     async def chat_removed(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "removed", "line": event["line"]})

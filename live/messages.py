@@ -108,3 +108,14 @@ def chat_closed(room: str, closed: bool) -> Message:
 def chat_removed(room: str, line_id: int) -> Message:
     """The staff took a line away (RULES 9.6): every page showing it drops it."""
     return {"type": "chat.removed", "room": room, "line": line_id}
+
+
+def chat_muted(players: list[dict[str, Any]]) -> Message:
+    """Whom a player mutes now (RULES 9.5), for every chat socket of theirs: a mute holds in
+    every tab, not only the one that muted."""
+    return {"type": "chat.muted", "players": players}
+
+
+def account_closed() -> Message:
+    """The account was deleted or deactivated: every socket of its player closes (4403)."""
+    return {"type": "account.closed"}

@@ -4,7 +4,9 @@ Every function is keyword-only and runs in one transaction. Locking contract: an
 changes who is registered, or the tournament's options, first locks the tournament row
 (`select_for_update`), so two joins for the last seat are serialized and the second sees the
 tournament full. Opening a tournament locks the opener's user row, so two forms submitted at
-once cannot both pass the one-live-event check (RULES 1).
+once cannot both pass the one-live-event check (RULES 1); joining locks the player's user row
+after the tournament's (`events.player_lock_and_check`), as deleting the account does, so a
+deleted account is never left registered.
 """
 
 from __future__ import annotations
@@ -165,6 +167,7 @@ def registration_join(
     if player.is_bot:  # RULES 1
         raise TournamentError("bot", _("I bot non possono iscriversi ai tornei."))
     tournament = _locked(tournament_id)
+    events.player_lock_and_check(player)  # a deletion at once: one of the two goes through
     if tournament.has_started(now):
         raise TournamentError(
             "started", _("Il torneo è già iniziato: non ci si può più iscrivere.")

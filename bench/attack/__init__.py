@@ -15,7 +15,11 @@ bounded loops, one scenario after another:
    games, acknowledged moves missing, unanswered moves;
 5. flood (`bench.attack.flood`): guests and a signed-in user flooding every kind of socket for
    20 s while 100 games are played; the daphnes' memory, the players' move latency and how
-   often the flooders are answered, against targets.
+   often the flooders are answered, against targets;
+6. deletion (`bench.attack.deletion`): accounts deleted while, at the same moment, they join a
+   tournament, enter an arena or write a chat line, or another player accepts their challenge;
+   both going through (a deleted account left registered, a line stored after its erasure),
+   a deadlock's 5xx, a chat socket of the deleted account left open.
 
 Each prints one line of figures (and what each non-zero figure points at), then a total line.
 Target: every figure but the number of requests is zero (the flood's "targets missed" counts

@@ -1,4 +1,5 @@
-"""python -m bench.attack [--only forms|sockets|presence|faults|flood] [--quick]: see __init__."""
+"""python -m bench.attack [--only forms|sockets|presence|faults|flood|deletion] [--quick]: see
+__init__."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from bench.attack import fixtures
 from bench.attack.figures import Figures, grouped, total
 from bench.attack.servers import Site, describe, site_environment
 
-SCENARIOS = ("forms", "sockets", "presence", "faults", "flood")
+SCENARIOS = ("forms", "sockets", "presence", "faults", "flood", "deletion")
 # Seconds a presence row lives unrefreshed (live.presence.STALE_MS), plus the tick's sweep.
 STALE_WAIT_SECONDS = 36.0
 
@@ -45,6 +46,7 @@ def main() -> int:
     parser.add_argument(
         "--flood-seconds", type=float, help="flood: seconds of flooding (20; quick 10)"
     )
+    parser.add_argument("--deletions", type=int, help="deletion: trials per action (16; quick 8)")
     parser.add_argument("--details", type=int, default=8, help="detail kinds shown per figure")
     args = parser.parse_args()
     chosen = args.only or list(SCENARIOS)
@@ -126,6 +128,14 @@ def main() -> int:
                         after=30.0,
                     )
                 )
+                found = [result]
+            elif scenario == "deletion":
+                from bench.attack import deletion
+
+                result = Figures("deletion", deletion.SHOWN)
+                trials = args.deletions or (8 if quick else 16)
+                cast = fixtures.db(deletion.cast, trials, attempts=2)
+                asyncio.run(deletion.run(cast, ports[0], result))
                 found = [result]
             elif scenario == "presence":
                 from bench.attack import presence

@@ -109,6 +109,32 @@ async def test_an_event_room_live_with_mute_errors_and_closing():
         await socket.disconnect()
 
 
+async def test_a_mute_holds_in_every_tab_of_the_player():
+    """RULES 9.5: Bruno has the room open in two tabs and mutes Anna in one; the other is told
+    and drops her lines too (before, it went on showing them until reloaded)."""
+    tournament = await database_sync_to_async(TournamentFactory)()
+    anna, bruno = await database_sync_to_async(UserFactory.create_batch)(2)
+    path = f"/ws/chat/tournament/{tournament.pk}/"
+    a, _ = await connect(path, anna)
+    first_tab, _ = await connect(path, bruno)
+    second_tab, _ = await connect(path, bruno)
+    await first_tab.send_json_to({"type": "mute", "player": anna.pk})
+    assert (await next_of(first_tab, "muted"))["players"][0]["id"] == anna.pk
+    told = await next_of(second_tab, "muted")
+    assert told["players"] == [{"id": anna.pk, "name": anna.username}]
+    await a.send_json_to({"type": "say", "part": "event", "text": "mi senti?"})
+    assert (await next_of(a, "line"))["text"] == "mi senti?"
+    await nothing_more(second_tab)
+    await nothing_more(first_tab)  # the tab that muted: its own answer was enough
+
+    await second_tab.send_json_to({"type": "unmute", "player": anna.pk})
+    assert (await next_of(first_tab, "muted"))["players"] == []
+    await a.send_json_to({"type": "say", "part": "event", "text": "e ora?"})
+    assert (await next_of(first_tab, "line"))["text"] == "e ora?"
+    for socket in (a, first_tab, second_tab):
+        await socket.disconnect()
+
+
 async def test_a_rated_games_players_and_spectators_have_their_own_rooms():
     game = await database_sync_to_async(open_game)(at_ms=now_ms(), rated=True)
     watcher = await database_sync_to_async(UserFactory)()
