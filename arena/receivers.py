@@ -41,3 +41,4 @@ news_on_connect(arena_started_news)
 # What is personal to a player (accounts.personal).
 account_data.register_section("arenas", personal.arenas_section)
 account_data.register_blocker(personal.live_arena_blocker)
+account_data.register_eraser(personal.pages_renamed)
