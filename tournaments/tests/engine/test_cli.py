@@ -60,9 +60,11 @@ def test_pair_exit_1_when_no_legal_pairing(tmp_path, capsys):
         3: "     4 w =     1 w 1     2 b =",
         4: "     3 b =     2 b 0     1 b =",
     }
+    points = {1: 1.5, 2: 1.5, 3: 2.0, 4: 1.0}  # columns 81-84
     lines = ["012 stuck"]
     for n, blocks in rounds.items():
-        lines.append(f"001 {n:4d}      Player{n:<27} {2000:4d}{'':28}{0.0:4.1f} {n:4d}" + blocks)
+        head = f"001 {n:4d}      Player{n:<27} {2000:4d}{'':28}{points[n]:4.1f} {n:4d}"
+        lines.append(head + blocks)
     lines.append("XXR 5")
     path = tmp_path / "stuck.trf"
     path.write_text("\n".join(lines) + "\n")
@@ -142,8 +144,7 @@ def test_pair_refuses_another_point_system_with_exit_3(tmp_path, capsys):
 
 
 def test_pair_refuses_files_over_the_size_cap_with_exit_3(tmp_path):
-    # 10,000 players pair for minutes: the 201st player line is refused (200 seats at most,
-    # RULES 4.1).
+    # 10,000 players pair for minutes: the 1,001st player line is refused.
     many = tmp_path / "many.trf"
     many.write_text(
         "012 Many\n"
@@ -155,7 +156,7 @@ def test_pair_refuses_files_over_the_size_cap_with_exit_3(tmp_path):
     )
     huge = tmp_path / "huge.trf"
     huge.write_bytes(b"012 x\n" + b"x" * 5_000_000)
-    for path, words in ((many, "line 202: more than 200 players"), (huge, "larger than")):
+    for path, words in ((many, "line 1002: more than 1,000 players"), (huge, "larger than")):
         result = subprocess.run(
             [sys.executable, "-m", "tournaments.engine", "pair", str(path)],
             capture_output=True,
