@@ -5,6 +5,7 @@ pairing that is not ours is reported as different (pure, no database)."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -250,3 +251,11 @@ def test_a_round_with_no_entry_at_all_still_counts():
     t = made(4, 4, games)
     assert t.rounds_played == 3
     assert _before(t, 3).next_round_spec().number == 3
+
+
+def test_bbppairings_repairs_forfeited_pairings_and_that_is_no_rematch():
+    # bbpPairings' own file: 50-56 and 4-8 did not play (forfeits) and were paired again later.
+    text = (Path(__file__).parent / "data" / "bbppairings_issue_7.trf").read_text()
+    findings = check_tournament(read_trf(text))
+    assert not [item for f in findings for item in f.broken if "rematch" in item]
+    assert "rematch" not in format_findings(findings)
