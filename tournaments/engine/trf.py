@@ -32,9 +32,10 @@ or `F`: a requested bye is scored when it is announced, and programs differ on w
 column includes it). A file whose column says otherwise is refused (TrfError naming the line,
 the player and the rounds). A blank column is a number not given, and not checked.
 
-Rounds: every round up to the last one with a game or a pairing-allocated bye was held, also
-one in which nobody played (everyone absent or on a requested bye). A last listed round with
-no game and no pairing-allocated bye announces the absences of the round to pair (TRF(x)).
+Rounds, as bbpPairings reads them: every round before the last one listed was held, also one
+in which nobody played (everyone absent or on a requested bye); the last one listed was held
+if it has a game or a pairing-allocated bye, and otherwise announces the absences of the round
+to pair (TRF(x)).
 
 Start ranks are the pairing numbers, as in JaVaFo and bbpPairings. Double games (RULES 4.5)
 have no TRF form; such a tournament cannot be exported.
@@ -223,11 +224,13 @@ def _check_points(
         given = [total[number]] + ([total[number] + ahead[number]] if ahead.get(number) else [])
         if value is not None and any(abs(value - g * unit) < 1e-9 for g in given):
             continue
-        rounds = f"rounds 1-{played}" if played > 1 else f"round {played}" if played else "no round"
-        message = (
-            f"player {number}: the points column (columns 81-84) says {text}, but the results "
-            f"of {rounds} give {_points_text(given[0] * unit)}"
+        rounds = f"rounds 1-{played}" if played > 1 else "round 1"
+        results = (
+            f"the results of {rounds} give {_points_text(given[0] * unit)}"
+            if played
+            else f"no round has been played ({_points_text(0)})"
         )
+        message = f"player {number}: the points column (columns 81-84) says {text}, but {results}"
         if len(given) > 1:
             message += (
                 f" ({_points_text(given[1] * unit)} with the bye announced for round {played + 1})"

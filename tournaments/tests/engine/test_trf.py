@@ -350,3 +350,13 @@ def test_the_export_is_trf_2026_and_reads_back_with_every_result():
         assert any(not g.played for g in back.games)  # the forfeits survive
     with pytest.raises(TrfError, match="XXR says 6 rounds but line 23 says 7"):  # two tags disagree
         read_trf(text.replace(f"142 {t.total_rounds}", "142 7"))
+
+
+def test_points_before_any_round_must_be_nothing():
+    text = "012 New\n" + player_lines(4).replace(" 0.0 ", " 1.0 ", 1) + "XXR 5\n"
+    with pytest.raises(TrfError) as error:
+        read_trf(text)
+    assert error.value.line_number == 2
+    assert "player 1: the points column (columns 81-84) says 1.0, but no round has been played" in (
+        str(error.value)
+    )
