@@ -516,9 +516,10 @@ class _RoundPairer:
         at: int,
     ) -> str:
         """Which rule of 5 made `order[at]` (the first who may float, 5.1) the floater: the
-        latest step of rule 5's order without which another player would have floated. (The
-        lowest-ranked floats down by 5.6; 5.5 may override that, 5.4 both, 5.3 all three.)
-        A player with no opponent left in the group floats anyway (Lim 4): no alternative."""
+        first step of rule 5 (3 to 6) such that the steps after it alone would not have chosen
+        this player. (The lowest-ranked floats down by 5.6; 5.5 may override that, 5.4 both,
+        5.3 all three.) Only players who may float are compared; one with no opponent left in
+        the group floats anyway (Lim 4), so is no alternative."""
         chosen = order[at]
         others = [
             other
