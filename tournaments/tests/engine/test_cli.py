@@ -9,6 +9,8 @@ import pytest
 
 from tournaments.engine.berger import berger_schedule
 from tournaments.engine.cli import main
+from tournaments.engine.model import Entrant, GameResult, Tournament
+from tournaments.engine.trf import write_trf
 
 DATA = Path(__file__).parent / "data"
 C5 = DATA / "bbppairings_dutch_2025_C5.trf"
@@ -213,3 +215,28 @@ def test_standings_a_forfeit_win_adds_nothing_to_sonneborn_berger(tmp_path, caps
     assert table[1]["sonneborn_berger"] == table[3]["points"] / 2 == 1.5
     assert table[1]["wins"] == 0
     assert table[1]["buchholz_cut1"] == 3 + 1 - 1  # #2 (1 point) counts as an opponent
+
+
+def test_check_output_is_stable(tmp_path, capsys):
+    # The exact lines of `check`: a round that agrees, and one that breaks a rule and differs.
+    assert run(capsys, "check", str(C5)) == (0, "round 1: agrees\nround 2: agrees\n", "")
+    games = [(1, 1, 3, 2, 0), (1, 2, 4, 2, 0), (2, 3, 1, 0, 2), (2, 2, 4, 1, 1)]
+    rematch = Tournament(
+        entrants=tuple(Entrant(n, f"p{n}", 2000 - 10 * n) for n in range(1, 5)),
+        total_rounds=3,
+        games=tuple(GameResult(*g) for g in games),
+    )
+    path = tmp_path / "rematch.trf"
+    path.write_text(write_trf(rematch))
+    assert run(capsys, "check", str(path)) == (
+        1,
+        "round 1:\n"
+        "  file:  1-3 2-4\n"
+        "  ours:  1-3 4-2\n"
+        "round 2:\n"
+        "  breaks Lim 2: rematch 2-4\n"
+        "  breaks Lim 2: rematch 3-1\n"
+        "  file:  2-4 3-1\n"
+        "  ours:  2-1 4-3\n",
+        "",
+    )
