@@ -190,13 +190,13 @@ def test_a_report_is_once_per_player_and_only_of_a_line_one_can_read():
     public = services.say(kind="game", pk=game.pk, part="spectators", viewer=viewer(watcher),
                           text="che mossa")  # fmt: skip
     place = dict(kind="game", pk=game.pk)
-    refused("no_line", services.report, viewer=viewer(other), line_id=private["id"], **place)
-    refused("no_line", services.report, viewer=viewer(watcher), line_id=public["id"], **place)
+    refused("no_line", services.report, viewer=viewer(other), line_id=private["line"], **place)
+    refused("no_line", services.report, viewer=viewer(watcher), line_id=public["line"], **place)
     refused("no_line", services.report, viewer=viewer(other), line_id="x", **place)
-    refused("sign_in", services.report, viewer=viewer(None), line_id=public["id"], **place)
-    services.report(viewer=viewer(other), line_id=public["id"], **place)
-    services.report(viewer=viewer(other), line_id=public["id"], **place)
-    services.report(viewer=viewer(game.black), line_id=private["id"], **place)
+    refused("sign_in", services.report, viewer=viewer(None), line_id=public["line"], **place)
+    services.report(viewer=viewer(other), line_id=public["line"], **place)
+    services.report(viewer=viewer(other), line_id=public["line"], **place)
+    services.report(viewer=viewer(game.black), line_id=private["line"], **place)
     assert Report.objects.count() == 2
 
 
@@ -204,8 +204,8 @@ def test_a_removed_line_is_gone_from_every_page():
     tournament, anna = TournamentFactory(), UserFactory()
     line = services.say(kind="tournament", pk=tournament.pk, part="event", viewer=viewer(anna),
                         text="brutta parola")  # fmt: skip
-    assert services.remove_lines([line["id"]]) == 1
-    assert services.remove_lines([line["id"]]) == 0
+    assert services.remove_lines([line["line"]]) == 1
+    assert services.remove_lines([line["line"]]) == 0
     assert selectors.history(rooms.event_room("tournament", tournament.pk), "event") == []
 
 

@@ -30,7 +30,7 @@ function time(at) {
 }
 
 function lineItem(line) {
-  const item = el("li", { "data-line": line.id, "data-author": line.author.id, "data-testid": "chat-line" });
+  const item = el("li", { "data-line": line.line, "data-author": line.author.id, "data-testid": "chat-line" });
   item.append(el("time", { datetime: line.at, class: "chat-time" }, time(line.at)), " ");
   item.append(el("strong", { class: "chat-author" }, line.author.name), " ");
   item.append(el("span", { class: "chat-text" }, line.text));
@@ -40,7 +40,7 @@ function lineItem(line) {
     const mute = el("button", { type: "button", class: "linklike", "data-testid": "chat-mute" }, t("mute", line.author.name));
     mute.addEventListener("click", () => { socket.send({ type: "mute", player: line.author.id }); menu.open = false; });
     const report = el("button", { type: "button", class: "linklike", "data-testid": "chat-report" }, t("report"));
-    report.addEventListener("click", () => { socket.send({ type: "report", line: line.id }); menu.open = false; });
+    report.addEventListener("click", () => { socket.send({ type: "report", line: line.line }); menu.open = false; });
     menu.append(summary, mute, report);
     item.append(" ", menu);
   }
@@ -57,7 +57,7 @@ function showLines(part, lines) {
 
 function addLine(line) {
   const room = rooms.get(line.part);
-  if (!room || room.room.closed || room.list.querySelector(`[data-line="${line.id}"]`)) return;
+  if (!room || room.room.closed || room.list.querySelector(`[data-line="${line.line}"]`)) return;
   const atEnd = room.list.scrollHeight - room.list.scrollTop - room.list.clientHeight < 40;
   room.list.append(lineItem(line));
   room.empty.hidden = true;
