@@ -69,7 +69,8 @@ class PlayerAdmin(NamedModelAdmin, UserAdmin):
         sent = skipped = 0
         with locks.atomic():
             for user in queryset:
-                if not user.email or not user.is_active or not user.has_usable_password():
+                # RULES 10.2: a reset goes only to a verified address.
+                if not user.email_verified or not user.is_active or not user.has_usable_password():
                     skipped += 1
                     continue
                 path = reverse(
@@ -92,8 +93,10 @@ class PlayerAdmin(NamedModelAdmin, UserAdmin):
             self.message_user(
                 request,
                 ngettext(
-                    "%d account senza indirizzo, disattivato o senza password: nessuna mail.",
-                    "%d account senza indirizzo, disattivati o senza password: nessuna mail.",
+                    "%d account senza indirizzo confermato, disattivato o senza password: "
+                    "nessuna mail.",
+                    "%d account senza indirizzo confermato, disattivati o senza password: "
+                    "nessuna mail.",
                     skipped,
                 )
                 % skipped,
