@@ -92,18 +92,21 @@ def reset_mail_queue(user: User, *, reset_path: str, request_key: str) -> bool:
     """Queue a password-reset mail with the one-time link Django's token generator made; False
     when the address is not verified or its mailbox had its mails for the day (the outbox
     decides both: RULES 10.2, 10.3)."""
-    return mail_queue(
-        user=user,
-        reason=Reason.RESET,
-        key=request_key,
-        template="accounts/mail/reset",
-        language=user.language,
-        context={
-            "username": user.username,
-            "reset_url": absolute(reset_path),
-            "valid_for": settings.PASSWORD_RESET_TIMEOUT,
-        },
-    ) is not None
+    return (
+        mail_queue(
+            user=user,
+            reason=Reason.RESET,
+            key=request_key,
+            template="accounts/mail/reset",
+            language=user.language,
+            context={
+                "username": user.username,
+                "reset_url": absolute(reset_path),
+                "valid_for": settings.PASSWORD_RESET_TIMEOUT,
+            },
+        )
+        is not None
+    )
 
 
 def unsubscribe_url(user: User) -> str:

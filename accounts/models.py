@@ -140,7 +140,7 @@ class SignupLink(models.Model):
         return f"{self.maker} · {self.uses}/{self.uses_limit}"
 
     def state(self, now=None) -> str:
-        """"open", "revoked", "expired" or "used_up"."""
+        """Its state: open, revoked, expired or used_up."""
         now = now or timezone.now()
         if self.revoked_at is not None:
             return "revoked"

@@ -131,7 +131,6 @@ def email_verify(*, token: str, now=None) -> User:
     return user
 
 
-
 def reminders_stop(*, token: str) -> User:
     """The one-click unsubscribe of a reminder mail: no more reminders by e-mail."""
     user_id = emails.unsubscribe_token_read(token)

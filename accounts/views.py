@@ -234,7 +234,9 @@ def email_verify(request: HttpRequest, token: str) -> HttpResponse:
             status=400,
         )
     except emails.MailboxTaken:
-        return render(request, "accounts/email_verify.html", {"ok": False, "taken": True}, status=409)
+        return render(
+            request, "accounts/email_verify.html", {"ok": False, "taken": True}, status=409
+        )
     return render(request, "accounts/email_verify.html", {"ok": True, "verified": user})
 
 

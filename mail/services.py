@@ -133,12 +133,13 @@ def mailbox_count(*, to: str, verification: bool, day) -> bool:
     count committed before it (PostgreSQL re-checks the WHERE on the row it locked)."""
     digest = mailbox_digest(to)
     MailboxDay.objects.bulk_create([MailboxDay(mailbox=digest, day=day)], ignore_conflicts=True)
-    rows = MailboxDay.objects.filter(mailbox=digest, day=day, mails__lt=settings.MAILBOX_DAILY_LIMIT)
+    rows = MailboxDay.objects.filter(
+        mailbox=digest, day=day, mails__lt=settings.MAILBOX_DAILY_LIMIT
+    )
     if verification:
         rows = rows.filter(verifications__lt=settings.MAILBOX_VERIFY_DAILY_LIMIT)
     return (
-        rows.update(mails=F("mails") + 1, verifications=F("verifications") + int(verification))
-        == 1
+        rows.update(mails=F("mails") + 1, verifications=F("verifications") + int(verification)) == 1
     )
 
 
