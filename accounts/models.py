@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser, UserManager
+from django.core.exceptions import ValidationError
 from django.core.validators import MinLengthValidator, RegexValidator
 from django.db import models
 from django.db.models.functions import Lower
@@ -93,6 +94,18 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.username
+
+    def clean(self) -> None:
+        # The admin's form: a verified mailbox another account holds is an error on the form,
+        # not the constraint's IntegrityError (RULES 10.1).
+        super().clean()
+        self.email_key = mailbox_key(self.email)
+        if self.email_key and self.email_verified_at is not None:
+            others = User.objects.filter(email_key=self.email_key, email_verified_at__isnull=False)
+            if others.exclude(pk=self.pk).exists():
+                raise ValidationError(
+                    {"email": _("Questo indirizzo è già confermato da un altro account.")}
+                )
 
     def save(self, *args, **kwargs) -> None:
         # The key follows the address wherever it is written (forms, admin, services).

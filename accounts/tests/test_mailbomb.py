@@ -213,3 +213,31 @@ def test_the_sign_up_form_and_the_account_page_say_a_reset_needs_a_verified_addr
     client.force_login(UserFactory(email="nuovo@example.org"))
     page = client.get(ACCOUNT).content.decode()
     assert "senza un indirizzo confermato non potrai recuperare la password" in page
+
+
+@pytest.mark.django_db
+def test_the_admin_refuses_a_second_account_verified_on_one_mailbox(client):
+    """Staff marking an address verified that another account verified: the form says so (it
+    was the constraint's IntegrityError, a 500)."""
+    UserFactory(email="sissa@example.org", verified=True)
+    other = UserFactory(email="SISSA@example.org")
+    staff = UserFactory(is_staff=True, is_superuser=True)
+    client.force_login(staff)
+    url = reverse("admin:accounts_user_change", args=[other.pk])
+    form = client.get(url).context["adminform"].form
+    data = {k: v for k, v in form.initial.items() if v is not None and not isinstance(v, list)}
+    data.update(
+        {
+            "email_verified_at_0": "2026-12-01",
+            "email_verified_at_1": "10:00:00",
+            "date_joined_0": "2026-11-01",
+            "date_joined_1": "10:00:00",
+            "last_login_0": "",
+            "last_login_1": "",
+        }
+    )
+    response = client.post(url, data)
+    assert response.status_code == 200
+    assert "già confermato da un altro account" in response.content.decode()
+    other.refresh_from_db()
+    assert other.email_verified_at is None
