@@ -16,6 +16,11 @@ bounded loops, one scenario after another:
 5. flood (`bench.attack.flood`): guests and a signed-in user flooding every kind of socket for
    20 s while 100 games are played; the daphnes' memory, the players' move latency and how
    often the flooders are answered, against targets.
+6. mail (`bench.attack.mailbomb`): sign-ups, resets and "send again" with every spelling of
+   two mailboxes (one verified, one not), from many addresses, while another visitor loads a
+   page; a club's 30 sign-ups through its sign-up link and a script's 100 from one address.
+   Targets: the mails queued to each mailbox within its daily bounds, the club in, the script
+   out, the visitor's p99 under twice its quiet one.
 
 Each prints one line of figures (and what each non-zero figure points at), then a total line.
 Target: every figure but the number of requests is zero (the flood's "targets missed" counts

@@ -1,4 +1,4 @@
-"""python -m bench.attack [--only forms|sockets|presence|faults|flood] [--quick]: see __init__."""
+"""python -m bench.attack [--only forms|sockets|presence|faults|flood|mail] [--quick]: see __init__."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from bench.attack import fixtures
 from bench.attack.figures import Figures, grouped, total
 from bench.attack.servers import Site, describe, site_environment
 
-SCENARIOS = ("forms", "sockets", "presence", "faults", "flood")
+SCENARIOS = ("forms", "sockets", "presence", "faults", "flood", "mail")
 # Seconds a presence row lives unrefreshed (live.presence.STALE_MS), plus the tick's sweep.
 STALE_WAIT_SECONDS = 36.0
 
@@ -126,6 +126,12 @@ def main() -> int:
                         after=30.0,
                     )
                 )
+                found = [result]
+            elif scenario == "mail":
+                from bench.attack import mailbomb
+
+                result = Figures("mail", mailbomb.SHOWN)
+                mailbomb.run(fixtures.db(mailbomb.cast, ports, attempts=2), result, quick)
                 found = [result]
             elif scenario == "presence":
                 from bench.attack import presence
