@@ -155,7 +155,8 @@ class SignupLink(models.Model):
     def state(self, now=None) -> str:
         """Its state: open, revoked, expired or used_up."""
         now = now or timezone.now()
-        if self.revoked_at is not None:
+        # A maker deactivated or deleted takes their links with them.
+        if self.revoked_at is not None or not self.maker.is_active:
             return "revoked"
         if self.expires_at <= now:
             return "expired"

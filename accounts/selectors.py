@@ -62,12 +62,15 @@ def signup_link_get(*, token: str) -> SignupLink | None:
 
 
 def signup_links_of(*, maker: User) -> list[SignupLink]:
-    """The player's links for the account page: the open ones and those closed in the last
+    """The player's links for the account page: the open ones, then those closed in the last
     SIGNUP_LINK_DAYS (older ones are of no more use to show)."""
     from datetime import timedelta
 
     from django.conf import settings
     from django.utils import timezone
 
-    since = timezone.now() - timedelta(days=settings.SIGNUP_LINK_DAYS)
-    return list(SignupLink.objects.filter(maker=maker, expires_at__gt=since)[:20])
+    now = timezone.now()
+    since = now - timedelta(days=settings.SIGNUP_LINK_DAYS)
+    links = list(SignupLink.objects.filter(maker=maker, expires_at__gt=since)[:20])
+    # The open ones first (the ones to copy), newest first within each.
+    return sorted(links, key=lambda link: link.state(now) != "open")

@@ -38,6 +38,11 @@ def user_create(
     try:
         with locks.atomic():
             if link is not None:
+                # The maker's state read apart: a condition through a join would make the
+                # UPDATE an `id IN (subquery)`, whose count PostgreSQL does not re-check on the
+                # row it locks (concurrent sign-ups then all got in).
+                if not User.objects.filter(pk=link.maker_id, is_active=True).exists():
+                    raise SignupLinkClosed
                 counted = SignupLink.objects.filter(
                     pk=link.pk,
                     revoked_at=None,

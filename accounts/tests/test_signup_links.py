@@ -180,3 +180,15 @@ def test_a_links_purpose_runs_in_the_sign_ups_transaction():
         assert link.uses == 1 and not User.objects.filter(username="rifiutato").exists()
     finally:
         signup_links.PURPOSES.pop("prova")
+
+
+def test_a_deactivated_makers_links_are_closed(settings):
+    settings.SIGNUP_ADDRESS_LIMIT = 0
+    maker = organizer()
+    link = services.signup_link_create(maker=maker)
+    User.objects.filter(pk=maker.pk).update(is_active=False)
+    path = reverse("accounts:signup_link", args=[link.token])
+    assert 'data-state="revoked"' in Client().get(path).content.decode()
+    assert sign_up(path, "socio").status_code == 429
+    link.refresh_from_db()
+    assert link.uses == 0
