@@ -71,6 +71,7 @@ def signup_links_of(*, maker: User) -> list[SignupLink]:
 
     now = timezone.now()
     since = now - timedelta(days=settings.SIGNUP_LINK_DAYS)
-    links = list(SignupLink.objects.filter(maker=maker, expires_at__gt=since)[:20])
+    found = SignupLink.objects.select_related("maker").filter(maker=maker, expires_at__gt=since)
+    links = list(found[:20])
     # The open ones first (the ones to copy), newest first within each.
     return sorted(links, key=lambda link: link.state(now) != "open")
