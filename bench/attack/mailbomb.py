@@ -162,6 +162,12 @@ def flood(c: Cast, count: Counted, rounds: int) -> None:
 
     with ThreadPoolExecutor(WORKERS) as pool:
         list(pool.map(presses, made))
+    resets = len(jobs) - len(both)
+    count.figures.info.append(
+        f"the flood: {len(both)} sign-ups with the two mailboxes' spellings ({len(made)} made), "
+        f"{resets} password resets, {len(made) * rounds} send-again presses, from "
+        f"{len(jobs)} loopback addresses"
+    )
 
 
 def mails_to(address: str, since) -> list[Any]:
@@ -256,7 +262,7 @@ def run(c: Cast, figures: Figures, quick: bool) -> None:
     with watcher:
         time.sleep(5.0 if quick else 10.0)
         watcher.phase = "during"
-        flood(c, count, rounds=3 if quick else 6)
+        flood(c, count, rounds=5 if quick else 20)
         watcher.phase = "after"
     watcher.judge(figures, "the mail flood")
     fixtures.db(judge_mails, c, figures)
