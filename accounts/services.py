@@ -65,8 +65,9 @@ def signup_link_create(
 ) -> SignupLink:
     """A new sign-up link of `maker` (RULES 10.6): SIGNUP_LINK_USES sign-ups, SIGNUP_LINK_DAYS
     days. Refused (ValidationError) unless the maker's address is verified, or when they hold
-    SIGNUP_LINK_LIVE links neither revoked nor expired (counted under their row's lock, so two
-    presses at once cannot make one too many)."""
+    SIGNUP_LINK_LIVE links not expired, leaving out those revoked before anyone used them
+    (counted under the maker's row lock, so two presses at once cannot make one too many): at
+    most SIGNUP_LINK_LIVE x SIGNUP_LINK_USES accounts through one player's links a period."""
     now = now or timezone.now()
     with locks.atomic():
         maker = User.objects.select_for_update().get(pk=maker.pk)
@@ -74,7 +75,11 @@ def signup_link_create(
             raise ValidationError(
                 _("Conferma prima il tuo indirizzo e-mail: poi potrai creare link di iscrizione.")
             )
-        live = SignupLink.objects.filter(maker=maker, revoked_at=None, expires_at__gt=now)
+        # A link someone signed up through holds its place until it expires, revoked or not:
+        # revoking and making another would otherwise be a fresh SIGNUP_LINK_USES each time.
+        live = SignupLink.objects.filter(maker=maker, expires_at__gt=now).exclude(
+            revoked_at__isnull=False, uses=0
+        )
         if live.count() >= settings.SIGNUP_LINK_LIVE:
             raise ValidationError(
                 _("Hai già %(n)d link attivi: revocane uno o aspetta che scada.")

@@ -149,7 +149,7 @@ SIGNUP_ADDRESS_LIMIT = env_int(os.environ, "SIGNUP_ADDRESS_LIMIT", 5)
 SIGNUP_WINDOW = env_int(os.environ, "SIGNUP_WINDOW", 3600)
 SIGNUP_GLOBAL_LIMIT = env_int(os.environ, "SIGNUP_GLOBAL_LIMIT", 30)
 # Sign-up links a player hands out (RULES 10.6): sign-ups each allows, days it lasts, and how
-# many a player may hold at once (not revoked, not expired).
+# many a player may hold at once (not expired; a revoked one while anyone signed up through it).
 SIGNUP_LINK_USES = env_int(os.environ, "SIGNUP_LINK_USES", 40)
 SIGNUP_LINK_DAYS = env_int(os.environ, "SIGNUP_LINK_DAYS", 7)
 SIGNUP_LINK_LIVE = env_int(os.environ, "SIGNUP_LINK_LIVE", 3)

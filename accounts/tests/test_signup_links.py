@@ -138,10 +138,16 @@ def test_the_account_page_makes_lists_and_revokes_links(client, settings):
     for link in links:
         assert reverse("accounts:signup_link", args=[link.token]) in page
     assert "0 iscrizioni su 40" in page
-    revoke = reverse("accounts:account_signup_link_revoke", args=[links[0].pk])
-    assert client.post(revoke).status_code == 302
-    assert client.get(ACCOUNT).content.decode().count('data-state="revoked"') == 1
-    assert client.post(new).status_code == 302  # a revoked link leaves room for a new one
+    used, unused = links
+    assert sign_up(reverse("accounts:signup_link", args=[used.token]), "socio").status_code == 302
+    for link in links:
+        revoke = reverse("accounts:account_signup_link_revoke", args=[link.pk])
+        assert client.post(revoke).status_code == 302
+    assert client.get(ACCOUNT).content.decode().count('data-state="revoked"') == 2
+    # The link never used leaves room for a new one; the one used holds its place until it
+    # expires (revoke and make again would be a fresh allowance each time).
+    assert client.post(new).status_code == 302
+    assert client.post(new).status_code == 400
 
 
 def test_only_a_verified_address_makes_links_and_only_its_owner_revokes_them(client):
