@@ -13,7 +13,7 @@ from django.utils.translation import ngettext
 
 from accounts import selectors, throttle
 from accounts.models import USERNAME_MAX, User, username_validators
-from mail.mailbox import mailbox_key
+from mail.mailbox import mailbox_digest
 
 PASSWORD_MAX = 128
 
@@ -164,7 +164,7 @@ class ResetRequestForm(PasswordResetForm):
         address reaches another account or a fresh counter; at most one, as a verified mailbox
         is one account's."""
         found = User.objects.filter(
-            email_key=mailbox_key(email),
+            email_key=mailbox_digest(email),
             email_verified_at__isnull=False,
             is_active=True,
             deleted_at=None,

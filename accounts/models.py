@@ -9,7 +9,7 @@ from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from mail.mailbox import mailbox_key
+from mail.mailbox import mailbox_digest
 
 USERNAME_MIN = 3
 USERNAME_MAX = 20
@@ -59,10 +59,10 @@ class User(AbstractUser):
     # When the address in `email` was shown to be theirs (a link in a mail followed); None:
     # not verified, and reminders are not mailed to it.
     email_verified_at = models.DateTimeField(_("e-mail verificata il"), null=True, blank=True)
-    # The mailbox `email` reaches (mail.mailbox.mailbox_key), kept by save(): what the reset
+    # The mailbox `email` reaches (mail.mailbox.mailbox_digest), kept by save(): what the reset
     # lookup finds a player by, and what makes a verified address one account's (RULES 10.1).
     email_key = models.CharField(
-        _("casella"), max_length=254, blank=True, default="", db_index=True, editable=False
+        _("casella"), max_length=32, blank=True, default="", db_index=True, editable=False
     )
     # Reminders before an event they joined (events/reminders.py).
     remind_by_email = models.BooleanField(_("promemoria per e-mail"), default=True)
@@ -99,7 +99,7 @@ class User(AbstractUser):
         # The admin's form: a verified mailbox another account holds is an error on the form,
         # not the constraint's IntegrityError (RULES 10.1).
         super().clean()
-        self.email_key = mailbox_key(self.email)
+        self.email_key = mailbox_digest(self.email)
         if self.email_key and self.email_verified_at is not None:
             others = User.objects.filter(email_key=self.email_key, email_verified_at__isnull=False)
             if others.exclude(pk=self.pk).exists():
@@ -109,7 +109,7 @@ class User(AbstractUser):
 
     def save(self, *args, **kwargs) -> None:
         # The key follows the address wherever it is written (forms, admin, services).
-        self.email_key = mailbox_key(self.email)
+        self.email_key = mailbox_digest(self.email)
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and "email" in update_fields:
             kwargs["update_fields"] = {*update_fields, "email_key"}

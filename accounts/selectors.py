@@ -9,7 +9,7 @@ from accounts.models import SignupLink, User
 from live import presence
 from live.consumers import SITE_TOPIC
 from live.models import Connection
-from mail.mailbox import mailbox_key
+from mail.mailbox import mailbox_digest
 
 
 def player_list(*, query: str = "", online_only: bool = False) -> QuerySet[User]:
@@ -47,7 +47,7 @@ def last_failed_mail(user: User):
 
 def mailbox_taken(*, email: str, by_other_than: User | None = None) -> bool:
     """Whether another account has verified the mailbox `email` reaches (RULES 10.1)."""
-    key = mailbox_key(email)
+    key = mailbox_digest(email)
     others = User.objects.filter(email_key=key, email_verified_at__isnull=False)
     if by_other_than is not None:
         others = others.exclude(pk=by_other_than.pk)

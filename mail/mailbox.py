@@ -1,6 +1,7 @@
 """A mailbox's key: the one normalisation of an address, used wherever the site asks "is this
 the same mailbox?" (RULES 10.1): the outbox's daily count, the reset request's counter, the
-password-reset lookup, and the uniqueness of a verified address (accounts.User.email_key).
+password-reset lookup, and the uniqueness of a verified address (accounts.User.email_key, its
+digest).
 
 NFKC then casefold, as Django's password-reset lookup compares addresses
 (`django.contrib.auth.forms._unicode_ci_compare`): `ſissa@example.org`, `SISSA@example.org`
@@ -27,5 +28,8 @@ def mailbox_key(address: str) -> str:
 
 
 def mailbox_digest(address: str) -> str:
-    """The key as a fixed-length digest: what counters store, not the address itself."""
-    return hashlib.sha256(mailbox_key(address).encode()).hexdigest()[:32]
+    """The key as a fixed-length digest ("" for no address): what the counters and the accounts
+    store, not a second copy of the address, and of a bounded length however NFKC expands it
+    (one character may become eighteen)."""
+    key = mailbox_key(address)
+    return hashlib.sha256(key.encode()).hexdigest()[:32] if key else ""

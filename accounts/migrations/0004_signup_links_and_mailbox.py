@@ -5,7 +5,7 @@ import django.utils.timezone
 from django.conf import settings
 from django.db import migrations, models
 
-from mail.mailbox import mailbox_key
+from mail.mailbox import mailbox_digest
 
 
 def fill_mailbox_keys(apps, schema_editor):
@@ -20,7 +20,7 @@ def fill_mailbox_keys(apps, schema_editor):
     )
     kept = set()
     for user in rows.iterator(chunk_size=2000):
-        key = mailbox_key(user.email)
+        key = mailbox_digest(user.email)
         verified = user.email_verified_at
         if verified is not None:
             if key in kept:
@@ -85,7 +85,7 @@ class Migration(migrations.Migration):
                 db_index=True,
                 default="",
                 editable=False,
-                max_length=254,
+                max_length=32,
                 verbose_name="casella",
             ),
         ),
