@@ -198,3 +198,17 @@ def test_a_deactivated_makers_links_are_closed(settings):
     assert sign_up(path, "socio").status_code == 429
     link.refresh_from_db()
     assert link.uses == 0
+
+
+def test_staff_see_and_revoke_links_in_the_admin(client):
+    link = services.signup_link_create(maker=organizer())
+    client.force_login(UserFactory(is_staff=True, is_superuser=True))
+    listing = client.get(reverse("admin:accounts_signuplink_changelist")).content.decode()
+    assert "organizzatrice" in listing and link.token not in listing
+    response = client.post(
+        reverse("admin:accounts_signuplink_changelist"),
+        {"action": "revoke", "_selected_action": [link.pk]},
+    )
+    assert response.status_code == 302
+    link.refresh_from_db()
+    assert link.state() == "revoked"
