@@ -101,7 +101,7 @@ def arena_cancel(*, arena_id: int, by, staff: bool = False, now: datetime | None
             raise ArenaError("closed", _("L'arena è già conclusa o annullata."))
         if arena.status == Arena.Status.RUNNING:
             running.cancel_running(arena, now)
-            reminders.event_cancelled(arena, by_id=getattr(by, "pk", None), now=now)  # RULES 10.3
+            reminders.event_cancelled(arena, by_id=getattr(by, "pk", None), now=now)  # RULES 11.3
             return arena
         arena.end_reason = EndReason.BY_STAFF
     else:
@@ -113,7 +113,7 @@ def arena_cancel(*, arena_id: int, by, staff: bool = False, now: datetime | None
     arena.save(update_fields=["status", "cancelled_at", "end_reason", "next_due_at"])
     running.changed_on_commit(arena.pk)
     running.players_told_on_commit(arena.entries.values_list("player_id", flat=True))
-    reminders.event_cancelled(arena, by_id=getattr(by, "pk", None), now=now)  # RULES 10.3
+    reminders.event_cancelled(arena, by_id=getattr(by, "pk", None), now=now)  # RULES 11.3
     return arena
 
 

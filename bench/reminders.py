@@ -207,7 +207,7 @@ def make_reminded_tournament(n: int, baseline: float):
         Tournament.objects.filter(pk=tournament.pk).update(
             starts_at=starts_at, next_due_at=starts_at
         )
-        # auto_now_add set the join to now: a join before the reminder's moment is needed (RULES 10.1).
+        # auto_now_add set the join to now: a join before the reminder's moment is needed (RULES 11.1).
         Registration.objects.filter(tournament=tournament).update(
             joined_at=starts_at - timedelta(hours=2)
         )

@@ -134,6 +134,10 @@ PASSWORD_RESET_WINDOW = env_int(os.environ, "PASSWORD_RESET_WINDOW", 3600)
 # seconds apart), MAIL_ATTEMPTS times in all.
 MAIL_ATTEMPTS = env_int(os.environ, "MAIL_ATTEMPTS", 12)
 MAIL_RETRY_MAX = env_int(os.environ, "MAIL_RETRY_MAX", 600)
+# Account mails (verification, reset, …) queued to one mailbox in a day, whatever the account
+# and the request; of them, verification mails (RULES 10.3).
+MAILBOX_DAILY_LIMIT = env_int(os.environ, "MAILBOX_DAILY_LIMIT", 5)
+MAILBOX_VERIFY_DAILY_LIMIT = env_int(os.environ, "MAILBOX_VERIFY_DAILY_LIMIT", 3)
 
 LOGIN_FAILURE_LIMIT = env_int(os.environ, "LOGIN_FAILURE_LIMIT", 5)
 LOGIN_FAILURE_WINDOW = env_int(os.environ, "LOGIN_FAILURE_WINDOW", 900)  # seconds
@@ -144,6 +148,11 @@ LOGIN_ADDRESS_FAILURE_LIMIT = env_int(os.environ, "LOGIN_ADDRESS_FAILURE_LIMIT",
 SIGNUP_ADDRESS_LIMIT = env_int(os.environ, "SIGNUP_ADDRESS_LIMIT", 5)
 SIGNUP_WINDOW = env_int(os.environ, "SIGNUP_WINDOW", 3600)
 SIGNUP_GLOBAL_LIMIT = env_int(os.environ, "SIGNUP_GLOBAL_LIMIT", 30)
+# Sign-up links a player hands out (RULES 10.6): sign-ups each allows, days it lasts, and how
+# many a player may hold at once (not expired; a revoked one while anyone signed up through it).
+SIGNUP_LINK_USES = env_int(os.environ, "SIGNUP_LINK_USES", 40)
+SIGNUP_LINK_DAYS = env_int(os.environ, "SIGNUP_LINK_DAYS", 7)
+SIGNUP_LINK_LIVE = env_int(os.environ, "SIGNUP_LINK_LIVE", 3)
 # Wrong passwords of private events within PRIVATE_PASSWORD_WINDOW seconds: per player and
 # event, per event whoever tries, per address whatever the event (events/services.py).
 PRIVATE_PASSWORD_TRIES = env_int(os.environ, "PRIVATE_PASSWORD_TRIES", 5)

@@ -92,7 +92,7 @@ class EventAdmin(NamedModelAdmin, admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change) -> None:
         if change and "starts_at" in form.changed_data:
-            # RULES 10.2, as when the opener moves it: everyone reminded of the new start.
+            # RULES 11.2, as when the opener moves it: everyone reminded of the new start.
             obj.start_moved_at = timezone.now()
             reminders.start_moved(obj)
         super().save_model(request, obj, form, change)

@@ -1,6 +1,6 @@
 """Reminders before an event a player joined: a mail, a notice on the site's pages, and a
 browser notification from any open tab of theirs (the player chooses each on the account page);
-and the word that an event they joined was cancelled (RULES 10).
+and the word that an event they joined was cancelled (RULES 11).
 
 Beat's `events.reminders` looks, every few seconds, at the scheduled events of every kind that
 start within the longest lead a player can choose (an hour). A player is reminded once their
@@ -106,7 +106,7 @@ def _remind(kind: EventKind, events: list, now: datetime) -> int:
 
 
 def reminder_due(event, joined_at: datetime, lead_minutes: int, now: datetime) -> bool:
-    """RULES 10.1-10.2: the player's moment (their lead before the start) has come and the
+    """RULES 11.1-10.2: the player's moment (their lead before the start) has come and the
     start is news to them: they joined before that moment, or before the start was moved."""
     moment = event.starts_at - timedelta(minutes=lead_minutes)
     if now < moment or now >= event.starts_at:
@@ -116,7 +116,7 @@ def reminder_due(event, joined_at: datetime, lead_minutes: int, now: datetime) -
 
 
 def start_moved(event) -> None:
-    """RULES 10.2: the event's start moved (called in the transaction that moves it): its
+    """RULES 11.2: the event's start moved (called in the transaction that moves it): its
     reminders are forgotten, notices with the old time go, and its reminder mails not yet sent
     are dropped, so everyone is reminded afresh of the new start."""
     code = event._meta.model_name
@@ -127,7 +127,7 @@ def start_moved(event) -> None:
 
 
 def event_cancelled(event, *, by_id: int | None = None, now: datetime | None = None) -> int:
-    """RULES 10.3: an event was cancelled (called in the cancelling transaction): each of its
+    """RULES 11.3: an event was cancelled (called in the cancelling transaction): each of its
     players is told on the site's pages (their notice, for a day or until closed) and, if they
     chose reminder mails to a confirmed address, by mail. Returns how many were told; telling
     twice changes nothing."""

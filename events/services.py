@@ -103,7 +103,7 @@ def apply_options(event, data: EventOptions, *, double_games: bool) -> None:
     event.increment_seconds = data.increment_seconds
     event.cadence = event.time_control.cadence.value
     if event.pk is not None and event.starts_at != data.starts_at:
-        # RULES 10.2: everyone is reminded of the new start, whenever they joined.
+        # RULES 11.2: everyone is reminded of the new start, whenever they joined.
         event.start_moved_at = timezone.now()
         reminders.start_moved(event)
     event.starts_at = data.starts_at

@@ -70,7 +70,7 @@ def test_who_is_not_mailed(django_capture_on_commit_callbacks):
 
 
 def test_a_late_joiner_is_reminded_at_their_own_lead(django_capture_on_commit_callbacks):
-    """RULES 10.1: joined 45 minutes before a start, with a 30-minute lead: reminded at 30
+    """RULES 11.1: joined 45 minutes before a start, with a 30-minute lead: reminded at 30
     (only players joined an hour ahead were, so they got nothing of any kind)."""
     start = timezone.now() + timedelta(hours=3)
     tournament = TournamentFactory(starts_at=start)
@@ -83,7 +83,7 @@ def test_a_late_joiner_is_reminded_at_their_own_lead(django_capture_on_commit_ca
 
 
 def test_a_moved_start_reminds_everyone_again(django_capture_on_commit_callbacks):
-    """RULES 10.2: the reminders of the old start go (notice, unsent mail) and everyone is
+    """RULES 11.2: the reminders of the old start go (notice, unsent mail) and everyone is
     reminded at their lead before the new one."""
     start = timezone.now() + timedelta(hours=3)
     tournament = TournamentFactory(starts_at=start)
@@ -103,7 +103,7 @@ def test_a_moved_start_reminds_everyone_again(django_capture_on_commit_callbacks
 
 
 def test_a_start_moved_inside_the_lead_reminds_at_once():
-    """RULES 10.2: joined before the start was moved closer than their lead, a player is
+    """RULES 11.2: joined before the start was moved closer than their lead, a player is
     reminded at once, though they joined after the new start's moment."""
     now = timezone.now()
     tournament = TournamentFactory(starts_at=now + timedelta(hours=3))
@@ -118,7 +118,7 @@ def test_a_start_moved_inside_the_lead_reminds_at_once():
 
 
 def test_a_cancelled_event_tells_its_players(client, mailbox, django_capture_on_commit_callbacks):
-    """RULES 10.3: a notice on their pages for a day, a mail to those who chose reminder
+    """RULES 11.3: a notice on their pages for a day, a mail to those who chose reminder
     mails; not the opener who cancelled it; telling twice changes nothing."""
     tournament = TournamentFactory(
         name="Open annullato", starts_at=timezone.now() + timedelta(days=2)

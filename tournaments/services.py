@@ -127,7 +127,7 @@ def tournament_cancel(
             running.cancel_running(tournament, now)
             reminders.event_cancelled(
                 tournament, by_id=getattr(by, "pk", None), now=now
-            )  # RULES 10.3
+            )  # RULES 11.3
             return tournament
         tournament.end_reason = EndReason.BY_STAFF
     else:
@@ -137,7 +137,7 @@ def tournament_cancel(
     tournament.next_due_at = None
     tournament.save(update_fields=["status", "cancelled_at", "end_reason", "next_due_at"])
     changed_on_commit(tournament.pk)
-    reminders.event_cancelled(tournament, by_id=getattr(by, "pk", None), now=now)  # RULES 10.3
+    reminders.event_cancelled(tournament, by_id=getattr(by, "pk", None), now=now)  # RULES 11.3
     return tournament
 
 

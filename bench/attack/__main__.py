@@ -1,5 +1,4 @@
-"""python -m bench.attack [--only forms|sockets|presence|faults|flood|deletion] [--quick]: see
-__init__."""
+"""python -m bench.attack [--only SCENARIO]... [--quick]: see __init__ (SCENARIOS below)."""
 
 from __future__ import annotations
 
@@ -15,7 +14,7 @@ from bench.attack import fixtures
 from bench.attack.figures import Figures, grouped, total
 from bench.attack.servers import Site, describe, site_environment
 
-SCENARIOS = ("forms", "sockets", "presence", "faults", "flood", "deletion")
+SCENARIOS = ("forms", "sockets", "presence", "faults", "flood", "deletion", "mail")
 # Seconds a presence row lives unrefreshed (live.presence.STALE_MS), plus the tick's sweep.
 STALE_WAIT_SECONDS = 36.0
 
@@ -136,6 +135,12 @@ def main() -> int:
                 trials = args.deletions or (8 if quick else 16)
                 cast = fixtures.db(deletion.cast, trials, attempts=2)
                 asyncio.run(deletion.run(cast, ports[0], result))
+                found = [result]
+            elif scenario == "mail":
+                from bench.attack import mailbomb
+
+                result = Figures("mail", mailbomb.SHOWN)
+                mailbomb.run(fixtures.db(mailbomb.cast, ports, attempts=2), result, quick)
                 found = [result]
             elif scenario == "presence":
                 from bench.attack import presence

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('mail', '0001_initial'),
+        ('mail', '0002_mailbox_days'),
     ]
 
     operations = [
