@@ -276,6 +276,13 @@ class RemindersForm(forms.ModelForm):
 
 
 class DeleteAccountForm(PasswordConfirmMixin, forms.Form):
+    """Its fields' ids are its own (`id_delete_password`): on the account page beside the address
+    form's `password`, one id for both made this form's label name the other's field."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("auto_id", "id_delete_%s")
+        super().__init__(*args, **kwargs)
+
     password = forms.CharField(
         label=_("La tua password"),
         max_length=PASSWORD_MAX,

@@ -80,8 +80,10 @@ function setClosed(part, closed, lines) {
 
 function roomSection(room) {
   const id = `chat-room-${room.part}`;
-  const section = el("section", { class: "chat-room", "data-part": room.part, "data-testid": `chat-room-${room.part}`, "aria-labelledby": id + "-title" });
-  // An event's one room is the panel's own "Chat": its heading is for screen readers only.
+  // An event's one room is the panel's own "Chat": its heading is for screen readers only, and
+  // it is no region of its own (a second landmark named "Chat" beside the panel's).
+  const own = room.part !== "event";
+  const section = el(own ? "section" : "div", { class: "chat-room", "data-part": room.part, "data-testid": `chat-room-${room.part}`, ...(own ? { "aria-labelledby": id + "-title" } : {}) });
   section.append(el("h3", { id: id + "-title", class: room.part === "event" ? "visually-hidden" : "chat-room-title" }, t(room.part)));
   // A list that announces its new lines (a `log` role would take its list semantics away).
   const list = el("ol", { class: "chat-lines", "aria-live": "polite", "aria-relevant": "additions", "aria-labelledby": id + "-title", tabindex: "0" });
