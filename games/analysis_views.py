@@ -13,11 +13,12 @@ HISTORY_WINDOW; an export: every move of its tree). So each request takes from i
 bucket (`ANALYSIS_BUDGET`: the signed-in player, else the address) one token per
 POSITIONS_PER_TOKEN positions, at least one, and a tree of more than ANALYSIS_MAX_POSITIONS
 moves is refused (413) as it is read, before any move is played. The bound (docs/operations.md,
-"The analysis board's cost"): a position costs at most ~40 µs of CPU (a chess variation's move,
-replayed and written in SAN), so one request at most ANALYSIS_MAX_POSITIONS of them, ~60 ms
-at the default 1500 (`test_the_biggest_export_stays_within_its_stated_cpu`), and one owner
-at most the budget's rate times POSITIONS_PER_TOKEN positions a second (300: ~12 ms of CPU a
-second) after a burst of at most one biggest tree.
+"The analysis board's cost"): a position costs at most ~40 µs of CPU (a chess move replayed and
+written in SAN; an earlier position read), so one request at most 100 ms (the biggest tree,
+1500 chess moves at the default cap: ~45 ms measured with its reading and its query;
+`test_the_biggest_export_stays_within_its_stated_cpu`), and one owner at most the budget's
+rate times POSITIONS_PER_TOKEN positions a second (150: ~6 ms of CPU a second) after a burst
+of at most one biggest tree.
 
 The buckets are per daphne process, as the sockets' budgets are (live/budget.py): with N
 processes behind nginx an owner gets N times as much in all, but no process gives any owner
@@ -169,7 +170,7 @@ def analysis_export(request: HttpRequest, pk: int) -> HttpResponse:
     Costs one token to be read, then one per POSITIONS_PER_TOKEN moves of the tree (each a
     position replayed and written). A tree of more than ANALYSIS_MAX_POSITIONS moves is refused
     (413) as it is read, before any is played: a request costs at most ~40 µs of CPU a move,
-    ~60 ms at the default cap of 1500 (docs/operations.md, "The analysis board's cost")."""
+    100 ms at the default cap of 1500 (docs/operations.md, "The analysis board's cost")."""
     game = _finished(pk)
     if wait := _charge(request, 1):
         return _over_budget(wait)
