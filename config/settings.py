@@ -163,7 +163,7 @@ SOCKET_BUDGET_GUEST = env_rate(os.environ, "SOCKET_BUDGET_GUEST", "60/20")  # an
 # server read or replay, at least one (docs/operations.md, "The analysis board's cost").
 ANALYSIS_BUDGET = env_rate(os.environ, "ANALYSIS_BUDGET", "60/6")
 # The moves of an analysis tree the PGN / PDN export plays, at most (the rules' cap, 3000, above).
-ANALYSIS_MAX_POSITIONS = env_int(os.environ, "ANALYSIS_MAX_POSITIONS", 1500)
+ANALYSIS_MAX_POSITIONS = env_int(os.environ, "ANALYSIS_MAX_POSITIONS", 500)
 SOCKET_QUEUE = env_int(os.environ, "SOCKET_QUEUE", 16)  # client frames waiting, per socket
 # Refusals forgiven in a row, and forgotten a second; past them the socket is closed (4429) and
 # its owner refused new sockets for SOCKET_ABUSE_COOLDOWN seconds.

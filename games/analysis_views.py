@@ -14,11 +14,11 @@ bucket (`ANALYSIS_BUDGET`: the signed-in player, else the address) one token per
 POSITIONS_PER_TOKEN positions, at least one, and a tree of more than ANALYSIS_MAX_POSITIONS
 moves is refused (413) as it is read, before any move is played. The bound (docs/operations.md,
 "The analysis board's cost"): a position costs at most ~40 µs of CPU (a chess move replayed and
-written in SAN; an earlier position read), so one request at most 100 ms (the biggest tree,
-1500 chess moves at the default cap: ~45 ms measured with its reading and its query;
-`test_the_biggest_export_stays_within_its_stated_cpu`), and one owner at most the budget's
-rate times POSITIONS_PER_TOKEN positions a second (150: ~6 ms of CPU a second) after a burst
-of at most one biggest tree.
+written in SAN; an earlier position read), so one request at most 40 ms (the biggest tree,
+500 chess moves at the default cap, ~20 ms measured with its reading and its query; a move
+tried, 200 earlier positions read, ~10 ms; both tested in test_analysis_views.py), and one owner at most the budget's rate times POSITIONS_PER_TOKEN positions a second
+(150 at the default 6 tokens a second: ~6 ms of CPU a second) after a burst of 60 tokens, three
+biggest trees.
 
 The buckets are per daphne process, as the sockets' budgets are (live/budget.py): with N
 processes behind nginx an owner gets N times as much in all, but no process gives any owner
@@ -54,7 +54,7 @@ from live.budget import Budget, TokenBucket, owner_key
 
 MAX_BODY = 256 * 1024  # a request body, at most (a long game's tree fits in a tenth of it)
 # Positions (read or replayed) a token of ANALYSIS_BUDGET pays for: a move tried early in a
-# game costs one token, one at ply 200 five, the biggest export a whole burst (60 at 1500).
+# game costs one token, one at ply 200 nine, the biggest export at the default cap (500) 20.
 POSITIONS_PER_TOKEN = 25
 
 _buckets: dict[str, TokenBucket] = {}
@@ -140,8 +140,8 @@ def analysis_move(request: HttpRequest) -> JsonResponse:
     `{"error": ...}` saying what was wrong, a 429 over the budget.
 
     Costs one token to be read, then one per POSITIONS_PER_TOKEN positions `step` reads (its
-    own two and the earlier ones it looks back at): at most 9 ms of CPU (200 chess positions
-    read at ~45 µs each)."""
+    own two and the earlier ones it looks back at): at most 40 ms of CPU, ~10 ms measured (200
+    chess positions read at ~45 µs each)."""
     if wait := _charge(request, 1):
         return _over_budget(wait)
     if len(request.body) > MAX_BODY:
@@ -170,7 +170,7 @@ def analysis_export(request: HttpRequest, pk: int) -> HttpResponse:
     Costs one token to be read, then one per POSITIONS_PER_TOKEN moves of the tree (each a
     position replayed and written). A tree of more than ANALYSIS_MAX_POSITIONS moves is refused
     (413) as it is read, before any is played: a request costs at most ~40 µs of CPU a move,
-    100 ms at the default cap of 1500 (docs/operations.md, "The analysis board's cost")."""
+    40 ms at the default cap of 500 (docs/operations.md, "The analysis board's cost")."""
     game = _finished(pk)
     if wait := _charge(request, 1):
         return _over_budget(wait)

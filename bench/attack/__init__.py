@@ -15,7 +15,11 @@ bounded loops, one scenario after another:
    games, acknowledged moves missing, unanswered moves;
 5. flood (`bench.attack.flood`): guests and a signed-in user flooding every kind of socket for
    20 s while 100 games are played; the daphnes' memory, the players' move latency and how
-   often the flooders are answered, against targets.
+   often the flooders are answered, against targets;
+6. export (`bench.attack.export`): a guest address and a signed-in player asking the analysis
+   board for its biggest PGN and its costliest moves at nginx's rate for 20 s; another
+   visitor's game page p99 against twice its quiet one, every refusal a 400 / 413 / 429 with
+   its message, the big exports served within the budget.
 
 Each prints one line of figures (and what each non-zero figure points at), then a total line.
 Target: every figure but the number of requests is zero (the flood's "targets missed" counts

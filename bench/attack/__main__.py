@@ -1,4 +1,5 @@
-"""python -m bench.attack [--only forms|sockets|presence|faults|flood] [--quick]: see __init__."""
+"""python -m bench.attack [--only forms|sockets|presence|faults|flood|export] [--quick]: see
+__init__."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from bench.attack import fixtures
 from bench.attack.figures import Figures, grouped, total
 from bench.attack.servers import Site, describe, site_environment
 
-SCENARIOS = ("forms", "sockets", "presence", "faults", "flood")
+SCENARIOS = ("forms", "sockets", "presence", "faults", "flood", "export")
 # Seconds a presence row lives unrefreshed (live.presence.STALE_MS), plus the tick's sweep.
 STALE_WAIT_SECONDS = 36.0
 
@@ -126,6 +127,13 @@ def main() -> int:
                         after=30.0,
                     )
                 )
+                found = [result]
+            elif scenario == "export":
+                from bench.attack import export
+
+                result = Figures("export", export.SHOWN)
+                cast = fixtures.db(export.cast, ports[0], attempts=2)
+                export.run(cast, result, quiet=5.0 if quick else 10.0, seconds=flood_seconds)
                 found = [result]
             elif scenario == "presence":
                 from bench.attack import presence
