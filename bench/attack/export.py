@@ -213,8 +213,9 @@ def probes(c: Cast, figures: Figures) -> None:
 
 def _flood(c: Cast, attacker: Attacker, until: float, figures: Figures, lock: threading.Lock):
     """Alternately the biggest export and the costliest move, paced as nginx's zone would
-    (a burst, then its rate); a patient attacker also waits what a 429's Retry-After says,
-    so as many of its requests as the budget allows are served (the most CPU it can cost)."""
+    (a burst, then its rate); a patient attacker waits what a 429's Retry-After says and sends
+    the same request again, so as many as the budget allows are served (the most CPU it can
+    cost)."""
     browser = attacker.browser
     browser.get(f"/games/{c.game}/analysis/")  # the CSRF cookie and token, as the page has
     attacker.started = time.monotonic()
@@ -233,10 +234,12 @@ def _flood(c: Cast, attacker: Attacker, until: float, figures: Figures, lock: th
                 attacker.exports_served += 1
         else:
             what, response = "move", _move(c, browser, c.history)
-        n += 1
         if attacker.patient and response.status == 429:
+            # The same request again once the tokens it lacked are back.
             wait = float(response.header("Retry-After") or 1)
             time.sleep(max(0.0, min(wait, until - time.monotonic())))
+        else:
+            n += 1
         with lock:
             attacker.statuses[response.status] = attacker.statuses.get(response.status, 0) + 1
             _judge_answer(c, attacker.name, response, figures, what)
