@@ -245,7 +245,7 @@ class RemindersForm(forms.ModelForm):
         }
         help_texts = {
             "remind_by_email": _(
-                "Solo a un indirizzo confermato, e solo se ti sei iscritto più di un'ora prima."
+                "Solo a un indirizzo confermato, e solo se eri già iscritto in quel momento."
             ),
         }
 

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from arena import running, selectors
 from arena.models import Arena, EndReason, Entry, EntryState, PauseReason
+from events import reminders
 from events import services as events
 from events.models import new_invite_token
 from events.services import EventError, EventOptions
@@ -99,6 +100,7 @@ def arena_cancel(*, arena_id: int, by, staff: bool = False, now: datetime | None
             raise ArenaError("closed", _("L'arena è già conclusa o annullata."))
         if arena.status == Arena.Status.RUNNING:
             running.cancel_running(arena, now)
+            reminders.event_cancelled(arena, by_id=getattr(by, "pk", None), now=now)  # RULES 10.3
             return arena
         arena.end_reason = EndReason.BY_STAFF
     else:
@@ -110,6 +112,7 @@ def arena_cancel(*, arena_id: int, by, staff: bool = False, now: datetime | None
     arena.save(update_fields=["status", "cancelled_at", "end_reason", "next_due_at"])
     running.changed_on_commit(arena.pk)
     running.players_told_on_commit(arena.entries.values_list("player_id", flat=True))
+    reminders.event_cancelled(arena, by_id=getattr(by, "pk", None), now=now)  # RULES 10.3
     return arena
 
 

@@ -1258,6 +1258,11 @@ http {{
         # This process reads and writes through the ORM too (players, the arena and the
         # tournament are set up there): the same settings as the units.
         os.environ.update(envfile.read(str(self.env_file)))
+        # ...but without the units' pool: Django keeps a process's pool for the life of the
+        # process, whatever the settings say later, so after the restore this process went on
+        # reading and writing the dumped-from database through it while the units served the
+        # restored one (both restore checks failed on a restore that was right).
+        os.environ["DATABASE_URL"] = services_env["DATABASE_URL"]
         os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
         os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "1"  # Playwright's loop in this thread
         import django

@@ -16,12 +16,13 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import check_password, make_password
 from django.core.cache import cache
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from redis.exceptions import RedisError
 
 from accounts.throttle import Counter, ThrottleUnavailable, attempt_right, count_in_order
-from events import options
+from events import options, reminders
 from events.kinds import open_live_event
 from live import locks
 from ratings.selectors import rating_value, ratings_snapshot
@@ -92,6 +93,10 @@ def apply_options(event, data: EventOptions, *, double_games: bool) -> None:
     event.base_seconds = data.base_seconds
     event.increment_seconds = data.increment_seconds
     event.cadence = event.time_control.cadence.value
+    if event.pk is not None and event.starts_at != data.starts_at:
+        # RULES 10.2: everyone is reminded of the new start, whenever they joined.
+        event.start_moved_at = timezone.now()
+        reminders.start_moved(event)
     event.starts_at = data.starts_at
     event.opening_mode = data.opening_mode
     event.thematic_opening = thematic

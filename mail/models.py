@@ -14,6 +14,7 @@ class Reason(models.TextChoices):
     VERIFY = "verify", _("Verifica dell'indirizzo")
     RESET = "reset", _("Reimpostazione della password")
     REMINDER = "reminder", _("Promemoria di un evento")
+    CANCELLED = "cancelled", _("Evento annullato")
 
 
 # Mails about the account itself: always sent, with no unsubscribe link (the player asked for

@@ -15,6 +15,7 @@ from datetime import datetime
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from events import reminders
 from events import services as events
 from events.services import EventError, EventOptions
 from live import locks
@@ -122,6 +123,9 @@ def tournament_cancel(
             raise TournamentError("closed", _("Il torneo è già concluso o annullato."))
         if tournament.status == Tournament.Status.RUNNING:
             running.cancel_running(tournament, now)
+            reminders.event_cancelled(
+                tournament, by_id=getattr(by, "pk", None), now=now
+            )  # RULES 10.3
             return tournament
         tournament.end_reason = EndReason.BY_STAFF
     else:
@@ -131,6 +135,7 @@ def tournament_cancel(
     tournament.next_due_at = None
     tournament.save(update_fields=["status", "cancelled_at", "end_reason", "next_due_at"])
     changed_on_commit(tournament.pk)
+    reminders.event_cancelled(tournament, by_id=getattr(by, "pk", None), now=now)  # RULES 10.3
     return tournament
 
 
