@@ -171,9 +171,10 @@ def analysis_export(request: HttpRequest, pk: int) -> HttpResponse:
     position replayed and written). A tree of more than ANALYSIS_MAX_POSITIONS moves is refused
     (413) as it is read, before any is played: a request costs at most ~40 µs of CPU a move,
     40 ms at the default cap of 500 (docs/operations.md, "The analysis board's cost")."""
-    game = _finished(pk)
+    # The budget first: a refused request costs no query.
     if wait := _charge(request, 1):
         return _over_budget(wait)
+    game = _finished(pk)
     text = request.POST.get("tree", "")
     if len(text) > MAX_BODY:
         return _refused("the request body is too long")
