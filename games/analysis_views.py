@@ -16,9 +16,10 @@ moves is refused (413) as it is read, before any move is played. The bound (docs
 "The analysis board's cost"): a position costs at most ~40 µs of CPU (a chess move replayed and
 written in SAN; an earlier position read), so one request at most 40 ms (the biggest tree,
 500 chess moves at the default cap, ~20 ms measured with its reading and its query; a move
-tried, 200 earlier positions read, ~10 ms; both tested in test_analysis_views.py), and one owner at most the budget's rate times POSITIONS_PER_TOKEN positions a second
-(150 at the default 6 tokens a second: ~6 ms of CPU a second) after a burst of 60 tokens, three
-biggest trees.
+tried, 200 earlier positions read, ~10 ms; both tested in test_analysis_views.py), and one
+owner at most the budget's rate times POSITIONS_PER_TOKEN positions a second (150 at the
+default 6 tokens a second: ~6 ms of CPU a second) after a burst of 60 tokens, three biggest
+trees.
 
 The buckets are per daphne process, as the sockets' budgets are (live/budget.py): with N
 processes behind nginx an owner gets N times as much in all, but no process gives any owner
