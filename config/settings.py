@@ -168,8 +168,11 @@ SOCKET_BUDGET_PAGE = env_rate(os.environ, "SOCKET_BUDGET_PAGE", "10/2")
 SOCKET_BUDGET_PLAYER = env_rate(os.environ, "SOCKET_BUDGET_PLAYER", "60/20")  # all their sockets
 SOCKET_BUDGET_GUEST = env_rate(os.environ, "SOCKET_BUDGET_GUEST", "60/20")  # an address's guests
 # What one player, or a guest's address, may ask of the analysis board's HTTP endpoints per
-# daphne process (games/analysis_views.py): a move tried is one request.
+# daphne process (games/analysis_views.py), in tokens: one per 25 positions a request makes the
+# server read or replay, at least one (docs/operations.md, "The analysis board's cost").
 ANALYSIS_BUDGET = env_rate(os.environ, "ANALYSIS_BUDGET", "60/6")
+# The moves of an analysis tree the PGN / PDN export plays, at most (the rules' cap, 3000, above).
+ANALYSIS_MAX_POSITIONS = env_int(os.environ, "ANALYSIS_MAX_POSITIONS", 500)
 SOCKET_QUEUE = env_int(os.environ, "SOCKET_QUEUE", 16)  # client frames waiting, per socket
 # Refusals forgiven in a row, and forgotten a second; past them the socket is closed (4429) and
 # its owner refused new sockets for SOCKET_ABUSE_COOLDOWN seconds.

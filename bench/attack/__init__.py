@@ -24,7 +24,11 @@ bounded loops, one scenario after another:
    two mailboxes (one verified, one not), from many addresses, while another visitor loads a
    page; a club's 30 sign-ups through its sign-up link and a script's 100 from one address.
    Targets: the mails queued to each mailbox within its daily bounds, the club in, the script
-   out, the visitor's p99 under twice its quiet one.
+   out, the visitor's p99 under twice its quiet one;
+8. export (`bench.attack.export`): a guest address and a signed-in player asking the analysis
+   board for its biggest PGN and its costliest moves at nginx's rate for 20 s; another
+   visitor's game page p99 against twice its quiet one, every refusal a 400 / 413 / 429 with
+   its message, the big exports served within the budget.
 
 Each prints one line of figures (and what each non-zero figure points at), then a total line.
 Target: every figure but the number of requests is zero (the flood's "targets missed" counts

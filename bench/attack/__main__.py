@@ -14,7 +14,7 @@ from bench.attack import fixtures
 from bench.attack.figures import Figures, grouped, total
 from bench.attack.servers import Site, describe, site_environment
 
-SCENARIOS = ("forms", "sockets", "presence", "faults", "flood", "deletion", "mail")
+SCENARIOS = ("forms", "sockets", "presence", "faults", "flood", "deletion", "mail", "export")
 # Seconds a presence row lives unrefreshed (live.presence.STALE_MS), plus the tick's sweep.
 STALE_WAIT_SECONDS = 36.0
 
@@ -141,6 +141,13 @@ def main() -> int:
 
                 result = Figures("mail", mailbomb.SHOWN)
                 mailbomb.run(fixtures.db(mailbomb.cast, ports, attempts=2), result, quick)
+                found = [result]
+            elif scenario == "export":
+                from bench.attack import export
+
+                result = Figures("export", export.SHOWN)
+                cast = fixtures.db(export.cast, ports[0], attempts=2)
+                export.run(cast, result, quiet=5.0 if quick else 10.0, seconds=flood_seconds)
                 found = [result]
             elif scenario == "presence":
                 from bench.attack import presence
