@@ -6,8 +6,12 @@ Italian manuals and of it.wikipedia's opening pages: "Difesa siciliana", "Partit
 its variations are then written the Italian way around ("Najdorf Variation" becomes "variante
 Najdorf", "Marshall Attack" "attacco Marshall"), a few standing words are translated
 ("Exchange" di cambio, "Closed" chiusa), and any part not covered by these rules stays as it
-is: a proper name is the same in both languages, and a guess would be worse than English. A
-family with no established Italian name keeps its English name whole (`italian` gives None).
+is: a proper name is the same in both languages, and a guess would be worse than English.
+Families named after a person, a place or a people, and the systems, are written the Italian
+way around too ("London System" Sistema Londra, "Van Geet Opening" Apertura Van Geet); a family
+followed by a move ("Queen's Indian Defense, with e3") keeps it after "con". Only nicknames
+with no Italian of their own ("Rat Defense") keep their English name whole (`italian` gives
+None).
 """
 
 from __future__ import annotations
@@ -83,6 +87,56 @@ FAMILIES = {
     "Trompowsky Attack": "Attacco Trompowsky",
     "Vienna Game": "Partita viennese",
     "Zukertort Opening": "Apertura Zukertort",
+    # The families named after a person, a place or a people, and the systems: their Italian
+    # names say the same words the Italian way around.
+    "Amar Opening": "Apertura Amar",
+    "Amsterdam Attack": "Attacco Amsterdam",
+    "Anderssen's Opening": "Apertura Anderssen",
+    "Australian Defense": "Difesa australiana",
+    "Barnes Defense": "Difesa Barnes",
+    "Barnes Opening": "Apertura Barnes",
+    "Basque Opening": "Apertura basca",
+    "Blumenfeld Countergambit": "Controgambetto Blumenfeld",
+    "Blumenfeld Countergambit Accepted": "Controgambetto Blumenfeld accettato",
+    "Borg Defense": "Difesa Borg",
+    "Carr Defense": "Difesa Carr",
+    "Center Game Accepted": "Partita del centro accettata",
+    "Clemenz Opening": "Apertura Clemenz",
+    "Colle System": "Sistema Colle",
+    "Czech Defense": "Difesa ceca",
+    "Döry Defense": "Difesa Döry",
+    "Dresden Opening": "Apertura Dresda",
+    "Duras Gambit": "Gambetto Duras",
+    "English Defense": "Difesa inglese",
+    "Englund Gambit Declined": "Gambetto Englund rifiutato",
+    "Goldsmith Defense": "Difesa Goldsmith",
+    "Gunderam Defense": "Difesa Gunderam",
+    "Horwitz Defense": "Difesa Horwitz",
+    "Irish Gambit": "Gambetto irlandese",
+    "Kádas Opening": "Apertura Kádas",
+    "King's Knight Opening": "Partita di cavallo di re",
+    "King's Pawn Opening": "Partita di pedone di re",
+    "London System": "Sistema Londra",
+    "Marienbad System": "Sistema Marienbad",
+    "Mexican Defense": "Difesa messicana",
+    "Mieses Opening": "Apertura Mieses",
+    "Mikenas Defense": "Difesa Mikenas",
+    "Montevideo Defense": "Difesa Montevideo",
+    "Polish Defense": "Difesa polacca",
+    "Portuguese Opening": "Apertura portoghese",
+    "Rapport-Jobava System": "Sistema Rapport-Jobava",
+    "Robatsch Defense": "Difesa Robatsch",
+    "Rubinstein Opening": "Apertura Rubinstein",
+    "Saragossa Opening": "Apertura Saragozza",
+    "Semi-Slav Defense Accepted": "Difesa semi-slava accettata",
+    "St. George Defense": "Difesa San Giorgio",
+    "Valencia Opening": "Apertura Valencia",
+    "Van Geet Opening": "Apertura Van Geet",
+    "Wade Defense": "Difesa Wade",
+    "Ware Defense": "Difesa Ware",
+    "Ware Opening": "Apertura Ware",
+    "Yusupov-Rubinstein System": "Sistema Yusupov-Rubinstein",
+    "Zukertort Defense": "Difesa Zukertort",
 }
 
 # Whole variation names with a name of their own in Italian.
@@ -174,8 +228,15 @@ def italian(name: str) -> str | None:
     """The Italian name of an opening named `name` in the table, or None when its family has
     no established Italian name."""
     family, _, rest = name.partition(": ")
-    if family not in FAMILIES:
+    base, with_, extra = family.partition(", with ")  # "Queen's Indian Defense, with e3"
+    if base in FAMILIES:
+        italian_family = FAMILIES[base]
+    elif with_ and base in NAMES:  # "Vienna Gambit, with Max Lange Defense"
+        italian_family = NAMES[base][:1].upper() + NAMES[base][1:]
+    else:
         return None
+    if with_:
+        italian_family += ", con " + ", ".join(_part(part) for part in extra.split(", "))
     if not rest:
-        return FAMILIES[family]
-    return f"{FAMILIES[family]}: " + ", ".join(_part(part) for part in rest.split(", "))
+        return italian_family
+    return f"{italian_family}: " + ", ".join(_part(part) for part in rest.split(", "))
