@@ -26,7 +26,8 @@ class ArenaForm(EventForm):
     duration_minutes = forms.TypedChoiceField(
         label=_("Durata"),
         coerce=int,
-        choices=[(m, duration_label(m)) for m in DURATIONS],
+        # A callable: the labels in the language of each request, not of the import.
+        choices=lambda: [(m, duration_label(m)) for m in DURATIONS],
         initial=60,
         help_text=_(
             "Da 10 minuti a 8 ore: finché dura, chi finisce una partita ne inizia un'altra."

@@ -4,7 +4,7 @@ player page; refusals shown on the page; query counts that do not grow."""
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.db import connection
@@ -352,3 +352,22 @@ def test_a_casual_or_running_arena_shows_no_rating_column(client):
     tick(T0)
     page = client.get(arena.get_absolute_url()).content.decode()
     assert 'data-testid="arena-rating-change-head"' not in page
+
+
+def test_english_pages_say_durations_and_dates_in_english(client):
+    """The durations were labelled once, in the language of the import ("10 minuti" on English
+    pages), and the events' dates written with Italian's day-month order ("6 dec 2026")."""
+    from django.conf import settings
+
+    client.force_login(UserFactory())
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "it"
+    assert "10 minuti" in client.get(reverse("arena:new")).content.decode()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    form = client.get(reverse("arena:new")).content.decode()
+    assert "10 minutes" in form and "10 minuti" not in form
+    ended = ArenaFactory(
+        name="Arena di dicembre", starts_at=datetime(2026, 12, 6, 18, 0, tzinfo=UTC)
+    )
+    Arena.objects.filter(pk=ended.pk).update(status="finished")
+    listing = client.get(reverse("arena:list")).content.decode()
+    assert "Dec 6, 2026" in listing and "6 dec 2026" not in listing.lower()
