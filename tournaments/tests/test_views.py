@@ -53,7 +53,7 @@ def test_list_filters_by_variant_and_cadence(client, django_assert_max_num_queri
     with django_assert_max_num_queries(8):
         page = client.get(reverse("tournaments:list")).content.decode()
     assert chess.name in page and dama.name in page
-    assert "🔒" in page and "1/16" in page
+    assert 'data-testid="private-mark"' in page and "1/16" in page
     # A cancelled tournament stays in the list, among the ended ones, marked.
     ended = page[page.index("Conclusi") :]
     assert "Deserto" in ended and 'data-testid="cancelled-badge"' in ended
