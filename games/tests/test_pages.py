@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -16,7 +18,7 @@ from games.services import (
     challenge_create,
     game_move,
 )
-from games.tests.factories import PASSWORD, UserFactory, open_game
+from games.tests.factories import PASSWORD, T0, UserFactory, open_game
 
 pytestmark = pytest.mark.django_db
 
@@ -240,3 +242,21 @@ def test_a_deleted_opponent_is_named_in_the_recent_games_but_not_linked(client):
     assert gone.username in page
     assert reverse("player", args=[gone.username]) not in page
     assert client.get(reverse("player", args=[gone.username])).status_code == 404
+
+
+def test_a_game_aborted_before_any_move_offers_no_analysis(client):
+    """Nothing to go through: the game page and the games list offer "Analizza" only for a
+    finished game with moves."""
+    from games.services import game_abort, game_resign
+
+    anna, bruno = UserFactory(), UserFactory()
+    aborted = open_game(white=anna, black=bruno, rated=False)
+    game_abort(game_id=aborted.pk, user_id=anna.pk, at_ms=T0 + 1000)
+    played = open_game(white=anna, black=bruno)
+    game_move(game_id=played.pk, user_id=anna.pk, expected_ply=0, move="e2e4", at_ms=T0 + 1000)
+    game_resign(game_id=played.pk, user_id=bruno.pk, at_ms=T0 + 2000)
+    page = client.get(reverse("games:game", args=[aborted.pk])).content.decode()
+    assert re.search(r'id="analyse"[^>]*hidden', page)
+    player = client.get(reverse("player", args=[anna.username])).content.decode()
+    assert reverse("games:analysis", args=[played.pk]) in player
+    assert reverse("games:analysis", args=[aborted.pk]) not in player

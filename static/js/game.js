@@ -620,7 +620,8 @@ function renderSide() {
   if (offerBtn) offerBtn.hidden = !live() || incoming;
   if (resign) resign.hidden = !live();
   const analyse = document.getElementById("analyse");
-  if (analyse) analyse.hidden = live(); // the analysis board, for a finished game
+  // The analysis board, for a finished game with moves to go through (not one aborted at once).
+  if (analyse) analyse.hidden = live() || state.ply === 0;
   // FIDE 9.2-9.3: the claim only when the rules allow one now, to the side to move.
   const claim = document.getElementById("draw-claim");
   if (claim) claim.hidden = !(myTurn() && state.draw_claimable);
