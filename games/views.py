@@ -276,6 +276,8 @@ def game(request: HttpRequest, pk: int) -> HttpResponse:
         "commands": textmode.commands_for_page(),
         "texts": textmode.page_texts(),
         "arena": event is not None and event._meta.model_name == "arena",
+        # Who moves first in the variant (English draughts: Black): move 1 is theirs.
+        "first_to_move": game.variant_info.rules.first_to_move.value,
     }
     context = {
         "game": game,

@@ -70,7 +70,7 @@ def test_typed_moves_in_every_variant_with_announcements(site, two_players):
     typed(anna, "ciao")
     announced(anna, "Non è una mossa: «ciao»")
     typed(anna, "Cf6")
-    announced(anna, "non è valida in questa posizione")
+    announced(anna, "«Cf6» non è valida in questa posizione")  # what was typed, said again
     typed(anna, "f3")
     announced(bruno, "^Pawn to f3$")
     announced(anna, "Hai giocato Pedone in f3")
@@ -102,6 +102,11 @@ def test_typed_moves_in_every_variant_with_announcements(site, two_players):
     for pair, (italian, english) in said.items():
         assert anna.evaluate("p => circoloGamePage.speak(p)", list(pair)) == italian
         assert bruno.evaluate("p => circoloGamePage.speak(p)", list(pair)) == english
+    # A capture in a known position names the piece taken.
+    before = "r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4"
+    speak = "([p, f]) => circoloGamePage.speak(p, f)"
+    assert anna.evaluate(speak, [["Axc6", "Bxc6"], before]) == "Alfiere prende il cavallo in c6"
+    assert bruno.evaluate(speak, [["Axc6", "Bxc6"], before]) == "Bishop takes the knight on c6"
     typed(anna, "mosse")
     announced(anna, r"1\. f3 e5 2\. g4 Dh4#")
     typed(bruno, "p white")
@@ -135,6 +140,8 @@ def test_typed_moves_in_every_variant_with_announcements(site, two_players):
     announced(anna, "^11 per 15$")
     typed(anna, "23-19")
     announced(bruno, "^23 to 19$")
+    typed(bruno, "moves")  # Black's move and White's reply are move 1
+    announced(bruno, r"^1\. 11-15 23-19\.$")
     typed(bruno, "patta")  # the Italian word works on the English page too
     announced(anna, "Il tuo avversario propone patta")
     typed(anna, "patta")

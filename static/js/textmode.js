@@ -64,7 +64,9 @@ export function setup(ctx) {
   const squareLabel = (fen, key) => `${squareWord(key)}, ${contents(fen, key) || T.empty}`;
 
   // --- moves as players read them (RULES 2 notation, from the English SAN) -----------------
-  function speakMove(pair) {
+  // `before`: the position the move was played in, when known: a capture then names the piece
+  // it takes ("Alfiere prende il cavallo in c6"; en passant, a pawn).
+  function speakMove(pair, before) {
     const written = pair[1];
     if (!chess) {
       const squares = written.split(/[-x]/);
@@ -86,6 +88,10 @@ export function setup(ctx) {
     let piece = T[(letter || "P").toLowerCase()];
     if (file || rank) piece += " " + (file || "") + (rank || "");
     let text = fill(capture ? T.takes : T.to, { piece, to });
+    if (capture && before) {
+      const taken = written.includes("e.p.") ? "p" : (chessPieces(before)[to] || "").toLowerCase();
+      if (T["taken_" + taken]) text = fill(T.takes_piece, { piece, taken: T["taken_" + taken], to });
+    }
     if (promo) text += fill(T.promotes, { piece: T[promo.toLowerCase()].toLowerCase() });
     return text + tail;
   }
@@ -99,11 +105,12 @@ export function setup(ctx) {
 
   // --- what a new state says -------------------------------------------------------------
   function changed(prev, next) {
+    if (next.ply > prev.ply) awaiting = null; // answered: it was played
     if (next.ply > prev.ply) {
       for (let ply = prev.ply + 1; ply <= next.ply; ply++) {
         const pair = next.notation[ply - 1];
         if (!pair) continue;
-        const said = speakMove(pair), mover = moverOf(ply);
+        const said = speakMove(pair, ctx.positions()[ply - 1]), mover = moverOf(ply);
         if (myColor && mover === myColor) announce(fill(T.you_played, { move: said }));
         else if (myColor) announce(said);
         else announce(fill(T.side_played, { side: T[mover === "white" ? "White" : "Black"], move: said }));
@@ -334,7 +341,10 @@ export function setup(ctx) {
     const s = state();
     if (!s.notation.length) return T.no_moves;
     const written = (pair) => (lang === "en" ? pair[1] : pair[0]);
-    const first = chess ? (s.start_fen.split(" ")[1] === "w" ? 0 : 1) : (s.start_fen[0] === "W" ? 0 : 1);
+    // A move number counts the variant's first mover's move and the reply (English draughts:
+    // Black, then White), whoever is to move in the start position.
+    const toMove = chess ? (s.start_fen.split(" ")[1] === "w" ? "white" : "black") : (s.start_fen[0] === "W" ? "white" : "black");
+    const first = toMove === (page.first_to_move || "white") ? 0 : 1;
     const parts = [];
     s.notation.forEach((pair, i) => {
       const index = i + first;
@@ -361,7 +371,7 @@ export function setup(ctx) {
     clocks: () => announce(clocksText()),
     last: () => {
       const s = state();
-      announce(s.notation.length ? fill(T.last, { move: speakMove(s.notation[s.notation.length - 1]) }) : T.no_moves);
+      announce(s.notation.length ? fill(T.last, { move: speakMove(s.notation[s.notation.length - 1], ctx.positions()[s.notation.length - 1]) }) : T.no_moves);
     },
     opponent: () => announce(opponentText()),
     position: () => announce(`${turnText()} ${piecesText(state().fen)}`),
@@ -396,6 +406,7 @@ export function setup(ctx) {
   const WORDS = new Map();
   for (const c of page.commands) for (const w of c.words) WORDS.set(w, c.key);
   let lastTyped = "";
+  let awaiting = null; // a typed move sent, not yet answered: its refusal repeats it
   function typed(raw) {
     const text = raw.trim();
     if (!text) return;
@@ -405,7 +416,7 @@ export function setup(ctx) {
     const s = state();
     if (!myColor) return announce(T.not_player);
     if (s.status !== "live") return announce(T.over);
-    lastTyped = text;
+    lastTyped = awaiting = text;
     // The server reads the move (games/rules/typed.py) and plays it, or says why not.
     ctx.send({ type: "move", ply: s.ply, text, lang });
   }
@@ -417,7 +428,10 @@ export function setup(ctx) {
   });
   // The server's refusals of a typed move, said in the player's words.
   function refused(message) {
+    const typedMove = awaiting;
+    awaiting = null;
     if (message.code === "unreadable_move") { announce(fill(T.unreadable, { text: lastTyped })); return true; }
+    if (message.code === "illegal_move" && typedMove) { announce(fill(T.illegal, { text: typedMove })); return true; }
     if (message.code === "ambiguous_move") {
       announce(fill(T.ambiguous, { choices: (message.choices || []).join(T.or) }));
       return true;
