@@ -19,7 +19,7 @@ from arena.models import Arena, ArenaGame, Entry
 from arena.running import arena_pair
 from arena.tests.factories import ArenaFactory
 from harness import wait_until
-from tests.browser import log_in, shoot
+from tests.browser import log_in, shoot, signed_in
 
 pytestmark = [
     pytest.mark.e2e,
@@ -186,7 +186,10 @@ def test_the_arena_page_says_when_the_next_opponent_is_possible(site, browser):
         for player, context in zip((a, b), contexts, strict=True):
             page = context.new_page()
             page.set_default_timeout(20_000)
-            log_in(page, site, player.username)
+            # Straight to the arena's page: the tick starts the arena meanwhile, and a page
+            # elsewhere on the site would be taken there by itself (RULES 8), cutting short
+            # the test's own navigation.
+            signed_in(page, site, player.username)
             page.goto(detail)
             pages.append(page)
         for page in pages:
