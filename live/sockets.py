@@ -20,13 +20,21 @@ from django.conf import settings
 
 from live import budget, pushes
 from live.outages import is_outage
-from live.threads import LANES, database_sync_to_async
+from live.threads import LANES, answering, database_sync_to_async
 
 log = logging.getLogger(__name__)
 
 
+async def _send_late(collected: tuple[list[pushes.Push], Any, BaseException | None]) -> None:
+    """A service that ended after its caller was answered (`live.threads.answering`): what it
+    committed is pushed all the same, its client included (by the group)."""
+    await send(collected[0])
+
+
 # A service run in the pool with its pushes collected, to be sent from the loop (`call`).
-_pooled_collecting = {lane: database_sync_to_async(pushes.collecting, lane) for lane in LANES}
+_pooled_collecting = {
+    lane: database_sync_to_async(pushes.collecting, lane, late=_send_late) for lane in LANES
+}
 
 
 async def call(
@@ -281,8 +289,15 @@ class LiveConsumer(AsyncWebsocketConsumer):
                     except FrameError as error:
                         frame, kind = error, None
                     if gate.queued(kind, kind in self.coalesced):
+                        # `at`: its answer is due SOCKET_ANSWER_SECONDS after it came, however
+                        # long it waited behind the socket's earlier messages (`dispatch`).
                         queue.put_nowait(
-                            {"type": "websocket.receive", "frame": frame, "kind": kind}
+                            {
+                                "type": "websocket.receive",
+                                "frame": frame,
+                                "kind": kind,
+                                "at": time.monotonic(),
+                            }
                         )
                 elif verdict is budget.Verdict.REFUSE:
                     # No `send_error`: a game socket's reads the game's state.
@@ -336,6 +351,15 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if kind == "websocket.disconnect":
             await handler(message)
             return
+        # A client's message (a handshake, any message but the close) is answered within
+        # SOCKET_ANSWER_SECONDS of its coming, whatever the database does: its database work is
+        # done by then or not at all, and the client told `unavailable` (docs/protocol.md,
+        # live.threads.answering). The close's clean-up has no client waiting: no bound.
+        came = message.get("at", time.monotonic())
+        with answering(came + settings.SOCKET_ANSWER_SECONDS):
+            await self._handle(handler, kind, message)
+
+    async def _handle(self, handler: Callable[..., Any], kind: str, message: dict) -> None:
         try:
             await handler(message)
         except StopConsumer:
