@@ -19,8 +19,8 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 
 from live import budget, pushes
-from live.outages import is_outage
-from live.threads import LANES, answering, database_sync_to_async
+from live.outages import CLOSE_UNAVAILABLE, is_outage
+from live.threads import LANES, answer_due, answering, database_sync_to_async
 
 log = logging.getLogger(__name__)
 
@@ -355,8 +355,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
         # SOCKET_ANSWER_SECONDS of its coming, whatever the database does: its database work is
         # done by then or not at all, and the client told `unavailable` (docs/protocol.md,
         # live.threads.answering). The close's clean-up has no client waiting: no bound.
-        came = message.get("at", time.monotonic())
-        with answering(came + settings.SOCKET_ANSWER_SECONDS):
+        with answering(answer_due(message.get("at", time.monotonic()))):
             await self._handle(handler, kind, message)
 
     async def _handle(self, handler: Callable[..., Any], kind: str, message: dict) -> None:
@@ -374,8 +373,8 @@ class LiveConsumer(AsyncWebsocketConsumer):
                 log.exception("%s: handler of %s failed", type(self).__name__, kind)
             if kind == "websocket.connect":
                 # The handshake could not be completed (the group or the game could not be read):
-                # refuse with 1013 "try again later", which the page's socket client does.
-                await self.close(code=1013)
+                # closed "try again later", which the page's socket client does.
+                await self.close(code=CLOSE_UNAVAILABLE)
             elif kind == "websocket.receive":
                 try:
                     if outage:

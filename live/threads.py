@@ -93,6 +93,17 @@ class _Answer:
 _answer: contextvars.ContextVar[_Answer | None] = contextvars.ContextVar("answer", default=None)
 
 
+# Of a message's SOCKET_ANSWER_SECONDS, what is kept for its reply once its database work is
+# given up: sending it, the trip to the client, a busy loop.
+REPLY_SECONDS = 0.5
+
+
+def answer_due(came: float) -> float:
+    """By when (`time.monotonic()`) the database work of a message that came at `came` is
+    done, for it to be answered within SOCKET_ANSWER_SECONDS (config/settings.py)."""
+    return came + settings.SOCKET_ANSWER_SECONDS - REPLY_SECONDS
+
+
 @contextmanager
 def answering(by: float) -> Iterator[None]:
     """The database work done within, in these threads, is done by `by` (`time.monotonic()`) or

@@ -16,12 +16,13 @@ from django.db import OperationalError
 from django.test import override_settings
 from redis.exceptions import ConnectionError as RedisConnectionError
 
+from bench.attack.client import AttackSocket, HandshakeRefused
 from bench.live import Socket
 from config.logs import ClientErrorInOneLine, OutageInOneLine
 from games.services import now_ms
 from games.tests.factories import open_game
 from harness import environment, free_port, listening, wait_listening, wait_until
-from live.outages import is_outage
+from live.outages import CLOSE_UNAVAILABLE, is_outage
 from tests.browser import session_cookie
 from tests.processes import Processes, postgres_url, process_env
 
@@ -177,12 +178,27 @@ async def answer(sock: Socket, seconds: float, want) -> tuple[dict, float]:
     raise AssertionError("the socket closed instead of answering")
 
 
+async def refused(port: int, path: str, cookie: str, seconds: float) -> tuple[int | None, float]:
+    """A socket opened now: the code it was closed with and when; AssertionError if it was
+    neither closed nor refused within `seconds`."""
+    try:
+        async with asyncio.timeout(seconds):
+            sock = await AttackSocket.open(port, path, cookie)
+            while await sock.next(seconds) is not None:
+                pass
+            return sock.close_code, time.monotonic()
+    except HandshakeRefused as error:
+        return error.status, time.monotonic()
+    except TimeoutError:
+        raise AssertionError(f"a handshake not answered within {seconds:g} s") from None
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_move_while_postgresql_is_away_is_answered_in_time(tmp_path):
     """PostgreSQL stops under a game (every pooled connection cut, new ones refused): a move,
     a draw offer and a sync sent then are each answered within SOCKET_ANSWER_SECONDS, with
-    `unavailable` (docs/protocol.md), by a real daphne on Django's pool, whose own wait for a
-    connection is 10 s. Nothing of them is done; once PostgreSQL is back the move is played,
+    `unavailable` (docs/protocol.md), and a new socket's handshake closed with 4503 "try again
+    later", by a real daphne on Django's pool, whose own wait for a connection is 10 s. Nothing of them is done; once PostgreSQL is back the move is played,
     once."""
     database = settings.DATABASES["default"]
     if database["ENGINE"].endswith("sqlite3") or str(database["HOST"]).startswith("/"):
@@ -213,10 +229,14 @@ def test_a_move_while_postgresql_is_away_is_answered_in_time(tmp_path):
             white.send({"type": "move", "ply": 0, "move": "e2e4", "id": 1})
             black.send({"type": "draw_offer", "id": 2})
             white.send({"type": "sync", "id": 3})  # waits behind the move on its socket
+            # A new socket's handshake (its session read) is answered in time too: refused.
+            handshake = asyncio.create_task(refused(port, path, cookies["white"], bound + 2))
             answered = []
             for sock, number in ((white, 1), (black, 2), (white, 3)):
                 reply, came = await answer(sock, bound + 2, lambda m, n=number: m.get("id") == n)
                 answered.append((reply["code"], came - sent))
+            code, came = await handshake
+            answered.append((f"handshake closed {code}", came - sent))
             postgres.start()
             # Back: the pool connects again by itself (its attempts back off: a few seconds).
             until = time.monotonic() + 30
@@ -238,7 +258,8 @@ def test_a_move_while_postgresql_is_away_is_answered_in_time(tmp_path):
         wait_listening(port, 60)
         answered = asyncio.run(play())
     # Each measured from its sending (the sync's time includes its wait behind the move).
-    assert [code for code, _ in answered] == ["unavailable"] * 3, answered
-    assert max(after for _, after in answered) <= bound + 0.5, answered
+    codes = [code for code, _ in answered]
+    assert codes == ["unavailable"] * 3 + [f"handshake closed {CLOSE_UNAVAILABLE}"], answered
+    assert max(after for _, after in answered) <= bound, answered
     game.refresh_from_db()
     assert (game.ply, game.moves, game.draw_offer) == (1, ["e2e4"], "")
