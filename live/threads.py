@@ -21,6 +21,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, close_old_connections, connections
+from django.db.backends.signals import connection_created
 
 log = logging.getLogger(__name__)
 
@@ -122,20 +123,36 @@ def _deadline() -> float | None:
     return answer.by if answer is not None and answer.pending else None
 
 
+# By when the work this socket thread is doing must have its connection (`_in_pool`).
+_due = threading.local()
+
+
+def _connected(sender: Any, connection: Any, **kwargs: Any) -> None:
+    """Django's `connection_created`, in any thread: in a socket thread whose work's caller has
+    been answered meanwhile (the pool's wait, a connect), the work stops before its first
+    statement. The connection is given back first: the receivers after this one (the lock
+    timeout, live.locks) did not run on it, and the next work connects afresh."""
+    by = getattr(_due, "by", None)
+    if by is not None and time.monotonic() >= by:
+        connection.close()
+        raise NoAnswerInTime("the message was answered before a connection came")
+
+
+connection_created.connect(_connected, dispatch_uid="live.threads.connected")
+
+
 def _in_pool(func: Callable[..., Any], args: tuple, kwargs: dict, by: float | None) -> Any:
     # Work whose caller has been answered is not started: a move answered `unavailable` must
     # not be played after all (the queue behind threads stuck on an unreachable database, a
-    # connection that came too late).
+    # connection that came too late: `_connected`).
     if by is not None and time.monotonic() >= by:
         raise NoAnswerInTime("the message was answered before a thread was free")
-    _close_old_connections()
+    _due.by = by
     try:
-        if by is not None:
-            connections[DEFAULT_DB_ALIAS].ensure_connection()  # the pool's wait, a connect
-            if time.monotonic() >= by:
-                raise NoAnswerInTime("the message was answered before a connection came")
+        _close_old_connections()
         return func(*args, **kwargs)
     finally:
+        _due.by = None
         _close_old_connections()
 
 
