@@ -99,6 +99,7 @@ class Book:
     errors: dict[str, Counter] = field(default_factory=dict)  # phase -> error codes
     killed_port: int = 0
     actions: dict[str, Counter] = field(default_factory=dict)  # phase -> how actions went
+    slowest: dict[str, float] = field(default_factory=dict)  # phase -> slowest answer, seconds
     plans: Counter = field(default_factory=Counter)
     latest_game: int = 0
     over: bool = False  # the run is over: nobody reconnects
@@ -119,6 +120,13 @@ class Book:
 
     def count(self, phase: Phase, what: str) -> None:
         self.actions.setdefault(phase.name, Counter())[what] += 1
+
+    def answered(self, pending: Pending, how: str) -> None:
+        """An action answered (by a state or an error): counted, its time kept."""
+        self.count(pending.phase, how)
+        took = time.monotonic() - pending.sent
+        name = pending.phase.name
+        self.slowest[name] = max(self.slowest.get(name, 0.0), took)
 
     def phase_at(self, wall: float) -> Phase:
         found = self.phases[0]
@@ -242,7 +250,7 @@ async def player(table: Table, color: str, run: GameRun, book: Book) -> None:
             return
         if pending.kind == "move":
             if ply == pending.ply + 1 or over:
-                book.count(pending.phase, "answered by a state")
+                book.answered(pending, "answered by a state")
                 ack(pending, state)
                 pending = None
             elif ply > pending.ply + 1:  # a later state came first: its own must still come
@@ -250,7 +258,7 @@ async def player(table: Table, color: str, run: GameRun, book: Book) -> None:
                 ack(pending, state)
                 pending = None
         elif over or (pending.kind == "draw_offer" and state["draw_offer"] == me):
-            book.count(pending.phase, "answered by a state")
+            book.answered(pending, "answered by a state")
             pending = None
 
     try:
@@ -308,7 +316,7 @@ async def player(table: Table, color: str, run: GameRun, book: Book) -> None:
                 book.note(run.id, me, f"error {message.get('code')}: {message.get('message')}")
                 book.errors.setdefault(book.phase.name, Counter())[message.get("code", "?")] += 1
                 if pending is not None:
-                    book.count(pending.phase, "answered by an error")
+                    book.answered(pending, "answered by an error")
                     pending, acted_at_ply = None, -1
                 quiet_until = time.monotonic() + 1.0
                 continue
@@ -616,6 +624,10 @@ async def run(site: Site, tables: list[Table], cookie: str, login_user: str, qui
         if book.actions.get(phase.name):
             bits.append(
                 "client: " + ", ".join(f"{k} {v}" for k, v in book.actions[phase.name].items())
+            )
+        if phase.name in book.slowest:
+            bits.append(
+                f"slowest answer {book.slowest[phase.name]:.2f} s (bound {book.answer_seconds:g} s)"
             )
         if bits:
             phase.figures.info.append("; ".join(bits))
