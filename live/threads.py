@@ -3,7 +3,7 @@ database work: a plain executor with a persistent connection per thread, below t
 helpers (`live.sockets`) and presence (`live.presence`), which both use it.
 
 A client's message is answered in a bounded time, the database there or not (`answering`,
-SOCKET_ANSWER_SECONDS; docs/protocol.md, "error"): work still waiting for a thread or a
+SOCKET_ANSWER_SECONDS; docs/protocol.md, "Answered in time"): work still waiting for a thread or a
 connection when its time is up is never started, and its caller is answered `unavailable`."""
 
 from __future__ import annotations
