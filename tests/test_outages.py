@@ -272,3 +272,35 @@ def test_a_move_while_postgresql_is_away_is_answered_in_time(tmp_path):
     assert max(after for _, after in answered) <= bound, answered
     game.refresh_from_db()
     assert (game.ply, game.moves, game.draw_offer) == (1, ["e2e4"], "")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_work_whose_connection_comes_after_its_answer_is_not_done(monkeypatch):
+    """A socket thread's work that gets its connection only after its message was answered
+    (the pool's wait, a slow connect) stops before its first statement; the connection is
+    given back, so the next one is set up whole (its lock timeout, live.locks)."""
+    from django.db import connection
+
+    from live.locks import LOCK_TIMEOUT_MS
+    from live.threads import NoAnswerInTime, _in_pool
+
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL's lock timeout")
+    ran = []
+
+    def work() -> None:
+        time.sleep(0.2)  # waiting for a connection, here in the work itself
+        with connection.cursor() as cursor:  # connects: after its answer
+            cursor.execute("SELECT 1")
+        ran.append("the statement")
+
+    # Kept between calls, as a socket thread keeps its own (the pool's, or CONN_MAX_AGE's).
+    monkeypatch.setitem(connection.settings_dict, "CONN_MAX_AGE", 600)
+    connection.close()  # the thread's connection handed back, as the checks do
+    with pytest.raises(NoAnswerInTime):
+        _in_pool(work, (), {}, time.monotonic() + 0.1)
+    assert ran == [] and connection.connection is None
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW lock_timeout")
+        assert cursor.fetchone()[0] == f"{LOCK_TIMEOUT_MS // 1000}s"
+    connection.close()
