@@ -9,7 +9,8 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from accounts.admin_messages import FEMININE, MASCULINE, NamedModelAdmin, Noun
-from accounts.models import User
+from accounts.models import SignupLink, User
+from accounts.services import accounts_deactivated
 from live import locks
 from mail.models import Mail
 
@@ -69,7 +70,8 @@ class PlayerAdmin(NamedModelAdmin, UserAdmin):
         sent = skipped = 0
         with locks.atomic():
             for user in queryset:
-                if not user.email or not user.is_active or not user.has_usable_password():
+                # RULES 10.2: a reset goes only to a verified address.
+                if not user.email_verified or not user.is_active or not user.has_usable_password():
                     skipped += 1
                     continue
                 path = reverse(
@@ -92,8 +94,10 @@ class PlayerAdmin(NamedModelAdmin, UserAdmin):
             self.message_user(
                 request,
                 ngettext(
-                    "%d account senza indirizzo, disattivato o senza password: nessuna mail.",
-                    "%d account senza indirizzo, disattivati o senza password: nessuna mail.",
+                    "%d account senza indirizzo confermato, disattivato o senza password: "
+                    "nessuna mail.",
+                    "%d account senza indirizzo confermato, disattivati o senza password: "
+                    "nessuna mail.",
                     skipped,
                 )
                 % skipped,
@@ -116,9 +120,17 @@ class PlayerAdmin(NamedModelAdmin, UserAdmin):
             ngettext("%d account non è più bot.", "%d account non sono più bot.", count) % count,
         )
 
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if change and "is_active" in form.changed_data and not obj.is_active:
+            accounts_deactivated(user_ids=[obj.pk])  # their open pages' sockets close
+
     @admin.action(description=_("Disattiva gli account scelti"))
     def deactivate(self, request, queryset):
-        count = queryset.exclude(pk=request.user.pk).update(is_active=False)
+        chosen = queryset.exclude(pk=request.user.pk)
+        user_ids = list(chosen.filter(is_active=True).values_list("pk", flat=True))
+        count = chosen.update(is_active=False)
+        accounts_deactivated(user_ids=user_ids)  # their open pages' sockets close
         self.message_user(
             request,
             ngettext("%d account disattivato.", "%d account disattivati.", count) % count,
@@ -152,3 +164,30 @@ class MailAdmin(NamedModelAdmin, admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False
+
+
+@admin.register(SignupLink)
+class SignupLinkAdmin(NamedModelAdmin, admin.ModelAdmin):
+    """The players' sign-up links (RULES 10.6): who made them, how far they are used; staff
+    may revoke them."""
+
+    noun = Noun(MASCULINE, _("il link di iscrizione"), _("un altro link di iscrizione"))
+    list_display = ("maker", "uses", "uses_limit", "created_at", "expires_at", "revoked_at")
+    list_filter = ("revoked_at", "expires_at")
+    search_fields = ("maker__username",)
+    raw_id_fields = ("maker",)
+    exclude = ("token",)  # the link itself lets people in: the maker hands it out, not staff
+    readonly_fields = ("maker", "uses", "created_at", "purpose", "target_id")
+    actions = ["revoke"]
+
+    def has_add_permission(self, request):
+        return False
+
+    @admin.action(description=_("Revoca i link scelti"))
+    def revoke(self, request, queryset):
+        count = queryset.filter(revoked_at=None).update(revoked_at=timezone.now())
+        self.message_user(
+            request,
+            ngettext("%d link revocato.", "%d link revocati.", count) % count,
+            messages.SUCCESS,
+        )

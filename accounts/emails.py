@@ -35,8 +35,12 @@ def verify_token(user: User) -> str:
 
 def verify_mail_queue(user: User, *, now: datetime | None = None) -> bool:
     """Queue the mail that checks `user.email` is theirs; False if one already went in this
-    slot (or there is no address)."""
-    if not user.email:
+    slot, there is no address, another account has verified its mailbox (the link could only
+    be refused: RULES 10.1), or the mailbox had its mails for the day (RULES 10.3, the
+    outbox's count)."""
+    from accounts.selectors import mailbox_taken
+
+    if not user.email or mailbox_taken(email=user.email, by_other_than=user):
         return False
     now = now or timezone.now()
     slot = int(now.timestamp()) // VERIFY_SLOT_SECONDS
@@ -56,6 +60,10 @@ def verify_mail_queue(user: User, *, now: datetime | None = None) -> bool:
         )
         is not None
     )
+
+
+class MailboxTaken(Exception):
+    """The address's mailbox is verified by another account (RULES 10.1)."""
 
 
 class BadLink(Exception):
@@ -80,19 +88,24 @@ def verify_token_read(token: str) -> tuple[int, str]:
     return found["u"], str(found.get("e", ""))
 
 
-def reset_mail_queue(user: User, *, reset_path: str, request_key: str) -> None:
-    """Queue a password-reset mail with the one-time link Django's token generator made."""
-    mail_queue(
-        user=user,
-        reason=Reason.RESET,
-        key=request_key,
-        template="accounts/mail/reset",
-        language=user.language,
-        context={
-            "username": user.username,
-            "reset_url": absolute(reset_path),
-            "valid_for": settings.PASSWORD_RESET_TIMEOUT,
-        },
+def reset_mail_queue(user: User, *, reset_path: str, request_key: str) -> bool:
+    """Queue a password-reset mail with the one-time link Django's token generator made; False
+    when the address is not verified or its mailbox had its mails for the day (the outbox
+    decides both: RULES 10.2, 10.3)."""
+    return (
+        mail_queue(
+            user=user,
+            reason=Reason.RESET,
+            key=request_key,
+            template="accounts/mail/reset",
+            language=user.language,
+            context={
+                "username": user.username,
+                "reset_url": absolute(reset_path),
+                "valid_for": settings.PASSWORD_RESET_TIMEOUT,
+            },
+        )
+        is not None
     )
 
 

@@ -11,8 +11,9 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from accounts import throttle
+from accounts import selectors, throttle
 from accounts.models import USERNAME_MAX, User, username_validators
+from mail.mailbox import mailbox_digest
 
 PASSWORD_MAX = 128
 
@@ -31,8 +32,8 @@ class SignupForm(forms.Form):
         max_length=254,
         widget=forms.EmailInput(attrs={"autocomplete": "email"}),
         help_text=_(
-            "Solo per i promemoria che sceglierai e per recuperare la password: "
-            "ti mandiamo un link per confermarla."
+            "Solo per i promemoria che sceglierai e per recuperare la password: ti mandiamo un "
+            "link per confermarla, e la password si recupera solo con un indirizzo confermato."
         ),
     )
     password1 = forms.CharField(
@@ -148,13 +149,27 @@ class AdminLoginForm(ThrottledLoginMixin, AdminAuthenticationForm):
 class ResetRequestForm(PasswordResetForm):
     """Django's "forgot password" form; its mail goes through the outbox (mail/), sent by the
     worker after the request, never inside it. Deleted and deactivated accounts, and those with
-    no usable password, get nothing (Django's own rule), and the page says the same either way."""
+    no usable password, get nothing (Django's own rule), nor does an address not verified
+    (RULES 10.2); the page says the same either way."""
 
     email = forms.EmailField(
         label=_("E-mail"),
         max_length=254,
         widget=forms.EmailInput(attrs={"autocomplete": "email", "autofocus": True}),
     )
+
+    def get_users(self, email: str):
+        """The one account that verified the mailbox `email` reaches (RULES 10.1, 10.2): found
+        by the mailbox's key, the same one every counter of it uses, so no spelling of an
+        address reaches another account or a fresh counter; at most one, as a verified mailbox
+        is one account's."""
+        found = User.objects.filter(
+            email_key=mailbox_digest(email),
+            email_verified_at__isnull=False,
+            is_active=True,
+            deleted_at=None,
+        ).exclude(email_key="")
+        return (user for user in found if user.has_usable_password())
 
     def send_mail(self, subject_template_name, email_template_name, context, *args, **kwargs):
         from accounts import emails
@@ -164,7 +179,8 @@ class ResetRequestForm(PasswordResetForm):
             "accounts:password_reset_confirm",
             kwargs={"uidb64": context["uid"], "token": context["token"]},
         )
-        # Each request is its own mail: the counters of ResetView bound how many there are.
+        # Each request is its own mail: the counters of ResetView bound the requests, the
+        # outbox's count of the mailbox the mails (RULES 10.3).
         emails.reset_mail_queue(user, reset_path=path, request_key=secrets.token_hex(8))
 
 
@@ -204,6 +220,15 @@ class EmailChangeForm(PasswordConfirmMixin, forms.Form):
         widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
         help_text=_("Per essere sicuri che sei tu: l'indirizzo serve a recuperare la password."),
     )
+
+    def clean_email(self) -> str:
+        email = self.cleaned_data["email"]
+        # RULES 10.1: a mailbox is verified by one account.
+        if selectors.mailbox_taken(email=email, by_other_than=self.user):
+            raise forms.ValidationError(
+                _("Questo indirizzo è già confermato da un altro account."), code="taken"
+            )
+        return email
 
 
 class LanguageForm(forms.ModelForm):
@@ -245,12 +270,19 @@ class RemindersForm(forms.ModelForm):
         }
         help_texts = {
             "remind_by_email": _(
-                "Solo a un indirizzo confermato, e solo se ti sei iscritto più di un'ora prima."
+                "Solo a un indirizzo confermato, e solo se eri già iscritto in quel momento."
             ),
         }
 
 
 class DeleteAccountForm(PasswordConfirmMixin, forms.Form):
+    """Its fields' ids are its own (`id_delete_password`): on the account page beside the address
+    form's `password`, one id for both made this form's label name the other's field."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("auto_id", "id_delete_%s")
+        super().__init__(*args, **kwargs)
+
     password = forms.CharField(
         label=_("La tua password"),
         max_length=PASSWORD_MAX,

@@ -2,10 +2,14 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser, UserManager
+from django.core.exceptions import ValidationError
 from django.core.validators import MinLengthValidator, RegexValidator
 from django.db import models
 from django.db.models.functions import Lower
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from mail.mailbox import mailbox_digest
 
 USERNAME_MIN = 3
 USERNAME_MAX = 20
@@ -55,6 +59,11 @@ class User(AbstractUser):
     # When the address in `email` was shown to be theirs (a link in a mail followed); None:
     # not verified, and reminders are not mailed to it.
     email_verified_at = models.DateTimeField(_("e-mail verificata il"), null=True, blank=True)
+    # The mailbox `email` reaches (mail.mailbox.mailbox_digest), kept by save(): what the reset
+    # lookup finds a player by, and what makes a verified address one account's (RULES 10.1).
+    email_key = models.CharField(
+        _("casella"), max_length=32, blank=True, default="", db_index=True, editable=False
+    )
     # Reminders before an event they joined (events/reminders.py).
     remind_by_email = models.BooleanField(_("promemoria per e-mail"), default=True)
     remind_minutes = models.PositiveSmallIntegerField(
@@ -75,10 +84,36 @@ class User(AbstractUser):
         ordering = ["username"]
         constraints = [
             models.UniqueConstraint(Lower("username"), name="accounts_user_username_ci_unique"),
+            # RULES 10.1: a mailbox is verified by one account at most.
+            models.UniqueConstraint(
+                fields=["email_key"],
+                condition=models.Q(email_verified_at__isnull=False) & ~models.Q(email_key=""),
+                name="accounts_user_verified_mailbox_unique",
+            ),
         ]
 
     def __str__(self) -> str:
         return self.username
+
+    def clean(self) -> None:
+        # The admin's form: a verified mailbox another account holds is an error on the form,
+        # not the constraint's IntegrityError (RULES 10.1).
+        super().clean()
+        self.email_key = mailbox_digest(self.email)
+        if self.email_key and self.email_verified_at is not None:
+            others = User.objects.filter(email_key=self.email_key, email_verified_at__isnull=False)
+            if others.exclude(pk=self.pk).exists():
+                raise ValidationError(
+                    {"email": _("Questo indirizzo è già confermato da un altro account.")}
+                )
+
+    def save(self, *args, **kwargs) -> None:
+        # The key follows the address wherever it is written (forms, admin, services).
+        self.email_key = mailbox_digest(self.email)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "email" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "email_key"}
+        super().save(*args, **kwargs)
 
     @property
     def email_verified(self) -> bool:
@@ -87,3 +122,44 @@ class User(AbstractUser):
     @property
     def is_deleted(self) -> bool:
         return self.deleted_at is not None
+
+
+class SignupLink(models.Model):
+    """A sign-up link a player hands out (RULES 10.6): the accounts made through it are counted
+    on it (`uses` of `uses_limit`, until `expires_at`, unless revoked), not on their network
+    address, so a club signing up on one Wi-Fi gets in and a script does not.
+
+    `purpose` (with `target_id`) is what joining through the link also does, for the features
+    built on it (accounts.signup_links.PURPOSES); "" is a plain sign-up."""
+
+    maker = models.ForeignKey(
+        User, on_delete=models.CASCADE, related_name="signup_links", verbose_name=_("autore")
+    )
+    token = models.CharField(_("codice"), max_length=43, unique=True)
+    uses_limit = models.PositiveIntegerField(_("iscrizioni consentite"))
+    uses = models.PositiveIntegerField(_("iscrizioni fatte"), default=0)
+    created_at = models.DateTimeField(_("creato il"), default=timezone.now)
+    expires_at = models.DateTimeField(_("scade il"))
+    revoked_at = models.DateTimeField(_("revocato il"), null=True, blank=True)
+    purpose = models.CharField(_("scopo"), max_length=30, blank=True, default="")
+    target_id = models.PositiveBigIntegerField(_("oggetto dello scopo"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("link di iscrizione")
+        verbose_name_plural = _("link di iscrizione")
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.maker} · {self.uses}/{self.uses_limit}"
+
+    def state(self, now=None) -> str:
+        """Its state: open, revoked, expired or used_up."""
+        now = now or timezone.now()
+        # A maker deactivated or deleted takes their links with them.
+        if self.revoked_at is not None or not self.maker.is_active:
+            return "revoked"
+        if self.expires_at <= now:
+            return "expired"
+        if self.uses >= self.uses_limit:
+            return "used_up"
+        return "open"

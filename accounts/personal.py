@@ -8,7 +8,10 @@ ready (`AppConfig.ready`), as the games app registers commitments:
 - a *blocker*, `(user) -> [reason, …]`, why the account cannot be deleted now, in the
   player's language (RULES 1: a player in a live event);
 - an *eraser*, `(user) -> None`, run in the deleting transaction: what the app forgets (an
-  open challenge, a wait in a pool).
+  open challenge, a wait in a pool);
+- a *locker*, `(user_id) -> None`, run first in the deleting transaction, before the player's
+  user row is locked: it locks the rows of a lower rank than USER (`live.locks`) that the app's
+  erasers change (the player's open challenges), so the deletion keeps the site's lock order.
 """
 
 from __future__ import annotations
@@ -20,11 +23,13 @@ Section = Callable[[Any], Any]
 File = Callable[[Any], str]
 Blocker = Callable[[Any], list[str]]
 Eraser = Callable[[Any], None]
+Locker = Callable[[int], None]
 
 _sections: dict[str, Section] = {}
 _files: dict[str, File] = {}
 _blockers: list[Blocker] = []
 _erasers: list[Eraser] = []
+_lockers: list[Locker] = []
 
 
 def register_section(name: str, func: Section) -> None:
@@ -45,6 +50,11 @@ def register_eraser(func: Eraser) -> None:
         _erasers.append(func)
 
 
+def register_locker(func: Locker) -> None:
+    if func not in _lockers:
+        _lockers.append(func)
+
+
 def sections(user) -> dict[str, Any]:
     return {name: func(user) for name, func in sorted(_sections.items())}
 
@@ -63,3 +73,8 @@ def blockers(user) -> list[str]:
 def erase(user) -> None:
     for func in _erasers:
         func(user)
+
+
+def lock(user_id: int) -> None:
+    for func in _lockers:
+        func(user_id)

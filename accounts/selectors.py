@@ -5,10 +5,11 @@ from __future__ import annotations
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 
-from accounts.models import User
+from accounts.models import SignupLink, User
 from live import presence
 from live.consumers import SITE_TOPIC
 from live.models import Connection
+from mail.mailbox import mailbox_digest
 
 
 def player_list(*, query: str = "", online_only: bool = False) -> QuerySet[User]:
@@ -42,3 +43,35 @@ def last_failed_mail(user: User):
         return None
     later = mails.filter(status=Status.SENT, sent_at__gt=failed.failed_at).exists()
     return None if later else failed
+
+
+def mailbox_taken(*, email: str, by_other_than: User | None = None) -> bool:
+    """Whether another account has verified the mailbox `email` reaches (RULES 10.1)."""
+    key = mailbox_digest(email)
+    others = User.objects.filter(email_key=key, email_verified_at__isnull=False)
+    if by_other_than is not None:
+        others = others.exclude(pk=by_other_than.pk)
+    return bool(key) and others.exists()
+
+
+def signup_link_get(*, token: str) -> SignupLink | None:
+    """The sign-up link of `token`, whatever its state (the page says why one is closed)."""
+    if not token or len(token) > 43:
+        return None
+    return SignupLink.objects.select_related("maker").filter(token=token).first()
+
+
+def signup_links_of(*, maker: User) -> list[SignupLink]:
+    """The player's links for the account page: the open ones, then those closed in the last
+    SIGNUP_LINK_DAYS (older ones are of no more use to show)."""
+    from datetime import timedelta
+
+    from django.conf import settings
+    from django.utils import timezone
+
+    now = timezone.now()
+    since = now - timedelta(days=settings.SIGNUP_LINK_DAYS)
+    found = SignupLink.objects.select_related("maker").filter(maker=maker, expires_at__gt=since)
+    links = list(found[:20])
+    # The open ones first (the ones to copy), newest first within each.
+    return sorted(links, key=lambda link: link.state(now) != "open")

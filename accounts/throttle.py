@@ -39,6 +39,7 @@ from redis.exceptions import RedisError
 
 from accounts.models import User
 from live.budget import forwarded_address
+from mail.mailbox import mailbox_digest
 
 logger = logging.getLogger(__name__)
 
@@ -221,9 +222,10 @@ def reset_attempt(address: str, email: str) -> tuple[int, bool]:
     is the one refused). PASSWORD_RESET_ADDRESS_LIMIT requests per client address, then
     PASSWORD_RESET_EMAIL_LIMIT per e-mail address (however many clients ask), within
     PASSWORD_RESET_WINDOW: a mailbox is not flooded, and nobody tries addresses by the
-    thousand. The e-mail's counter is kept under a hash of it."""
+    thousand. The e-mail's counter is its mailbox's (RULES 10.1: every spelling of one mailbox
+    shares it), kept under a digest of its key."""
     window = settings.PASSWORD_RESET_WINDOW
-    mailbox = hashlib.sha256(email.strip().lower().encode()).hexdigest()[:32]
+    mailbox = mailbox_digest(email)
     by_address = Counter(
         cache.make_key(f"reset:addr:{address}"), settings.PASSWORD_RESET_ADDRESS_LIMIT, window
     )

@@ -6,6 +6,7 @@ from accounts import views
 app_name = "accounts"
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
+    path("signup/link/<str:token>/", views.signup, name="signup_link"),
     path("login/", views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("password/", views.PasswordChangeView.as_view(), name="password_change"),
@@ -20,6 +21,12 @@ urlpatterns = [
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
     path("settings/", views.account, name="account"),
     path("settings/email/", views.account_email, name="account_email"),
+    path("settings/signup-links/", views.account_signup_link, name="account_signup_link"),
+    path(
+        "settings/signup-links/<int:link_id>/revoke/",
+        views.account_signup_link_revoke,
+        name="account_signup_link_revoke",
+    ),
     path("settings/language/", views.account_language, name="account_language"),
     path("settings/reminders/", views.account_reminders, name="account_reminders"),
     path("settings/text-mode/", views.account_text_mode, name="account_text_mode"),

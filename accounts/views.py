@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse_lazy
+from django.urls import reverse, reverse_lazy
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views import i18n as i18n_views
@@ -55,34 +55,53 @@ def _signup_refused(request: HttpRequest) -> tuple[str, int] | None:
     return None
 
 
-def signup(request: HttpRequest) -> HttpResponse:
+def signup(request: HttpRequest, token: str = "") -> HttpResponse:
+    """The sign-up form, alone or through a sign-up link (RULES 10.6): through an open link the
+    account is counted on the link, not on the network address; a link that is closed says why
+    on the form, and the address's usual limits apply."""
     if request.user.is_authenticated:
         return redirect("home")
+    link = selectors.signup_link_get(token=token) if token else None
+    link_state = (link.state() if link else "unknown") if token else ""
     form = SignupForm(request.POST or None)
     status = 200
     if request.method == "POST" and form.is_valid():
-        refused = _signup_refused(request)
-        if refused is not None:
-            message, status = refused
-            form.add_error(None, message)
-        else:
+        user = None
+        if link_state == "open":
             try:
-                user = services.user_create(
-                    username=form.cleaned_data["username"],
-                    email=form.cleaned_data["email"],
-                    password=form.cleaned_data["password1"],
-                )
-            except ValidationError as error:
-                for field, errors in error.message_dict.items():
-                    for message in errors:
-                        form.add_error(field, message)
+                user = _signup_create(form, link)
+            except services.SignupLinkClosed:
+                link.refresh_from_db()
+                link_state = link.state()
+        if user is None and not form.errors:
+            refused = _signup_refused(request)
+            if refused is not None:
+                message, status = refused
+                form.add_error(None, message)
             else:
-                login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-                messages.success(request, _("Benvenuto, %(name)s!") % {"name": user.username})
-                return redirect(_safe_next(request) or "home")
-    return render(
-        request, "accounts/signup.html", {"form": form, "next": _safe_next(request)}, status=status
-    )
+                user = _signup_create(form, None)
+        if user is not None:
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, _("Benvenuto, %(name)s!") % {"name": user.username})
+            return redirect(_safe_next(request) or "home")
+    context = {"form": form, "next": _safe_next(request), "link": link, "link_state": link_state}
+    return render(request, "accounts/signup.html", context, status=status)
+
+
+def _signup_create(form: SignupForm, link) -> User | None:
+    """The account, or None with the reasons on the form."""
+    try:
+        return services.user_create(
+            username=form.cleaned_data["username"],
+            email=form.cleaned_data["email"],
+            password=form.cleaned_data["password1"],
+            link=link,
+        )
+    except ValidationError as error:
+        for field, errors in error.message_dict.items():
+            for message in errors:
+                form.add_error(field, message)
+    return None
 
 
 class LoginView(auth_views.LoginView):
@@ -187,8 +206,8 @@ class ResetDoneView(auth_views.PasswordResetDoneView):
 class ResetConfirmView(auth_views.PasswordResetConfirmView):
     """The link of the mail: choose a new password, then signed in. Django's token is one-time
     (it hashes the password and the last log-in, which the reset changes) and lasts
-    PASSWORD_RESET_TIMEOUT; a used or expired link says so and offers a new one. Following it
-    also shows the address is the player's."""
+    PASSWORD_RESET_TIMEOUT; a used or expired link says so and offers a new one. Only a
+    verified address gets one (RULES 10.2)."""
 
     template_name = "accounts/password_reset_confirm.html"
     post_reset_login = True
@@ -197,9 +216,6 @@ class ResetConfirmView(auth_views.PasswordResetConfirmView):
 
     def form_valid(self, form):
         response = super().form_valid(form)
-        user = form.user
-        if user.email and user.email_verified_at is None:
-            User.objects.filter(pk=user.pk).update(email_verified_at=timezone.now())
         messages.success(self.request, _("Password cambiata: ora sei dentro."))
         return response
 
@@ -216,6 +232,10 @@ def email_verify(request: HttpRequest, token: str) -> HttpResponse:
             "accounts/email_verify.html",
             {"ok": False, "expired": error.expired},
             status=400,
+        )
+    except emails.MailboxTaken:
+        return render(
+            request, "accounts/email_verify.html", {"ok": False, "taken": True}, status=409
         )
     return render(request, "accounts/email_verify.html", {"ok": True, "verified": user})
 
@@ -254,6 +274,13 @@ def _account_page(request: HttpRequest, status: int = 200, **forms) -> HttpRespo
         "delete_form": forms.get("delete_form") or DeleteAccountForm(user, address),
         "delete_blockers": forms.get("delete_blockers") or personal.blockers(user),
         "last_failed": selectors.last_failed_mail(user),
+        "mailbox_taken": bool(user.email)
+        and not user.email_verified
+        and selectors.mailbox_taken(email=user.email, by_other_than=user),
+        "signup_links": selectors.signup_links_of(maker=user),
+        "signup_link_error": forms.get("signup_link_error"),
+        "signup_link_uses": settings.SIGNUP_LINK_USES,
+        "signup_link_days": settings.SIGNUP_LINK_DAYS,
     }
     return render(request, "accounts/account.html", context, status=status)
 
@@ -269,13 +296,19 @@ def account_email(request: HttpRequest) -> HttpResponse:
     user = request.user
     if "resend" in request.POST:
         if user.email and user.email_verified_at is None:
+            if selectors.mailbox_taken(email=user.email, by_other_than=user):
+                messages.error(request, _("Questo indirizzo è già confermato da un altro account."))
+                return redirect("accounts:account")
             with locks.atomic():
                 queued = emails.verify_mail_queue(user)
             messages.success(
                 request,
                 _("Ti abbiamo mandato di nuovo il link a %(email)s.") % {"email": user.email}
                 if queued
-                else _("Il link è appena partito: controlla la posta (anche lo spam)."),
+                else _(
+                    "Il link è già partito: controlla la posta (anche lo spam). Ne mandiamo "
+                    "pochi al giorno a ogni indirizzo."
+                ),
             )
         return redirect("accounts:account")
     form = EmailChangeForm(user, throttle.client_address(request), request.POST)
@@ -290,6 +323,26 @@ def account_email(request: HttpRequest) -> HttpResponse:
             % {"email": user.email},
         )
     return redirect("accounts:account")
+
+
+@login_required
+@require_POST
+def account_signup_link(request: HttpRequest) -> HttpResponse:
+    """A new sign-up link to hand out (RULES 10.6)."""
+    try:
+        services.signup_link_create(maker=request.user)
+    except ValidationError as error:
+        return _account_page(request, status=400, signup_link_error=" ".join(error.messages))
+    messages.success(request, _("Nuovo link di iscrizione pronto: copialo e distribuiscilo."))
+    return redirect(reverse("accounts:account") + "#account-signup-links")
+
+
+@login_required
+@require_POST
+def account_signup_link_revoke(request: HttpRequest, link_id: int) -> HttpResponse:
+    if services.signup_link_revoke(maker=request.user, link_id=link_id):
+        messages.success(request, _("Link revocato: non serve più a iscriversi."))
+    return redirect(reverse("accounts:account") + "#account-signup-links")
 
 
 @login_required

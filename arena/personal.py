@@ -42,3 +42,14 @@ def live_arena_blocker(user) -> list[str]:
         _("Sei nell'arena «%(name)s»: esci o aspetta che finisca.") % {"name": name}
         for name in sorted(set(names))
     ]
+
+
+def pages_renamed(user) -> None:
+    """As the tournaments' (`tournaments.personal.pages_renamed`): every arena page that shows
+    the player's name renders its shared part anew once their account is gone."""
+    from arena.running import changed_on_commit
+
+    for arena_id in sorted(
+        set(Entry.objects.filter(player=user).values_list("arena_id", flat=True))
+    ):
+        changed_on_commit(arena_id)

@@ -6,6 +6,8 @@ from accounts import personal as account_data
 from arena import personal, tasks  # noqa: F401  (tasks: registered in every process, sent by name)
 from arena.models import Arena
 from events.kinds import EventKind, register
+from live import messages
+from live.consumers import news_on_connect
 
 
 def game_finished(*, game_id: int) -> bool:
@@ -18,6 +20,25 @@ def game_finished(*, game_id: int) -> bool:
 # entrants are reminded before the start (events.reminders).
 register(EventKind(model=Arena, game_finished=game_finished, entrants=personal.entrants))
 
+
+def arena_started_news(user_id: int) -> list[dict]:
+    """`myarena` with `started` for each arena that started within ARENA_CALL_SECONDS in which
+    the player is active and not in a game (a game's own `mygame` comes first)."""
+    from arena.selectors import arenas_just_started, in_live_game
+
+    if in_live_game(user_id):
+        return []
+    return [
+        messages.user_changed(messages.What.MYARENA, arena=arena_id, started=True)
+        for arena_id in arenas_just_started(user_id)
+    ]
+
+
+# A page opened in an arena's first minute is taken to it, as the start's push would have
+# (RULES 8.1: a push sent a second before the page's socket opened must not cost the pairing).
+news_on_connect(arena_started_news)
+
 # What is personal to a player (accounts.personal).
 account_data.register_section("arenas", personal.arenas_section)
 account_data.register_blocker(personal.live_arena_blocker)
+account_data.register_eraser(personal.pages_renamed)

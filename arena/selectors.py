@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery
+from django.utils import timezone
 
 from arena.engine import pairing
 from arena.engine.sheet import Mark, Outcome, Result, ranks, sheet
@@ -163,6 +164,25 @@ def was_here(arena: Arena, entry: Entry, *, except_key: str, at_ms: int) -> bool
         return True
     last = last_game_ids([entry.pk]).get(entry.pk)
     return last is not None and fresh.filter(topic=f"game:{last}").exists()
+
+
+# How long after an arena's start a page opened anywhere on the site is still taken to it
+# (RULES 8.1).
+ARENA_CALL_SECONDS = 60
+
+
+def arenas_just_started(user_id: int, now: datetime | None = None) -> list[int]:
+    """The running arenas that started within ARENA_CALL_SECONDS in which the player is
+    active (not paused, not left)."""
+    now = now or timezone.now()
+    return list(
+        Entry.objects.filter(
+            player_id=user_id,
+            state=EntryState.ACTIVE,
+            arena__status=Arena.Status.RUNNING,
+            arena__started_at__gte=now - timedelta(seconds=ARENA_CALL_SECONDS),
+        ).values_list("arena_id", flat=True)
+    )
 
 
 def in_live_game(user_id: int) -> bool:

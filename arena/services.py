@@ -4,7 +4,8 @@ entering, pausing and leaving. The run itself is `arena.running`.
 Every function runs in one transaction and first locks what it changes: opening an arena locks
 the opener's user row (RULES 1, one live event per person, across kinds); everything else
 locks the arena row (EVENT rank, `live.locks`), so entering, pausing and the pairing pass are
-serialized per arena.
+serialized per arena. Entering then locks the player's user row (USER rank), as deleting the
+account does (`events.player_lock_and_check`), so a deleted account is never left in.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from arena import running, selectors
 from arena.models import Arena, EndReason, Entry, EntryState, PauseReason
+from events import reminders
 from events import services as events
 from events.models import new_invite_token
 from events.services import EventError, EventOptions
@@ -99,6 +101,7 @@ def arena_cancel(*, arena_id: int, by, staff: bool = False, now: datetime | None
             raise ArenaError("closed", _("L'arena è già conclusa o annullata."))
         if arena.status == Arena.Status.RUNNING:
             running.cancel_running(arena, now)
+            reminders.event_cancelled(arena, by_id=getattr(by, "pk", None), now=now)  # RULES 11.3
             return arena
         arena.end_reason = EndReason.BY_STAFF
     else:
@@ -110,6 +113,7 @@ def arena_cancel(*, arena_id: int, by, staff: bool = False, now: datetime | None
     arena.save(update_fields=["status", "cancelled_at", "end_reason", "next_due_at"])
     running.changed_on_commit(arena.pk)
     running.players_told_on_commit(arena.entries.values_list("player_id", flat=True))
+    reminders.event_cancelled(arena, by_id=getattr(by, "pk", None), now=now)  # RULES 11.3
     return arena
 
 
@@ -150,6 +154,7 @@ def entry_enter(
     _check_person(player, opening=False)
     now = now or timezone.now()
     arena = _locked(arena_id)
+    events.player_lock_and_check(player)  # a deletion at once: one of the two goes through
     if not arena.is_live or now >= arena.ends_at:
         raise ArenaError("closed", _("L'arena è finita: non si può più entrare."))
     entry = Entry.objects.filter(arena=arena, player=player).first()

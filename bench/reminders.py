@@ -207,7 +207,7 @@ def make_reminded_tournament(n: int, baseline: float):
         Tournament.objects.filter(pk=tournament.pk).update(
             starts_at=starts_at, next_due_at=starts_at
         )
-        # auto_now_add set the join to now: an hour before the start is needed to be reminded.
+        # auto_now_add set the join to now: a join before the reminder's moment is needed (RULES 11.1).
         Registration.objects.filter(tournament=tournament).update(
             joined_at=starts_at - timedelta(hours=2)
         )
@@ -231,6 +231,7 @@ def pct(values: list[float], q: float) -> float:
 
 def run_once(args, run: int, box, runs_key: str) -> dict:
     from events.models import Reminder
+    from events.reminders import reminder_mail_key
     from mail.models import Mail, Reason, Status
     from tournaments.models import Tournament
 
@@ -241,7 +242,7 @@ def run_once(args, run: int, box, runs_key: str) -> dict:
     watch.start()
     tournament, moment, addresses = make_reminded_tournament(args.players, args.baseline)
     baseline_from = time.time()
-    key = f"tournament:{tournament.pk}"
+    key = reminder_mail_key("tournament", tournament)
     # The tick comes within one interval of the moment; its mails within the target after it.
     give_up = moment + interval + delivery_target + 2
     while len(box.received) < args.players and time.time() < give_up:

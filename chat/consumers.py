@@ -3,7 +3,9 @@
 An adapter (STYLE 5): it asks `chat.rooms` which rooms its viewer reads, joins their groups,
 sends their latest lines, and hands every client message to one service of `chat.services`,
 turning a `ChatError` into an `error` reply (the socket stays up). The one thing it keeps itself
-is whom its viewer mutes, so that a pushed line of a muted player never reaches the page.
+is whom its viewer mutes, so that a pushed line of a muted player never reaches the page; a
+signed-in viewer's sockets share a group (`services.muting_group`) that tells each of them
+when the list changes, in whichever tab.
 """
 
 from __future__ import annotations
@@ -42,6 +44,13 @@ def _opening(kind: str, pk: int, viewer: rooms.Viewer) -> dict[str, Any] | None:
     }
 
 
+def _answer(message: dict[str, Any], reply: dict[str, Any]) -> dict[str, Any]:
+    """A reply carries the request's `id`, when it had one (docs/protocol.md)."""
+    if "id" in message:
+        reply["id"] = message["id"]
+    return reply
+
+
 class ChatConsumer(LiveConsumer):
     accepts = frozenset({"say", "mute", "unmute", "report", "close", "open"})
     kind: str
@@ -62,6 +71,8 @@ class ChatConsumer(LiveConsumer):
         self.muted = frozenset(player["id"] for player in opening["muted"])
         for key in self.parts:
             await self.join(services.group_name(key))
+        if self.viewer.signed_in:  # RULES 9.5: a mute made in another tab holds here too
+            await self.join(services.muting_group(self.viewer.user_id))
         await self.accept()
         await self.send_json(opening)
 
@@ -71,9 +82,7 @@ class ChatConsumer(LiveConsumer):
         except services.ChatError as error:
             reply: dict[str, Any] = {"type": "error", "code": error.code, "message": error.message}
             reply.update(error.data)
-            if "id" in message:
-                reply["id"] = message["id"]
-            await self.send_json(reply)
+            await self.send_json(_answer(message, reply))
             return None
 
     def _place(self) -> dict[str, Any]:
@@ -88,14 +97,12 @@ class ChatConsumer(LiveConsumer):
             **self._place(),
         )
         if line is not None:
-            reply = {"type": "said", "line": line["id"]}
-            if "id" in message:
-                reply["id"] = message["id"]
-            await self.send_json(reply)
+            await self.send_json(_answer(message, {"type": "said", "line": line["line"]}))
 
     async def _muting(self, message: dict[str, Any], service) -> None:
         if not self.viewer.signed_in:
-            await self.send_json({"type": "error", "code": "sign_in", "message": "sign in first"})
+            reply = {"type": "error", "code": "sign_in", "message": "sign in first"}
+            await self.send_json(_answer(message, reply))
             return
         muted = await self._act(
             message, service, user_id=self.viewer.user_id, muted_id=message.get("player")
@@ -103,7 +110,7 @@ class ChatConsumer(LiveConsumer):
         if muted is not None:
             players = await database_sync_to_async(selectors.muted_players)(self.viewer.user_id)
             self.muted = frozenset(player["id"] for player in players)
-            await self.send_json({"type": "muted", "players": players})
+            await self.send_json(_answer(message, {"type": "muted", "players": players}))
 
     async def on_mute(self, message: dict[str, Any]) -> None:
         await self._muting(message, services.mute)
@@ -116,7 +123,9 @@ class ChatConsumer(LiveConsumer):
             message, services.report, line_id=message.get("line"), **self._place()
         )
         if reported is not None:
-            await self.send_json({"type": "reported", "line": message.get("line")})
+            await self.send_json(
+                _answer(message, {"type": "reported", "line": message.get("line")})
+            )
 
     async def on_close(self, message: dict[str, Any]) -> None:
         await self._act(message, services.set_closed, closed=True, **self._place())
@@ -142,6 +151,15 @@ class ChatConsumer(LiveConsumer):
                 event["room"], part, self.muted
             )
         await self.send_json(reply)
+
+    async def chat_muted(self, event: dict[str, Any]) -> None:
+        """Whom the viewer mutes now, changed on another page (RULES 9.5); the page that
+        muted was answered already and has nothing new to hear."""
+        muted = frozenset(player["id"] for player in event["players"])
+        if muted == self.muted:
+            return
+        self.muted = muted
+        await self.send_json({"type": "muted", "players": event["players"]})
 
     async def chat_removed(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "removed", "line": event["line"]})

@@ -11,9 +11,10 @@ HISTORY = 100
 
 def line(message: Message, part: str) -> dict:
     """One line as the socket sends it (docs/protocol.md, the chat socket): the page writes its
-    text as text, never as HTML."""
+    text as text, never as HTML. Its number is `line`, as in `said`, `report` and `removed`:
+    `id` is the client's own request id, which replies repeat."""
     return {
-        "id": message.pk,
+        "line": message.pk,
         "part": part,
         "author": {"id": message.author_id, "name": message.author.username},
         "text": message.text,

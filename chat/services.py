@@ -11,10 +11,11 @@ from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from accounts.services import account_lock_open
 from accounts.throttle import Counter, ThrottleUnavailable, count_in_order
 from chat import rooms, selectors
 from chat.models import TEXT_MAX, ClosedRoom, Message, Mute, Report, Silence
-from live import messages, pushes
+from live import locks, messages, pushes
 
 # RULES 9.2: at most 5 lines in 10 s and 20 in a minute per player, over all rooms.
 RATE = ((5, 10), (20, 60))
@@ -38,12 +39,35 @@ def group_name(room_key: str) -> str:
     return "chat." + room_key.replace(":", ".")
 
 
+def muting_group(user_id: int) -> str:
+    """The group of one player's chat sockets, whatever their page: whom they mute (RULES 9.5)."""
+    return f"chat.muting.{user_id}"
+
+
+# RULES 9.2: the invisible characters a line loses (format characters: bidirectional overrides
+# and isolates, zero-width spaces, tags...; lone surrogates), as names refuse them. The
+# zero-width joiner stays: emoji sequences (a family, a profession) are made with it, and it
+# neither reorders nor hides text.
+_DROPPED = frozenset(("Cf", "Cs"))
+ZERO_WIDTH_JOINER = "\u200d"
+
+
+def _kept(char: str) -> str:
+    category = unicodedata.category(char)
+    if category == "Cc":
+        return " "
+    if category in _DROPPED and char != ZERO_WIDTH_JOINER:
+        return ""
+    return char
+
+
 def clean_text(text: object) -> str:
-    """RULES 9.2: control characters (line breaks among them) become spaces, spaces at the ends
-    go; anything else is kept as typed (the page never reads it as HTML)."""
+    """RULES 9.2: control characters (line breaks among them) become spaces, format characters
+    but the zero-width joiner go, spaces at the ends go; anything else is kept as typed (the
+    page never reads it as HTML)."""
     if not isinstance(text, str):
         raise ChatError("empty", "write something first")
-    spaced = "".join(" " if unicodedata.category(ch) == "Cc" else ch for ch in text).strip()
+    spaced = "".join(_kept(ch) for ch in text).strip()
     if not spaced:
         raise ChatError("empty", "write something first")
     if len(spaced) > TEXT_MAX:
@@ -98,7 +122,11 @@ def say(*, kind: str, pk: int, part: str, viewer: rooms.Viewer, text: object) ->
     if until is not None:
         raise ChatError("silenced", "the staff have silenced you", until=until.isoformat())
     _count_line(viewer.user_id)
-    with transaction.atomic():
+    with locks.atomic():
+        # The author's row, locked as deleting the account locks it: a line is stored only for
+        # an open account, and a deletion at once erases it or comes first.
+        if account_lock_open(user_id=viewer.user_id) is None:
+            raise ChatError("account_closed", "this account is closed")
         message = Message.objects.create(room=room.key, author_id=viewer.user_id, text=cleaned)
         line = selectors.line(message, room.part)  # reads the author's name
         pushes.group_send_on_commit(group_name(room.key), messages.chat_line(room.key, line))
@@ -115,14 +143,28 @@ def mute(*, user_id: int, muted_id: object) -> list[int]:
         raise ChatError("no_player", "you cannot mute yourself")
     if not User.objects.filter(pk=muted_id).exists():
         raise ChatError("no_player", "no such player")
-    Mute.objects.get_or_create(user_id=user_id, muted_id=muted_id)
+    with transaction.atomic():
+        Mute.objects.get_or_create(user_id=user_id, muted_id=muted_id)
+        _muted_on_commit(user_id)
     return selectors.muted_ids(user_id)
 
 
 def unmute(*, user_id: int, muted_id: object) -> list[int]:
     if isinstance(muted_id, int) and not isinstance(muted_id, bool):
-        Mute.objects.filter(user_id=user_id, muted_id=muted_id).delete()
+        with transaction.atomic():
+            Mute.objects.filter(user_id=user_id, muted_id=muted_id).delete()
+            _muted_on_commit(user_id)
     return selectors.muted_ids(user_id)
+
+
+def _muted_on_commit(user_id: int) -> None:
+    """RULES 9.5: a mute holds on every page: every chat socket of the player (any tab) is told
+    whom they mute now, after commit, and drops their lines from then on."""
+    transaction.on_commit(
+        lambda: pushes.group_send(
+            muting_group(user_id), messages.chat_muted(selectors.muted_players(user_id))
+        )
+    )
 
 
 def report(*, kind: str, pk: int, viewer: rooms.Viewer, line_id: object) -> int:

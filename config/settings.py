@@ -135,6 +135,10 @@ PASSWORD_RESET_WINDOW = env_int(os.environ, "PASSWORD_RESET_WINDOW", 3600)
 # seconds apart), MAIL_ATTEMPTS times in all.
 MAIL_ATTEMPTS = env_int(os.environ, "MAIL_ATTEMPTS", 12)
 MAIL_RETRY_MAX = env_int(os.environ, "MAIL_RETRY_MAX", 600)
+# Account mails (verification, reset, …) queued to one mailbox in a day, whatever the account
+# and the request; of them, verification mails (RULES 10.3).
+MAILBOX_DAILY_LIMIT = env_int(os.environ, "MAILBOX_DAILY_LIMIT", 5)
+MAILBOX_VERIFY_DAILY_LIMIT = env_int(os.environ, "MAILBOX_VERIFY_DAILY_LIMIT", 3)
 
 LOGIN_FAILURE_LIMIT = env_int(os.environ, "LOGIN_FAILURE_LIMIT", 5)
 LOGIN_FAILURE_WINDOW = env_int(os.environ, "LOGIN_FAILURE_WINDOW", 900)  # seconds
@@ -145,6 +149,11 @@ LOGIN_ADDRESS_FAILURE_LIMIT = env_int(os.environ, "LOGIN_ADDRESS_FAILURE_LIMIT",
 SIGNUP_ADDRESS_LIMIT = env_int(os.environ, "SIGNUP_ADDRESS_LIMIT", 5)
 SIGNUP_WINDOW = env_int(os.environ, "SIGNUP_WINDOW", 3600)
 SIGNUP_GLOBAL_LIMIT = env_int(os.environ, "SIGNUP_GLOBAL_LIMIT", 30)
+# Sign-up links a player hands out (RULES 10.6): sign-ups each allows, days it lasts, and how
+# many a player may hold at once (not expired; a revoked one while anyone signed up through it).
+SIGNUP_LINK_USES = env_int(os.environ, "SIGNUP_LINK_USES", 40)
+SIGNUP_LINK_DAYS = env_int(os.environ, "SIGNUP_LINK_DAYS", 7)
+SIGNUP_LINK_LIVE = env_int(os.environ, "SIGNUP_LINK_LIVE", 3)
 # Wrong passwords of private events within PRIVATE_PASSWORD_WINDOW seconds: per player and
 # event, per event whoever tries, per address whatever the event (events/services.py).
 PRIVATE_PASSWORD_TRIES = env_int(os.environ, "PRIVATE_PASSWORD_TRIES", 5)
@@ -160,8 +169,11 @@ SOCKET_BUDGET_PAGE = env_rate(os.environ, "SOCKET_BUDGET_PAGE", "10/2")
 SOCKET_BUDGET_PLAYER = env_rate(os.environ, "SOCKET_BUDGET_PLAYER", "60/20")  # all their sockets
 SOCKET_BUDGET_GUEST = env_rate(os.environ, "SOCKET_BUDGET_GUEST", "60/20")  # an address's guests
 # What one player, or a guest's address, may ask of the analysis board's HTTP endpoints per
-# daphne process (games/analysis_views.py): a move tried is one request.
+# daphne process (games/analysis_views.py), in tokens: one per 25 positions a request makes the
+# server read or replay, at least one (docs/operations.md, "The analysis board's cost").
 ANALYSIS_BUDGET = env_rate(os.environ, "ANALYSIS_BUDGET", "60/6")
+# The moves of an analysis tree the PGN / PDN export plays, at most (the rules' cap, 3000, above).
+ANALYSIS_MAX_POSITIONS = env_int(os.environ, "ANALYSIS_MAX_POSITIONS", 500)
 SOCKET_QUEUE = env_int(os.environ, "SOCKET_QUEUE", 16)  # client frames waiting, per socket
 # Refusals forgiven in a row, and forgotten a second; past them the socket is closed (4429) and
 # its owner refused new sockets for SOCKET_ABUSE_COOLDOWN seconds.

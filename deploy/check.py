@@ -14,7 +14,8 @@ the form; the worker sends the mail to an SMTP server of the run, tests/mailbox.
 the units as EMAIL_HOST/EMAIL_PORT; its link, under SITE_URL set to nginx's https:// address,
 is followed through nginx to a new password, which signs the player in; the new password logs
 in on the log-in form; the used link is refused), nginx's limits (limit_req on the account
-forms' POSTs and the websocket handshakes, limit_conn on open sockets per address) refusing
+forms' POSTs, each form's, the analysis board's POSTs and the websocket handshakes,
+limit_conn on open sockets per address) refusing
 with 429, the daphne unit's MemoryHigh=/MemoryMax= in force where systemd can apply them (else
 a "skip" line with the reason) and the daphnes' RSS under MemoryHigh, two players signing up
 and playing a rated game in Chromium while the daphne holding their game sockets is
@@ -67,6 +68,20 @@ from harness.units import (  # noqa: E402
 )
 from tests.mailbox import Mailbox  # noqa: E402
 
+# The POSTs nginx's form zone must count (deploy/nginx/circolo.conf, $circolo_form_key): each
+# checks or hashes a password, or sends a mail.
+FORM_POSTS = (
+    "/accounts/login/",
+    "/accounts/signup/",
+    "/accounts/password/",
+    "/accounts/password/reset/",
+    "/accounts/password/reset/MQ/set-password/",
+    "/accounts/settings/email/",
+    "/accounts/settings/delete/",
+    "/admin/login/",
+    "/tournaments/1/join/",
+    "/arenas/1/enter/",
+)
 # Where deploy/README.md puts the environment file: the units name it.
 UNIT_ENV_FILE = "/etc/circolo/circolo.env"
 SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
@@ -175,7 +190,8 @@ def site_config(https_port, http_port, daphne_ports, cert, key, static_dir, webr
 
 def nginx_limits() -> dict[str, float]:
     """The limits of deploy/nginx/circolo.conf, read from it, so the checks follow a tuned file:
-    open sockets per address, the handshakes' rate and burst, the forms' rate and burst."""
+    open sockets per address, the handshakes' rate and burst, the forms' rate and burst, the
+    analysis board's rate and burst."""
     text = (DEPLOY / "nginx" / "circolo.conf").read_text()
     patterns = {
         "ws_conn": r"^\s*limit_conn circolo_ws_addr (\d+);",
@@ -183,6 +199,8 @@ def nginx_limits() -> dict[str, float]:
         "ws_burst": r"^\s*limit_req zone=circolo_ws_handshake burst=(\d+)",
         "forms_rate": r"^limit_req_zone \S+ zone=circolo_forms:\S+ rate=(\d+)r/s;",
         "forms_burst": r"^\s*limit_req zone=circolo_forms burst=(\d+)",
+        "analysis_rate": r"^limit_req_zone \S+ zone=circolo_analysis:\S+ rate=(\d+)r/s;",
+        "analysis_burst": r"^\s*limit_req zone=circolo_analysis burst=(\d+)",
     }
     limits = {}
     for name, pattern in patterns.items():
@@ -654,7 +672,8 @@ http {{
     def check_nginx_limits(self) -> None:
         """The limits of deploy/nginx/circolo.conf in force, each from a loopback address of
         its own (nginx counts per address; the browser's 127.0.0.1 stays untouched): POSTs to
-        the account forms past their burst refused 429 while GETs pass; more open sockets than
+        the account forms past their burst refused 429 while GETs pass, each form counted; the
+        analysis board's POSTs past their burst refused 429; more open sockets than
         limit_conn allows refused at the handshake, and one more let in once one closes;
         handshakes faster than their rate past the burst refused."""
         limits = nginx_limits()
@@ -666,7 +685,7 @@ http {{
         answers: list[tuple[int, str]] = []
 
         def post(i: int) -> None:
-            path = ("/accounts/login/", "/accounts/signup/")[i % 2]
+            path = FORM_POSTS[i % len(FORM_POSTS)]
             response, text = Client(self.https, "127.0.0.4").request(
                 "POST", path, {"username": f"nessuno{i}", "password": "sbagliata-0"}
             )
@@ -691,8 +710,9 @@ http {{
             and all(too_many in text for text in refused)
             and set(passed) == {403}
             and self.nginx_refusals("circolo_forms") - logged == len(refused),
-            f"nginx limit_req: {sent} POSTs at once to the log-in and sign-up forms from one"
-            f" address, {len(passed)} let through, {len(refused)} refused 429 by nginx",
+            f"nginx limit_req: {sent} POSTs at once to the {len(FORM_POSTS)} account and"
+            f" password forms from one address, {len(passed)} let through, {len(refused)}"
+            " refused 429 by nginx",
             f"{took:.1f} s, statuses {dict(sorted(Counter(s for s, _ in answers).items()))}",
         )
         response, _ = Client(self.https, "127.0.0.4").request("GET", "/accounts/login/")
@@ -702,6 +722,63 @@ http {{
             "nginx limit_req counts only POSTs, per address (a GET from it and another"
             " address's POST pass)",
             f"GET {response.status}, other address's POST {other.status}",
+        )
+
+        # Each form alone past the burst, one form after the other, all its POSTs at once from
+        # an address of its own: nginx counts it (a path the zone's key missed would pass every
+        # time, 403). 15 past the burst: refused unless they took 15 s to arrive.
+        by_form: dict[str, list[int]] = {path: [] for path in FORM_POSTS}
+
+        def post_form(n: int, path: str) -> None:
+            response, _text = Client(self.https, f"127.0.1.{n + 1}").request("POST", path, {})
+            by_form[path].append(response.status)
+
+        for n, path in enumerate(FORM_POSTS):
+            threads = [
+                threading.Thread(target=post_form, args=(n, path))
+                for _ in range(int(limits["forms_burst"]) + 15)
+            ]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+        missed = [path for path, statuses in by_form.items() if 429 not in statuses]
+        say(
+            not missed,
+            f"nginx limit_req counts each of the {len(FORM_POSTS)} account and password forms",
+            f"never refused: {missed}" if missed else "",
+        )
+
+        # The analysis board's POSTs: as the forms, all at once from one address.
+        sent = int(limits["analysis_burst"]) * 2 + 10
+        answers = []
+
+        def analyse(i: int) -> None:
+            path = ("/games/analysis/move/", "/games/1/analysis/export/")[i % 2]
+            response, text = Client(self.https, "127.0.0.8").request("POST", path, {})
+            answers.append((response.status, text))
+
+        logged = self.nginx_refusals("circolo_analysis")
+        started = time.monotonic()
+        threads = [threading.Thread(target=analyse, args=(i,)) for i in range(sent)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        took = time.monotonic() - started
+        refused = [text for status, text in answers if status == 429]
+        passed = [status for status, _ in answers if status != 429]
+        allowed = 1 + limits["analysis_burst"] + limits["analysis_rate"] * took
+        say(
+            len(answers) == sent
+            and 0 < len(passed) <= allowed
+            and refused
+            and all(too_many in text for text in refused)
+            and set(passed) == {403}
+            and self.nginx_refusals("circolo_analysis") - logged == len(refused),
+            f"nginx limit_req: {sent} POSTs at once to the analysis board from one address,"
+            f" {len(passed)} let through, {len(refused)} refused 429 by nginx",
+            f"{took:.1f} s, statuses {dict(sorted(Counter(s for s, _ in answers).items()))}",
         )
 
         # Open sockets per address: as many as limit_conn allows, at the handshakes' own rate
@@ -1182,6 +1259,11 @@ http {{
         # This process reads and writes through the ORM too (players, the arena and the
         # tournament are set up there): the same settings as the units.
         os.environ.update(envfile.read(str(self.env_file)))
+        # ...but without the units' pool: Django keeps a process's pool for the life of the
+        # process, whatever the settings say later, so after the restore this process went on
+        # reading and writing the dumped-from database through it while the units served the
+        # restored one (both restore checks failed on a restore that was right).
+        os.environ["DATABASE_URL"] = services_env["DATABASE_URL"]
         os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings"
         os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "1"  # Playwright's loop in this thread
         import django

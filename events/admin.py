@@ -10,8 +10,10 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from django.contrib import admin, messages
+from django.utils import timezone
 
 from accounts.admin_messages import NamedModelAdmin
+from events import reminders
 from events.services import EventError
 
 
@@ -83,9 +85,17 @@ class EventAdmin(NamedModelAdmin, admin.ModelAdmin):
         "finished_at",
         "end_reason",
         "next_due_at",
+        "start_moved_at",
     ]
     cancel_event: ClassVar[Callable[..., Any]]
     cancelled_note: ClassVar[Any]
+
+    def save_model(self, request, obj, form, change) -> None:
+        if change and "starts_at" in form.changed_data:
+            # RULES 11.2, as when the opener moves it: everyone reminded of the new start.
+            obj.start_moved_at = timezone.now()
+            reminders.start_moved(obj)
+        super().save_model(request, obj, form, change)
 
     def get_list_display(self, request) -> list[str]:
         when = ["name", "variant", "cadence", "starts_at", *self.kind_columns]

@@ -102,6 +102,9 @@ class Event(HasVariant, models.Model):
     )
     created_at = models.DateTimeField(_("creato il"), auto_now_add=True)
     cancelled_at = models.DateTimeField(_("annullato il"), null=True, blank=True)
+    # When the start was last moved after the event was opened (RULES 11.2: who joined before
+    # is reminded of the new start even inside their lead).
+    start_moved_at = models.DateTimeField(_("inizio spostato il"), null=True, blank=True)
     seed = models.BigIntegerField(_("seme del sorteggio"), default=0)  # the opening draws (RULES 6)
     finished_at = models.DateTimeField(_("concluso il"), null=True, blank=True)
     next_due_at = models.DateTimeField(_("prossima scadenza"), null=True, blank=True, db_index=True)
@@ -178,6 +181,8 @@ class Reminder(models.Model):
     starts_at = models.DateTimeField(_("inizio"))
     created_at = models.DateTimeField(_("inviato il"), auto_now_add=True)
     dismissed = models.BooleanField(_("chiuso dal giocatore"), default=False)
+    # The event was cancelled (RULES 11.3): the notice says so for a day, or until closed.
+    cancelled_at = models.DateTimeField(_("evento annullato il"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("promemoria")

@@ -1,12 +1,15 @@
 """Reminders before an event a player joined: a mail, a notice on the site's pages, and a
-browser notification from any open tab of theirs (the player chooses each on the account page).
+browser notification from any open tab of theirs (the player chooses each on the account page);
+and the word that an event they joined was cancelled (RULES 11).
 
 Beat's `events.reminders` looks, every few seconds, at the scheduled events of every kind that
 start within the longest lead a player can choose (an hour). A player is reminded once their
-own lead (10, 30 or 60 minutes; 30 by default) before the start, and only if they joined more
-than an hour before it: who joined ten minutes ago knows. Each (player, event) gets one
-`Reminder` row, whose unique constraint makes a tick run twice, or two ticks at once, remind
-once; the mails go through the outbox (mail/), one statement for a whole tournament, sent after
+own lead (10, 30 or 60 minutes; 30 by default) before the start, if they joined before that
+moment (who joins inside their own lead has just read the start), or before the start was last
+moved (the start they know is no longer the one). Each (player, event) gets one `Reminder` row,
+whose unique constraint makes a tick run twice, or two ticks at once, remind once; a moved start
+forgets the event's rows and drops its unsent reminder mails, so everyone is reminded of the new
+start. The mails go through the outbox (mail/), one statement for a whole tournament, sent after
 commit by the one mail sender, so the other timed work of the worker is not held up
 (bench/reminders.py). A mail not sent before the start is dropped (`useful_until`)."""
 
@@ -15,20 +18,22 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.db.models import Q
 from django.utils import timezone
 
 from accounts import emails
 from accounts.models import REMIND_MINUTES, User
-from events.kinds import EventKind, all_kinds
+from events.kinds import EventKind, all_kinds, by_code
 from events.models import Event, Reminder
 from live import locks, messages
 from live.locks import Rank, lock_rows
 from live.pushes import user_changed_on_commit
-from mail.models import Mail, Reason
+from mail.models import Mail, Reason, Status
 from mail.services import mail_queue_many
 
 LEAD_MAX = timedelta(minutes=max(minutes for minutes, _label in REMIND_MINUTES))
-JOINED_AHEAD = timedelta(hours=1)
+# How long the notice of a cancelled event stays on the player's pages, unless closed.
+CANCELLED_NOTICE = timedelta(days=1)
 
 
 def reminders_due(*, now: datetime | None = None) -> int:
@@ -50,32 +55,31 @@ def reminders_due(*, now: datetime | None = None) -> int:
 
 def _remind(kind: EventKind, events: list, now: datetime) -> int:
     by_id = {event.pk: event for event in events}
-    joined = [
-        (event_id, player_id)
-        for event_id, player_id, joined_at in kind.entrants(by_id)
-        if joined_at <= by_id[event_id].starts_at - JOINED_AHEAD
-    ]
+    joined = {
+        (event_id, player_id): joined_at for event_id, player_id, joined_at in kind.entrants(by_id)
+    }
     # Those reminded already are left out before anything is locked or loaded: the tick sees
     # an event every 10 s for an hour, and most of them have nobody left to remind.
     already = _reminded(kind, by_id)
-    joined = [pair for pair in joined if pair not in already]
+    joined = {pair: at for pair, at in joined.items() if pair not in already}
     if not joined:
         return 0
     players = User.objects.in_bulk({player_id for _event, player_id in joined})
     with locks.atomic():
         # The events' rows, held to the commit: two ticks at once remind in turn, and the
-        # second finds the first one's rows.
-        lock_rows(kind.model.objects.filter(pk__in=by_id).order_by("pk"), Rank.EVENT)
+        # second finds the first one's rows (and a start moved meanwhile is read as it is now).
+        locked = lock_rows(kind.model.objects.filter(pk__in=by_id).order_by("pk"), Rank.EVENT)
+        by_id = {event.pk: event for event in locked if event.status == Event.Status.SCHEDULED}
         done = _reminded(kind, by_id)
         reminders = []
-        for event_id, player_id in joined:
-            player, event = players.get(player_id), by_id[event_id]
-            if player is None or player.is_deleted or not player.is_active:
+        for (event_id, player_id), joined_at in joined.items():
+            player, event = players.get(player_id), by_id.get(event_id)
+            if event is None or player is None or player.is_deleted or not player.is_active:
                 continue
             if (event_id, player_id) in done:
                 continue
-            if now < event.starts_at - timedelta(minutes=player.remind_minutes):
-                continue  # their own moment has not come yet
+            if not reminder_due(event, joined_at, player.remind_minutes, now):
+                continue
             reminders.append(
                 Reminder(
                     user=player,
@@ -101,6 +105,72 @@ def _remind(kind: EventKind, events: list, now: datetime) -> int:
     return len(reminders)
 
 
+def reminder_due(event, joined_at: datetime, lead_minutes: int, now: datetime) -> bool:
+    """RULES 11.1-10.2: the player's moment (their lead before the start) has come and the
+    start is news to them: they joined before that moment, or before the start was moved."""
+    moment = event.starts_at - timedelta(minutes=lead_minutes)
+    if now < moment or now >= event.starts_at:
+        return False
+    moved = event.start_moved_at
+    return joined_at < moment or (moved is not None and joined_at < moved)
+
+
+def start_moved(event) -> None:
+    """RULES 11.2: the event's start moved (called in the transaction that moves it): its
+    reminders are forgotten, notices with the old time go, and its reminder mails not yet sent
+    are dropped, so everyone is reminded afresh of the new start."""
+    code = event._meta.model_name
+    Reminder.objects.filter(kind=code, event_id=event.pk, cancelled_at=None).delete()
+    Mail.objects.filter(
+        reason=Reason.REMINDER, key__startswith=f"{code}:{event.pk}:", status=Status.PENDING
+    ).update(status=Status.DROPPED)
+
+
+def event_cancelled(event, *, by_id: int | None = None, now: datetime | None = None) -> int:
+    """RULES 11.3: an event was cancelled (called in the cancelling transaction): each of its
+    players is told on the site's pages (their notice, for a day or until closed) and, if they
+    chose reminder mails to a confirmed address, by mail. Returns how many were told; telling
+    twice changes nothing."""
+    kind = by_code(event._meta.model_name)
+    if kind is None or kind.entrants is None:
+        return 0
+    now = now or timezone.now()
+    player_ids = {player_id for _event, player_id, _at in kind.entrants([event.pk])}
+    players = [
+        p
+        for p in User.objects.filter(pk__in=player_ids, is_active=True, deleted_at=None)
+        if p.pk != by_id  # who cancelled it knows
+    ]
+    if not players:
+        return 0
+    told = Reminder.objects.filter(kind=kind.code, event_id=event.pk)
+    told.filter(cancelled_at=None).update(cancelled_at=now, dismissed=False, name=event.name)
+    Reminder.objects.bulk_create(
+        [
+            Reminder(
+                user=p,
+                kind=kind.code,
+                event_id=event.pk,
+                name=event.name,
+                url=event.get_absolute_url(),
+                starts_at=event.starts_at,
+                cancelled_at=now,
+            )
+            for p in players
+        ],
+        ignore_conflicts=True,  # a player reminded already: their row was updated above
+    )
+    start_moved(event)  # the reminders not sent yet are no longer worth sending
+    mail_queue_many(
+        _cancelled_mail(p, kind, event) for p in players if p.remind_by_email and p.email_verified
+    )
+    user_changed_on_commit(
+        [p.pk for p in players if p.remind_on_site or p.remind_in_browser],
+        messages.What.REMINDER,
+    )
+    return len(players)
+
+
 def _reminded(kind: EventKind, event_ids) -> set[tuple[int, int]]:
     return set(
         Reminder.objects.filter(kind=kind.code, event_id__in=event_ids).values_list(
@@ -109,26 +179,47 @@ def _reminded(kind: EventKind, event_ids) -> set[tuple[int, int]]:
     )
 
 
+def _event_context(player: User, kind: EventKind, event) -> dict:
+    return {
+        "username": player.username,
+        "event_name": event.name,
+        "kind": kind.code,
+        "starts_at": event.starts_at.isoformat(),
+        "time_zone": settings.TOURNAMENT_DEFAULT_TIME_ZONE,
+        "event_url": emails.absolute(event.get_absolute_url()),
+        "calendar_url": emails.absolute(calendar_path(kind.code, event.pk)),
+        "unsubscribe_url": emails.unsubscribe_url(player),
+        "account_url": emails.absolute("/accounts/settings/"),
+    }
+
+
 def _mail(player: User, kind: EventKind, event) -> Mail:
+    # One reminder per player and start: a moved start is reminded again.
     return Mail(
         user=player,
         reason=Reason.REMINDER,
-        key=f"{kind.code}:{event.pk}",
+        key=reminder_mail_key(kind.code, event),
         to=player.email,
         template="events/mail/reminder",
         language=player.language,
         useful_until=event.starts_at,
-        context={
-            "username": player.username,
-            "event_name": event.name,
-            "kind": kind.code,
-            "starts_at": event.starts_at.isoformat(),
-            "time_zone": settings.TOURNAMENT_DEFAULT_TIME_ZONE,
-            "event_url": emails.absolute(event.get_absolute_url()),
-            "calendar_url": emails.absolute(calendar_path(kind.code, event.pk)),
-            "unsubscribe_url": emails.unsubscribe_url(player),
-            "account_url": emails.absolute("/accounts/settings/"),
-        },
+        context=_event_context(player, kind, event),
+    )
+
+
+def reminder_mail_key(code: str, event) -> str:
+    return f"{code}:{event.pk}:{int(event.starts_at.timestamp())}"
+
+
+def _cancelled_mail(player: User, kind: EventKind, event) -> Mail:
+    return Mail(
+        user=player,
+        reason=Reason.CANCELLED,
+        key=f"{kind.code}:{event.pk}",
+        to=player.email,
+        template="events/mail/cancelled",
+        language=player.language,
+        context=_event_context(player, kind, event),
     )
 
 
@@ -139,12 +230,12 @@ def calendar_path(code: str, pk: int) -> str:
 
 
 def notices_for(user, *, now: datetime | None = None) -> list[Reminder]:
-    """The reminders a page shows the player: events not started yet, not dismissed."""
+    """The notices a page shows the player, not closed: events not started yet, and events
+    cancelled within the last day."""
     if not user.is_authenticated or not (user.remind_on_site or user.remind_in_browser):
         return []
     now = now or timezone.now()
+    shown = Q(starts_at__gt=now, cancelled_at=None) | Q(cancelled_at__gt=now - CANCELLED_NOTICE)
     return list(
-        Reminder.objects.filter(user=user, starts_at__gt=now, dismissed=False).order_by(
-            "starts_at"
-        )[:5]
+        Reminder.objects.filter(shown, user=user, dismissed=False).order_by("starts_at")[:5]
     )

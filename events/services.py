@@ -13,17 +13,17 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import check_password, make_password
 from django.core.cache import cache
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from redis.exceptions import RedisError
 
+from accounts.services import account_lock_open
 from accounts.throttle import Counter, ThrottleUnavailable, attempt_right, count_in_order
-from events import options
+from events import options, reminders
 from events.kinds import open_live_event
-from live import locks
 from ratings.selectors import rating_value, ratings_snapshot
 
 
@@ -54,9 +54,19 @@ class EventOptions:
     password: str | None  # None: keep the current one (edit); "": public
 
 
+def player_lock_and_check(player) -> None:
+    """Lock the player's user row (USER rank, after the event's) and refuse a closed account
+    (deleted or deactivated): the deletion locks the same row, so a join or an entry and a
+    deletion at once are one after the other, and a deleted player is never left registered
+    (`accounts.services.user_delete`)."""
+    if account_lock_open(user_id=player.pk) is None:
+        raise EventError("account_closed", _("Questo account è stato chiuso."))
+
+
 def opener_lock_and_check(opener) -> None:
-    """RULES 1: lock the opener's user row, then refuse if they have a live event of any kind."""
-    locks.lock_one(get_user_model(), opener.pk, locks.Rank.USER)
+    """RULES 1: lock the opener's user row, then refuse if they have a live event of any kind
+    (or their account is closed, `player_lock_and_check`)."""
+    player_lock_and_check(opener)
     live = open_live_event(opener.pk)
     if live is not None:
         raise EventError(
@@ -92,6 +102,10 @@ def apply_options(event, data: EventOptions, *, double_games: bool) -> None:
     event.base_seconds = data.base_seconds
     event.increment_seconds = data.increment_seconds
     event.cadence = event.time_control.cadence.value
+    if event.pk is not None and event.starts_at != data.starts_at:
+        # RULES 11.2: everyone is reminded of the new start, whenever they joined.
+        event.start_moved_at = timezone.now()
+        reminders.start_moved(event)
     event.starts_at = data.starts_at
     event.opening_mode = data.opening_mode
     event.thematic_opening = thematic

@@ -9,11 +9,13 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from games.models import Challenge, ChallengeStatus, Game, PoolEntry, Status
+from live import locks
 
 
 def _games(user):
@@ -63,9 +65,31 @@ def live_game_blocker(user) -> list[str]:
     return []
 
 
+def _open_challenges(user_id: int):
+    return Challenge.objects.filter(
+        Q(challenger_id=user_id) | Q(opponent_id=user_id), status=ChallengeStatus.OPEN
+    )
+
+
+def lock_challenges(user_id: int) -> None:
+    """The deletion's locker (accounts.personal): the player's open challenges, locked before
+    their user row (CHALLENGE rank before USER, `live.locks`), as accepting one locks it: a
+    deletion and an accept at once queue on the challenge instead of deadlocking."""
+    locks.lock_rows(_open_challenges(user_id), locks.Rank.CHALLENGE)
+
+
 def erase(user) -> None:
-    """Open challenges (theirs or to them) are withdrawn, a wait in a pool ends."""
-    Challenge.objects.filter(
-        Q(challenger=user) | Q(opponent=user), status=ChallengeStatus.OPEN
-    ).update(status=ChallengeStatus.CANCELLED)
+    """Open challenges (theirs or to them) are withdrawn, a wait in a pool ends.
+
+    The challenges are those `lock_challenges` locked, unless one was posted between that lock
+    and the user row's (its poster held the row): it is not waited for, which could deadlock
+    with an accept holding it and waiting for the user row; the deletion is refused instead,
+    to be tried again."""
+    open_ids = set(_open_challenges(user.pk).values_list("pk", flat=True))
+    held = {c.pk for c in locks.lock_rows_free(Challenge.objects.filter(pk__in=open_ids))}
+    if open_ids - held:
+        raise ValidationError(_("Una tua sfida sta per essere accettata: riprova tra un momento."))
+    Challenge.objects.filter(pk__in=held, status=ChallengeStatus.OPEN).update(
+        status=ChallengeStatus.CANCELLED
+    )
     PoolEntry.objects.filter(player=user).delete()

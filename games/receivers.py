@@ -33,6 +33,7 @@ for export_format in variants.export_formats():  # games.pgn, games.pdn
     account_data.register_file(f"games.{export_format}", personal.games_file(export_format))
 account_data.register_blocker(personal.live_game_blocker)
 account_data.register_eraser(personal.erase)
+account_data.register_locker(personal.lock_challenges)
 
 
 @receiver(post_migrate, dispatch_uid="games.row_stamp")

@@ -103,6 +103,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
                     _("Hai già %(n)d sfide aperte: annullane una per lanciarne un'altra.")
                     % {"n": services.MAX_OPEN_CHALLENGES},
                 )
+            except services.NotAPlayer:  # the account was closed while the form was sent
+                form.add_error(None, _("Il tuo account è stato chiuso."))
             except services.GameError:
                 form.add_error("opponent", _("Questo giocatore non può essere sfidato."))
             else:
@@ -157,6 +159,9 @@ def pool_join(request: HttpRequest) -> HttpResponse:
         messages.error(
             request, _("Hai già una partita in corso: finiscila prima di cercarne un'altra.")
         )
+        return _to(request, reverse("games:lobby"))
+    except services.NotAPlayer:  # the account was closed while the request was on its way
+        messages.error(request, _("Il tuo account è stato chiuso."))
         return _to(request, reverse("games:lobby"))
     if game is not None:
         return _to(request, reverse("games:game", args=[game.pk]))

@@ -69,11 +69,12 @@ class TokenBucket:
         self._refill(now)
         return self.tokens >= 1
 
-    def take(self, now: float) -> bool:
-        """One token, if there is one."""
-        if not self.can_take(now):
+    def take(self, now: float, cost: float = 1) -> bool:
+        """`cost` tokens (one by default), if there are as many; else none is taken."""
+        self._refill(now)
+        if self.tokens < cost:
             return False
-        self.tokens -= 1
+        self.tokens -= cost
         return True
 
     def is_full(self, now: float) -> bool:

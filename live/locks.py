@@ -14,6 +14,14 @@ in ascending primary key:
 5. ``GAME``: game rows (every move, flag, draw offer, presence change, end by the event);
 6. ``RATING``: rating rows (`ratings.services`, ascending player id within a pool).
 
+Deleting an account (`accounts.services.user_delete`) keeps the same order: the rows of a lower
+rank its erasers change (the player's open challenges, CHALLENGE) first, then the player's user
+row (USER), so a deletion and an accept, a join, an entry or a chat line at once queue on one row
+and one of them wins. Every action that adds something of a player's (a registration, an entry,
+a game, a challenge, a chat line) locks the player's row (USER) and checks, under it, that the
+account is open (neither deleted nor deactivated): whichever locks it second sees the other's
+commit.
+
 Two transactions that keep the order queue on their first shared row and never deadlock. A
 lock of a lower rank after a higher one in the same transaction raises `LockOrderError` (a
 programming error, caught by the tests), and locking outside a transaction raises at once
@@ -188,3 +196,14 @@ def lock_pair(first_id: int, second_id: int) -> None:
         if is_lock_timeout(error):
             raise LockTimeout(str(error)) from error
         raise
+
+
+def lock_rows_free(queryset: models.QuerySet) -> list:
+    """Lock the rows of `queryset` that no other transaction holds, without waiting for any
+    (`SELECT … FOR UPDATE SKIP LOCKED`), and return them; rows this transaction holds already
+    are among them. It never waits, so it cannot deadlock whatever was locked before it: a
+    caller compares what it got with what it needed and refuses when another transaction is
+    changing one of them (the rank order is not checked, only that a transaction is open)."""
+    if _current.get() is None:
+        raise LockOrderError("a lock outside live.locks.atomic protects nothing")
+    return list(queryset.select_for_update(skip_locked=True, of=("self",)).order_by("pk"))

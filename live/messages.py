@@ -26,7 +26,9 @@ class What(StrEnum):
     CHALLENGES = "challenges"  # a challenge to or from them came, went or was answered
     MYGAME = "mygame"  # a game of theirs opened: `game` is its id; the page goes there
     MYTOURNAMENT = "mytournament"  # one of their tournaments has news (banner re-fetches)
-    MYARENA = "myarena"  # one of their arenas started, ended or was cancelled
+    # One of their arenas started, ended or was cancelled; `started`: it has just started and
+    # they are active in it, so the page goes there (RULES 8: only a page open on it pairs).
+    MYARENA = "myarena"
     POOL = "pool"  # their wait in a quick-pairing pool started or ended
     REMINDER = "reminder"  # an event they joined starts soon (the reminder notices re-fetch)
 
@@ -36,7 +38,7 @@ _DATA: dict[What, dict[str, type]] = {
     What.CHALLENGES: {},
     What.MYGAME: {"game": int},
     What.MYTOURNAMENT: {},
-    What.MYARENA: {"arena": int},
+    What.MYARENA: {"arena": int, "started": bool},
     What.POOL: {},
     What.REMINDER: {},
 }
@@ -106,3 +108,14 @@ def chat_closed(room: str, closed: bool) -> Message:
 def chat_removed(room: str, line_id: int) -> Message:
     """The staff took a line away (RULES 9.6): every page showing it drops it."""
     return {"type": "chat.removed", "room": room, "line": line_id}
+
+
+def chat_muted(players: list[dict[str, Any]]) -> Message:
+    """Whom a player mutes now (RULES 9.5), for every chat socket of theirs: a mute holds in
+    every tab, not only the one that muted."""
+    return {"type": "chat.muted", "players": players}
+
+
+def account_closed() -> Message:
+    """The account was deleted or deactivated: every socket of its player closes (4403)."""
+    return {"type": "account.closed"}

@@ -228,6 +228,19 @@ def user_changed_on_commit(
         group_send_on_commit(user_group(pk), message)
 
 
+def account_group(user_id: int) -> str:
+    """The group every socket of a signed-in player joins, whatever its page
+    (`live.sockets.LiveConsumer`): what ends them all, the account closed."""
+    return f"account.{user_id}"
+
+
+def account_closed_on_commit(user_ids: Iterable[int]) -> None:
+    """After commit, close every open socket of these players (deleted or deactivated
+    accounts): a page left open must not go on acting for an account that is gone."""
+    for pk in sorted(set(user_ids)):
+        group_send_on_commit(account_group(pk), messages.account_closed())
+
+
 # --- throttled pushes (a busy arena changes all the time) --------------------------------------
 
 

@@ -86,6 +86,10 @@ def _clean_up_ended(cleanup: asyncio.Future) -> None:
         log.error("a socket's clean-up failed", exc_info=cleanup.exception())
 
 
+# The close code of every socket of an account deleted or deactivated (docs/protocol.md).
+CLOSE_ACCOUNT_CLOSED = 4403
+
+
 class FrameError(ValueError):
     """A client frame the site cannot read: answered with a `malformed` error."""
 
@@ -330,7 +334,15 @@ class LiveConsumer(AsyncWebsocketConsumer):
             await self.refuse(budget.CLOSE_TOO_MANY_SOCKETS)
             return
         self._counted = True
+        if self._user_id is not None:
+            # Every socket of a player, whatever its page, ends with their account (4403).
+            await self.join(pushes.account_group(self._user_id))
         await super().websocket_connect(message)
+
+    async def account_closed(self, event: dict[str, Any]) -> None:
+        """The player's account was deleted or deactivated (`live.pushes.account_closed_on_commit`):
+        the socket closes with 4403 and its page does not reconnect."""
+        await self.close(code=CLOSE_ACCOUNT_CLOSED)
 
     async def websocket_receive(self, message: dict[str, Any]) -> None:
         if self._refused:  # its `connect` never ran: nothing it would handle is set up

@@ -14,6 +14,7 @@ class Reason(models.TextChoices):
     VERIFY = "verify", _("Verifica dell'indirizzo")
     RESET = "reset", _("Reimpostazione della password")
     REMINDER = "reminder", _("Promemoria di un evento")
+    CANCELLED = "cancelled", _("Evento annullato")
 
 
 # Mails about the account itself: always sent, with no unsubscribe link (the player asked for
@@ -77,3 +78,26 @@ class Mail(models.Model):
     @property
     def is_account_mail(self) -> bool:
         return self.reason in ACCOUNT_REASONS
+
+
+class MailboxDay(models.Model):
+    """How many account mails were queued to one mailbox on one day (RULES 10.3): counted in
+    the transaction that queues each of them, so a rolled-back request counts nothing, and
+    kept apart from the mails, so deleting an account (and its mails) gives its mailbox no
+    fresh allowance. The mailbox is a digest of its key (mail.mailbox), not the address."""
+
+    mailbox = models.CharField(_("casella"), max_length=32)
+    day = models.DateField(_("giorno"))
+    mails = models.PositiveIntegerField(_("mail"), default=0)
+    verifications = models.PositiveIntegerField(_("verifiche"), default=0)
+
+    class Meta:
+        verbose_name = _("mail a una casella in un giorno")
+        verbose_name_plural = _("mail alle caselle per giorno")
+        constraints = [
+            models.UniqueConstraint(fields=["mailbox", "day"], name="mailbox_day_once"),
+        ]
+        indexes = [models.Index(fields=["day"], name="mailbox_day_day")]
+
+    def __str__(self) -> str:
+        return f"{self.mailbox} {self.day}: {self.mails}"

@@ -1,4 +1,5 @@
-"""Elo Italia: the Italian federation's rating maths (REI, docs/rules.md `003_…`; RULES 7.1).
+"""Elo Italia: the Italian federation's rating maths (the FSI «Regolamento Elo Italia», REI;
+RULES 7.1).
 
 Pure Python: nothing here imports Django, so the rules are tested on their own and the command
 line works without settings::

@@ -1,7 +1,7 @@
 """A tournament performance, by FIDE's formula (FIDE Handbook B.02, rating regulations 8.1;
 title regulations 1.48): Rp = Ra + dp.
 
-The Elo Italia regulation (docs/rules.md `003_…`) gives no performance formula, so the usual
+The Elo Italia regulation (the FSI «Regolamento Elo Italia (REI)», docs/rules.md §7.1) gives no performance formula, so the usual
 FIDE one is used and the standings' legend says so (RULES 7.1 for what is rated):
 
 - Ra is the average of the opponents' ratings, the ones held at the start of the period;

@@ -181,3 +181,37 @@ def test_an_italian_draughts_game_analysed_from_the_player_s_games(page_it, site
     assert read.moves == moves
     plain = " ".join(re.sub(r"\{[^}]*\}", "", text.split("\n\n", 1)[1]).split())
     assert f"2. {moves[2]} {moves[3]} (2... {other}) 0-1" in plain  # the clocks left out
+
+
+def test_a_refused_download_says_why_on_the_page(page_it, site):
+    """Over the analysis budget (the page's own moves asked for as fast as a script would, then
+    at once the download of a 60-move game, 3 tokens: more than the rate gives back meanwhile),
+    the download is refused: the server's message shows in the notice and the page stays."""
+    rules = variant("chess")
+    fen, moves = rules.start_fen(), []
+    for ply in range(60):  # a game no rule ends before its resignation
+        legal = rules.legal_moves(fen)
+        moves.append(legal[(ply * 7 + 3) % len(legal)])
+        fen = rules.apply(fen, moves[-1])
+    game = finished("chess", moves)
+    page = page_it
+    page.goto(f"{site}/games/{game.pk}/analysis/")
+    page.get_by_test_id("board").locator("cg-board").wait_for()
+    statuses = page.evaluate(
+        """async () => {
+            const statuses = await Promise.all(Array.from({length: 100}, () => fetch(
+                document.getElementById('analysis').dataset.moveUrl, {method: 'POST',
+                headers: {'Content-Type': 'application/json', 'X-CSRFToken':
+                document.querySelector('[name=csrfmiddlewaretoken]').value},
+                body: JSON.stringify({variant: 'chess',
+                                      fen: document.getElementById('fen').textContent})
+            }).then((r) => r.status)));
+            document.querySelector('[data-testid=export]').click();
+            return statuses;
+        }"""
+    )
+    assert 429 in statuses
+    expect(page.get_by_test_id("notice")).to_have_text("Troppe richieste: aspetta un momento.")
+    expect(page).to_have_url(f"{site}/games/{game.pk}/analysis/")
+    expect(page.get_by_test_id("export")).to_be_enabled()
+    shots(page, "refused")

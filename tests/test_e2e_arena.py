@@ -215,3 +215,31 @@ def test_the_arena_page_says_when_the_next_opponent_is_possible(site, browser):
     finally:
         for context in contexts:
             context.close()
+
+
+def test_its_start_takes_a_player_from_another_page_to_the_arena_and_a_board(site, browser):
+    """RULES 8: a player who entered in advance and is on another page of the site when the
+    arena starts is taken to the arena (only a page open on it pairs), and from there to the
+    board with the one who kept the arena's page open (nobody was paired in the first minute)."""
+    on_arena, elsewhere = UserFactory(username="in_arena"), UserFactory(username="altrove")
+    arena = ArenaFactory(name="Arena chiamata", starts_at=timezone.now() + timedelta(minutes=10))
+    contexts = [browser.new_context(locale="it-IT") for _ in range(2)]
+    try:
+        pages = []
+        for player, context in zip((on_arena, elsewhere), contexts, strict=True):
+            page = context.new_page()
+            page.set_default_timeout(20_000)
+            log_in(page, site, player.username)
+            page.goto(f"{site}/arenas/{arena.pk}/")
+            page.get_by_test_id("enter").click()
+            expect(page.get_by_test_id("entered")).to_be_visible()
+            pages.append(page)
+        log_in(pages[1], site, elsewhere.username)  # back to the home page, its site socket open
+        now = timezone.now()
+        Arena.objects.filter(pk=arena.pk).update(starts_at=now, next_due_at=now)
+        for page in pages:
+            expect(page).to_have_url(GAME_URL, timeout=60_000)
+        assert game_id(pages[0]) == game_id(pages[1])
+    finally:
+        for context in contexts:
+            context.close()

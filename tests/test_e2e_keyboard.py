@@ -25,7 +25,7 @@ from arena.models import Entry
 from arena.tests.factories import ArenaFactory
 from games.models import Challenge
 from harness import wait_until
-from tests.browser import SIGNUP_PASSWORD, shoot
+from tests.browser import SIGNUP_PASSWORD, shoot, signed_in, socket_open
 from tournaments.tests.factories import TournamentFactory
 
 # Screenshots of the skip link and the focus ring, with SCREENSHOTS=1 only (tests/browser.shoot).
@@ -183,9 +183,9 @@ def test_sign_up_join_events_enter_a_pool_and_challenge_by_keyboard_alone(site, 
         tab_to(page, "Annulla")
         press_on(page, "Annulla")
         expect(page.get_by_test_id("pool-waiting")).to_have_count(0)
-        # "Annulla" is gone with the swap: the focus stays in the grid (site.js), not the page's
-        # start.
-        expect(page.get_by_test_id("pool-variant-chess")).to_be_focused()
+        # "Annulla" is gone with the swap: the focus stays on the grid itself (site.js), not the
+        # page's start, nor a control of the grid the player did not choose.
+        assert page.evaluate("() => document.activeElement.id") == "quick-pairing"
 
         # A challenge: Italian draughts (typed into the focused select), to the rival by name.
         tab_to(page, "Variante")
@@ -214,5 +214,63 @@ def test_sign_up_join_events_enter_a_pool_and_challenge_by_keyboard_alone(site, 
         expect(page.get_by_role("link", name="Tornei", exact=True)).to_be_visible()
         assert_focus_ring(page)
         shoot(page, SHOTS / "phone-menu-focus-390.png")
+    finally:
+        context.close()
+
+
+def test_a_live_update_keeps_the_focus_and_withdrawing_asks_first(site, browser):
+    """A registered player Tabbed to a name in the tournament's list of players keeps the focus
+    on that name when somebody joins and the live section is swapped whole (it fell on
+    "Ritirati", the section's first control, and Enter withdrew them); withdrawing asks first,
+    and "Cancel" keeps them in."""
+    from tournaments import services
+    from tournaments.models import Registration
+
+    names = ["kb_anna", "kb_bruno", "kb_carla", "kb_dario"]
+    players = {name: UserFactory(username=name) for name in names}
+    tournament = TournamentFactory(
+        name="Torneo del fuoco", starts_at=timezone.now() + timedelta(hours=2)
+    )
+    for name in names[:3]:
+        services.registration_join(tournament_id=tournament.pk, player=players[name])
+    context = browser.new_context(locale="it-IT", viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(20_000)
+    page = context.new_page()
+    dialogs: list[str] = []
+    answer = {"accept": False}
+
+    def on_dialog(dialog) -> None:
+        dialogs.append(dialog.message)
+        dialog.accept() if answer["accept"] else dialog.dismiss()
+
+    page.on("dialog", on_dialog)
+    try:
+        signed_in(page, site, "kb_anna")
+        page.goto(f"{site}/tournaments/{tournament.pk}/")
+        socket_open(page, f"/ws/tournaments/{tournament.pk}/")
+        tab_to(page, "kb_carla")
+        services.registration_join(tournament_id=tournament.pk, player=players["kb_dario"])
+        expect(page.get_by_test_id("count")).to_have_text("4/" + str(tournament.seats))
+        page.wait_for_function(HTMX_QUIET)
+        assert focused_name(page) == "kb_carla"
+        assert page.evaluate("() => document.activeElement.getAttribute('href')").endswith(
+            "/kb_carla/"
+        )
+
+        # "Ritirati" by keyboard: the browser asks; Enter on "Cancel" keeps the place.
+        tab_to(page, "Ritirati")
+        page.keyboard.press("Enter")
+        wait_until(lambda: len(dialogs) == 1, 10, "the question before withdrawing")
+        assert "Ritirarti dal torneo?" in dialogs[0]
+        expect(page.get_by_test_id("registered")).to_be_visible()
+        assert Registration.objects.filter(
+            tournament=tournament, player=players["kb_anna"]
+        ).exists()
+        answer["accept"] = True
+        press_on(page, "Ritirati")
+        expect(page.get_by_test_id("join")).to_be_visible()
+        assert not Registration.objects.filter(
+            tournament=tournament, player=players["kb_anna"]
+        ).exists()
     finally:
         context.close()

@@ -32,6 +32,8 @@ def test_every_kind_of_site_news_is_in_the_protocol_and_no_other():
         (messages.chat_line("game:1:players", {}), "chat.consumers.ChatConsumer.chat_line"),
         (messages.chat_closed("arena:1", True), "chat.consumers.ChatConsumer.chat_closed"),
         (messages.chat_removed("arena:1", 1), "chat.consumers.ChatConsumer.chat_removed"),
+        (messages.chat_muted([]), "chat.consumers.ChatConsumer.chat_muted"),
+        (messages.account_closed(), "live.sockets.LiveConsumer.account_closed"),
     ],
 )  # fmt: skip
 def test_each_page_message_has_its_handler(message, handler):

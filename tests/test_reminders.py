@@ -14,8 +14,9 @@ from arena.models import Entry
 from arena.tests.factories import ArenaFactory, EntryFactory
 from events import calendar
 from events.models import Reminder
-from events.reminders import reminders_due
-from mail.models import Mail
+from events.reminders import notices_for, reminders_due
+from mail.models import Mail, Reason, Status
+from tournaments import services
 from tournaments.models import Registration
 from tournaments.tests.factories import RegistrationFactory, TournamentFactory
 
@@ -59,7 +60,7 @@ def test_who_is_not_mailed(django_capture_on_commit_callbacks):
     just_joined = verified()
     unverified = UserFactory()
     no_mail = verified(remind_by_email=False)
-    joined(tournament, just_joined, ahead=timedelta(minutes=50))
+    joined(tournament, just_joined, ahead=timedelta(minutes=20))  # inside their own lead
     joined(tournament, unverified)
     joined(tournament, no_mail)
     reminders_due(now=start - timedelta(minutes=30))
@@ -68,13 +69,124 @@ def test_who_is_not_mailed(django_capture_on_commit_callbacks):
     assert set(Reminder.objects.values_list("user_id", flat=True)) == {unverified.pk, no_mail.pk}
 
 
+def test_a_late_joiner_is_reminded_at_their_own_lead(django_capture_on_commit_callbacks):
+    """RULES 11.1: joined 45 minutes before a start, with a 30-minute lead: reminded at 30
+    (only players joined an hour ahead were, so they got nothing of any kind)."""
+    start = timezone.now() + timedelta(hours=3)
+    tournament = TournamentFactory(starts_at=start)
+    player = verified()
+    joined(tournament, player, ahead=timedelta(minutes=45))
+    assert reminders_due(now=start - timedelta(minutes=31)) == 0
+    assert reminders_due(now=start - timedelta(minutes=30)) == 1
+    assert Mail.objects.get().user == player
+    assert Reminder.objects.get().user == player
+
+
+def test_a_moved_start_reminds_everyone_again(django_capture_on_commit_callbacks):
+    """RULES 11.2: the reminders of the old start go (notice, unsent mail) and everyone is
+    reminded at their lead before the new one."""
+    start = timezone.now() + timedelta(hours=3)
+    tournament = TournamentFactory(starts_at=start)
+    player = verified()
+    joined(tournament, player)
+    assert reminders_due(now=start - timedelta(minutes=30)) == 1
+    later = start + timedelta(hours=2)
+    services.tournament_update(
+        tournament_id=tournament.pk, by=tournament.opened_by, data=options_of(tournament, later)
+    )
+    assert not Reminder.objects.exists()
+    assert Mail.objects.get().status == Status.DROPPED  # it said the old time
+    assert reminders_due(now=later - timedelta(minutes=31)) == 0
+    assert reminders_due(now=later - timedelta(minutes=30)) == 1
+    assert Reminder.objects.get().starts_at == later
+    assert Mail.objects.filter(status=Status.PENDING).count() == 1
+
+
+def test_a_start_moved_inside_the_lead_reminds_at_once():
+    """RULES 11.2: joined before the start was moved closer than their lead, a player is
+    reminded at once, though they joined after the new start's moment."""
+    now = timezone.now()
+    tournament = TournamentFactory(starts_at=now + timedelta(hours=3))
+    player = verified()
+    joined(tournament, player, ahead=timedelta(hours=3, minutes=5))  # 5 minutes ago
+    soon = now + timedelta(minutes=20)
+    services.tournament_update(
+        tournament_id=tournament.pk, by=tournament.opened_by, data=options_of(tournament, soon)
+    )
+    assert reminders_due(now=timezone.now()) == 1
+    assert Reminder.objects.get(user=player).starts_at == soon
+
+
+def test_a_cancelled_event_tells_its_players(client, mailbox, django_capture_on_commit_callbacks):
+    """RULES 11.3: a notice on their pages for a day, a mail to those who chose reminder
+    mails; not the opener who cancelled it; telling twice changes nothing."""
+    tournament = TournamentFactory(
+        name="Open annullato", starts_at=timezone.now() + timedelta(days=2)
+    )
+    mailed, on_site = verified(), UserFactory()
+    joined(tournament, mailed)
+    joined(tournament, on_site)
+    joined(tournament, tournament.opened_by)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.tournament_cancel(tournament_id=tournament.pk, by=tournament.opened_by)
+    [received] = mailbox.wait_for(mailed.email)
+    assert received.subject == "Open annullato: annullato"
+    assert "è stato annullato" in received.text
+    mail = Mail.objects.get()
+    assert mail.reason == Reason.CANCELLED and mail.user == mailed
+    assert set(Reminder.objects.values_list("user_id", flat=True)) == {mailed.pk, on_site.pk}
+    client.force_login(on_site)
+    page = client.get(reverse("events:reminders")).content.decode()
+    assert 'data-testid="cancelled-notice"' in page and "Open annullato" in page
+    assert notices_for(on_site, now=timezone.now() + timedelta(hours=25)) == []
+    from events.reminders import event_cancelled
+
+    event_cancelled(tournament, by_id=tournament.opened_by_id)  # twice: nothing new
+    assert Mail.objects.count() == 1 and Reminder.objects.count() == 2
+
+
+def test_a_cancelled_arena_tells_its_players_too():
+    arena = ArenaFactory(starts_at=timezone.now() + timedelta(hours=5))
+    player = verified()
+    EntryFactory(arena=arena, player=player)
+    from arena import services as arena_services
+
+    arena_services.arena_cancel(arena_id=arena.pk, by=arena.opened_by)
+    assert Reminder.objects.get().cancelled_at is not None
+    assert Mail.objects.get().reason == Reason.CANCELLED
+
+
+def options_of(tournament, starts_at):
+    from tournaments.services import TournamentOptions
+
+    return TournamentOptions(
+        name=tournament.name,
+        description=tournament.description,
+        variant=tournament.variant,
+        base_seconds=tournament.base_seconds,
+        increment_seconds=tournament.increment_seconds,
+        starts_at=starts_at,
+        seats=tournament.seats,
+        minimum=tournament.minimum,
+        threshold=tournament.threshold,
+        extra_round=tournament.extra_round,
+        double_games=tournament.double_games,
+        opening_mode=tournament.opening_mode,
+        thematic_opening=tournament.thematic_opening,
+        rated=tournament.rated,
+        floor=tournament.floor,
+        password=None,
+    )
+
+
 def test_arena_entrants_too():
     arena = ArenaFactory(starts_at=timezone.now() + timedelta(hours=2))
     entry = EntryFactory(arena=arena, player=verified())
     Entry.objects.filter(pk=entry.pk).update(entered_at=arena.starts_at - timedelta(hours=3))
     assert reminders_due(now=arena.starts_at - timedelta(minutes=29)) == 1
     mail = Mail.objects.get()
-    assert mail.key == f"arena:{arena.pk}" and mail.useful_until == arena.starts_at
+    assert mail.key == f"arena:{arena.pk}:{int(arena.starts_at.timestamp())}"
+    assert mail.useful_until == arena.starts_at
 
 
 def test_a_started_or_cancelled_event_is_not_reminded():

@@ -56,3 +56,15 @@ def live_tournament_blocker(user) -> list[str]:
         _("Sei iscritto al torneo «%(name)s»: ritirati o aspetta che finisca.") % {"name": name}
         for name in names
     ]
+
+
+def pages_renamed(user) -> None:
+    """The player's account goes (the deleting transaction): every tournament page that shows
+    their name renders its shared part anew after the commit, so the tombstone replaces the
+    name at once, not after the kept part's age (EVENT_PART_SECONDS)."""
+    from tournaments.broadcast import changed_on_commit
+
+    ids = set(Participant.objects.filter(player=user).values_list("tournament_id", flat=True))
+    ids |= set(Registration.objects.filter(player=user).values_list("tournament_id", flat=True))
+    for tournament_id in sorted(ids):
+        changed_on_commit(tournament_id)

@@ -23,6 +23,7 @@ register(EventKind(model=Tournament, game_finished=game_finished, entrants=perso
 # What is personal to a player (accounts.personal).
 account_data.register_section("tournaments", personal.tournaments_section)
 account_data.register_blocker(personal.live_tournament_blocker)
+account_data.register_eraser(personal.pages_renamed)
 
 # RULES 4.7: a player between rounds is warned before taking on another game.
 commitments.register(commitments_of)

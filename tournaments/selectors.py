@@ -10,6 +10,7 @@ from decimal import Decimal
 from django.db.models import Count, QuerySet
 
 from events.openings import opening_label
+from games.rules import variants
 from ratings.performance import performance
 from ratings.selectors import ratings_snapshot, tournament_rating_changes
 from tournaments.engine import model
@@ -127,7 +128,10 @@ class Leg:
     2/1/0 per game) of the row's two players, left (White of the first game) first."""
 
     game_id: int | None
-    result: str  # "2–0", "1–1", "0–2"; "+–−" / "−–+" forfeit; "0–0"; "…" being played; ""
+    # The game's result as the variant writes one ("1–0", "½–½", "0–1"; International
+    # draughts "2–0", "1–1", "0–2"), the row's left player first; "+–−" / "−–+" forfeit;
+    # "0–0" unplayed; "…" being played; "". The tournament points are the standings'.
+    result: str
     outcome: str  # played, forfeit, unplayed, live, pending
 
 
@@ -203,7 +207,17 @@ def _mark(mine: int, theirs: int, played: bool, colour: str, opponent: int | Non
     return Mark(POINTS_TEXT.get(mine, str(mine)), outcome, colour, opponent)
 
 
-def _leg(points: tuple[int | None, int | None], played: bool, game_id: int | None) -> Leg:
+# A game's score as a result line writes it, by the tournament points of each side (RULES 4.6).
+GAME_SCORE = {2: "1", 1: "½", 0: "0"}
+GAME_SCORE_IN_POINTS = {2: "2", 1: "1", 0: "0"}  # International draughts (FMJD)
+
+
+def _leg(
+    points: tuple[int | None, int | None],
+    played: bool,
+    game_id: int | None,
+    score: dict[int, str] = GAME_SCORE,
+) -> Leg:
     left, right = points
     if left is None:
         return Leg(game_id, "…", "live") if game_id is not None else Leg(None, "", "pending")
@@ -213,7 +227,7 @@ def _leg(points: tuple[int | None, int | None], played: bool, game_id: int | Non
         return Leg(None, "+–−" if left > right else "−–+", "forfeit")
     if not played:  # a game nobody sat at: 0-0, unplayed (RULES 4.7)
         return Leg(game_id, "0–0", "unplayed")
-    return Leg(game_id, f"{left}–{right}", "played")
+    return Leg(game_id, f"{score.get(left, left)}–{score.get(right, right)}", "played")
 
 
 def _opening_label(tournament: Tournament, rnd) -> str:
@@ -237,13 +251,17 @@ def run_rounds(tournament: Tournament, *, pairings_of: int | None = None) -> lis
         "round__number", "board"
     )
     by_round: dict[int, list[PairingRow]] = {r.pk: [] for r in rounds}
+    rules = variants.info(tournament.variant).rules
+    score = GAME_SCORE_IN_POINTS if getattr(rules, "pdn_two_points", False) else GAME_SCORE
     for p in pairings:
         black = p.black.player.username if p.black_id else None
         legs = []
         if black is not None:
             for leg in range(1, tournament.legs + 1):
                 points = (getattr(p, f"white_points{leg}"), getattr(p, f"black_points{leg}"))
-                legs.append(_leg(points, getattr(p, f"played{leg}"), getattr(p, f"game{leg}_id")))
+                legs.append(
+                    _leg(points, getattr(p, f"played{leg}"), getattr(p, f"game{leg}_id"), score)
+                )
         points = [
             (getattr(p, f"white_points{leg}"), getattr(p, f"black_points{leg}"))
             for leg in range(1, tournament.legs + 1)

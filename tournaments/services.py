@@ -4,7 +4,9 @@ Every function is keyword-only and runs in one transaction. Locking contract: an
 changes who is registered, or the tournament's options, first locks the tournament row
 (`select_for_update`), so two joins for the last seat are serialized and the second sees the
 tournament full. Opening a tournament locks the opener's user row, so two forms submitted at
-once cannot both pass the one-live-event check (RULES 1).
+once cannot both pass the one-live-event check (RULES 1); joining locks the player's user row
+after the tournament's (`events.player_lock_and_check`), as deleting the account does, so a
+deleted account is never left registered.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from datetime import datetime
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from events import reminders
 from events import services as events
 from events.services import EventError, EventOptions
 from live import locks
@@ -122,6 +125,9 @@ def tournament_cancel(
             raise TournamentError("closed", _("Il torneo è già concluso o annullato."))
         if tournament.status == Tournament.Status.RUNNING:
             running.cancel_running(tournament, now)
+            reminders.event_cancelled(
+                tournament, by_id=getattr(by, "pk", None), now=now
+            )  # RULES 11.3
             return tournament
         tournament.end_reason = EndReason.BY_STAFF
     else:
@@ -131,6 +137,7 @@ def tournament_cancel(
     tournament.next_due_at = None
     tournament.save(update_fields=["status", "cancelled_at", "end_reason", "next_due_at"])
     changed_on_commit(tournament.pk)
+    reminders.event_cancelled(tournament, by_id=getattr(by, "pk", None), now=now)  # RULES 11.3
     return tournament
 
 
@@ -160,6 +167,7 @@ def registration_join(
     if player.is_bot:  # RULES 1
         raise TournamentError("bot", _("I bot non possono iscriversi ai tornei."))
     tournament = _locked(tournament_id)
+    events.player_lock_and_check(player)  # a deletion at once: one of the two goes through
     if tournament.has_started(now):
         raise TournamentError(
             "started", _("Il torneo è già iniziato: non ci si può più iscrivere.")

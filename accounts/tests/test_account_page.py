@@ -288,3 +288,15 @@ def test_deleting_withdraws_open_challenges_and_keeps_the_standings(client):
         (2, 2),
     ]
     assert not Challenge.objects.filter(status=ChallengeStatus.OPEN).exists()
+
+
+def test_the_account_pages_fields_have_ids_of_their_own(client):
+    """The address form and the deletion form both ask the password: with one id for both, the
+    deletion's label named the address form's field (a screen reader read the wrong one)."""
+    player = UserFactory()
+    client.force_login(player)
+    page = client.get(reverse("accounts:account")).content.decode()
+    ids = re.findall(r'\sid="([^"]+)"', page)
+    assert "id_delete_password" in ids and "id_password" in ids
+    assert sorted({i for i in ids if ids.count(i) > 1}) == []
+    assert 'for="id_delete_password"' in page

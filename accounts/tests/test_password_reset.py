@@ -28,7 +28,7 @@ def test_the_log_in_page_offers_it(client):
 
 
 def test_mail_link_new_password_logged_in_then_the_link_is_dead(client, mailbox, send):
-    user = UserFactory(email="lucia@example.org")
+    user = UserFactory(email="lucia@example.org", verified=True)
     response = send(client, RESET, {"email": "Lucia@Example.org"})
     assert response.status_code == 302
     assert response.url == reverse("accounts:password_reset_done")
@@ -53,7 +53,7 @@ def test_mail_link_new_password_logged_in_then_the_link_is_dead(client, mailbox,
 
 
 def test_an_expired_link_says_so(client, mailbox, send, settings):
-    UserFactory(email="old@example.org")
+    UserFactory(email="old@example.org", verified=True)
     send(client, RESET, {"email": "old@example.org"})
     link = link_in(mailbox.wait_for("old@example.org")[0])
     settings.PASSWORD_RESET_TIMEOUT = -1  # every link is past its time
@@ -82,7 +82,7 @@ def test_a_malformed_address_is_an_error_on_the_form(client):
 
 def test_throttled_per_email_silently(client, mailbox, send, settings):
     settings.PASSWORD_RESET_EMAIL_LIMIT = 2
-    UserFactory(email="flood@example.org")
+    UserFactory(email="flood@example.org", verified=True)
     for _ in range(4):
         response = send(client, RESET, {"email": "flood@example.org"})
         assert response.url == reverse("accounts:password_reset_done")  # the same answer
@@ -100,7 +100,7 @@ def test_throttled_per_client_address_with_a_message(client, settings):
 
 
 def test_with_redis_down_it_says_so_and_sends_nothing(client, redis_down):  # noqa: F811
-    UserFactory(email="r@example.org")
+    UserFactory(email="r@example.org", verified=True)
     response = client.post(RESET, {"email": "r@example.org"})
     assert response.status_code == 503
     assert "non disponibile" in response.content.decode()
@@ -109,7 +109,7 @@ def test_with_redis_down_it_says_so_and_sends_nothing(client, redis_down):  # no
 
 def test_staff_send_a_reset_mail_from_the_admin(client, mailbox, send):
     staff = UserFactory(is_staff=True, is_superuser=True)
-    player = UserFactory(email="p@example.org")
+    player = UserFactory(email="p@example.org", verified=True)
     no_address = UserFactory(email="")
     client.force_login(staff)
     response = send(
@@ -133,7 +133,7 @@ def test_with_smtp_down_the_page_answers_and_the_mail_goes_later_once(client, ma
 
     from mail import sending, tasks
 
-    UserFactory(email="patient@example.org")
+    UserFactory(email="patient@example.org", verified=True)
     mailbox.stop()
     try:
         response = send(client, RESET, {"email": "patient@example.org"})
@@ -152,7 +152,7 @@ def test_staff_see_the_address_check_and_the_last_failure(client):
     from django.utils import timezone
 
     staff = UserFactory(is_staff=True, is_superuser=True)
-    player = UserFactory(email="x@example.org")
+    player = UserFactory(email="x@example.org", verified=True)
     Mail.objects.create(
         user=player,
         reason="reset",

@@ -49,7 +49,13 @@ def _start(arena: Arena, now: datetime) -> None:
     arena.pairing_due_at = now
     _pairing_pass(arena, now)
     changed_on_commit(arena.pk)
-    players_told_on_commit(arena.entries.values_list("player_id", flat=True))
+    # RULES 8.1: the players active in it are taken to its page wherever they are on the site
+    # (only a page open on the arena pairs them); the others' banners re-fetch.
+    active = set(arena.entries.filter(state=EntryState.ACTIVE).values_list("player_id", flat=True))
+    players_told_on_commit(active, arena=arena.pk, started=True)
+    players_told_on_commit(
+        arena.entries.exclude(player_id__in=active).values_list("player_id", flat=True)
+    )
 
 
 @locks.atomic

@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from accounts.tests.factories import UserFactory
 from arena import running, selectors, services
@@ -433,3 +434,34 @@ def test_the_pass_log_line_keeps_what_the_benchmark_reads_and_the_timestamps(cap
     )
     assert "ran" in text and "paired players waited p50" in text
     assert re.search(rf"arena {arena.pk}: game \d+ scored; settle began", text)
+
+
+def test_its_start_takes_the_players_active_in_it_to_its_page(django_capture_on_commit_callbacks):
+    """RULES 8: at the start, the players active in the arena are told `myarena` with
+    `started` (their pages anywhere on the site go to it: only a page open on it pairs them;
+    nobody away from it was paired in its first minute); a paused one without it. A site socket
+    opened in the arena's first minute is told the same, later not."""
+    from arena.receivers import arena_started_news
+    from live import pushes
+    from live.pushes import user_group
+
+    arena = ArenaFactory(starts_at=T0)
+    away = EntryFactory(arena=arena).player  # no page of the arena open
+    paused = EntryFactory(arena=arena, state=EntryState.PAUSED).player
+    with pushes.collected() as outbox, django_capture_on_commit_callbacks(execute=True):
+        tick(T0)
+    told = {
+        player.pk: [m for group, m in outbox if group == user_group(player.pk)]
+        for player in (away, paused)
+    }
+    started = {"type": "user.changed", "what": "myarena", "arena": arena.pk, "started": True}
+    assert started in told[away.pk]
+    assert started not in told[paused.pk]
+    assert {"type": "user.changed", "what": "myarena"} in told[paused.pk]
+    assert selectors.arenas_just_started(away.pk, now=T0 + timedelta(seconds=59)) == [arena.pk]
+    assert selectors.arenas_just_started(away.pk, now=T0 + timedelta(seconds=61)) == []
+    assert selectors.arenas_just_started(paused.pk, now=T0 + timedelta(seconds=1)) == []
+    # The news on connect reads the real clock: an arena that started now.
+    Arena.objects.filter(pk=arena.pk).update(started_at=timezone.now())
+    assert arena_started_news(away.pk) == [started]
+    assert arena_started_news(paused.pk) == []

@@ -15,7 +15,20 @@ bounded loops, one scenario after another:
    games, acknowledged moves missing, unanswered moves;
 5. flood (`bench.attack.flood`): guests and a signed-in user flooding every kind of socket for
    20 s while 100 games are played; the daphnes' memory, the players' move latency and how
-   often the flooders are answered, against targets.
+   often the flooders are answered, against targets;
+6. deletion (`bench.attack.deletion`): accounts deleted while, at the same moment, they join a
+   tournament, enter an arena or write a chat line, or another player accepts their challenge;
+   both going through (a deleted account left registered, a line stored after its erasure),
+   a deadlock's 5xx, a chat socket of the deleted account left open;
+7. mail (`bench.attack.mailbomb`): sign-ups, resets and "send again" with every spelling of
+   two mailboxes (one verified, one not), from many addresses, while another visitor loads a
+   page; a club's 30 sign-ups through its sign-up link and a script's 100 from one address.
+   Targets: the mails queued to each mailbox within its daily bounds, the club in, the script
+   out, the visitor's p99 under twice its quiet one;
+8. export (`bench.attack.export`): a guest address and a signed-in player asking the analysis
+   board for its biggest PGN and its costliest moves at nginx's rate for 20 s; another
+   visitor's game page p99 against twice its quiet one, every refusal a 400 / 413 / 429 with
+   its message, the big exports served within the budget.
 
 Each prints one line of figures (and what each non-zero figure points at), then a total line.
 Target: every figure but the number of requests is zero (the flood's "targets missed" counts

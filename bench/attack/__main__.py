@@ -1,4 +1,4 @@
-"""python -m bench.attack [--only forms|sockets|presence|faults|flood] [--quick]: see __init__."""
+"""python -m bench.attack [--only SCENARIO]... [--quick]: see __init__ (SCENARIOS below)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from bench.attack import fixtures
 from bench.attack.figures import Figures, grouped, total
 from bench.attack.servers import Site, describe, site_environment
 
-SCENARIOS = ("forms", "sockets", "presence", "faults", "flood")
+SCENARIOS = ("forms", "sockets", "presence", "faults", "flood", "deletion", "mail", "export")
 # Seconds a presence row lives unrefreshed (live.presence.STALE_MS), plus the tick's sweep.
 STALE_WAIT_SECONDS = 36.0
 
@@ -45,6 +45,7 @@ def main() -> int:
     parser.add_argument(
         "--flood-seconds", type=float, help="flood: seconds of flooding (20; quick 10)"
     )
+    parser.add_argument("--deletions", type=int, help="deletion: trials per action (16; quick 8)")
     parser.add_argument("--details", type=int, default=8, help="detail kinds shown per figure")
     args = parser.parse_args()
     chosen = args.only or list(SCENARIOS)
@@ -126,6 +127,27 @@ def main() -> int:
                         after=30.0,
                     )
                 )
+                found = [result]
+            elif scenario == "deletion":
+                from bench.attack import deletion
+
+                result = Figures("deletion", deletion.SHOWN)
+                trials = args.deletions or (8 if quick else 16)
+                cast = fixtures.db(deletion.cast, trials, attempts=2)
+                asyncio.run(deletion.run(cast, ports[0], result))
+                found = [result]
+            elif scenario == "mail":
+                from bench.attack import mailbomb
+
+                result = Figures("mail", mailbomb.SHOWN)
+                mailbomb.run(fixtures.db(mailbomb.cast, ports, attempts=2), result, quick)
+                found = [result]
+            elif scenario == "export":
+                from bench.attack import export
+
+                result = Figures("export", export.SHOWN)
+                cast = fixtures.db(export.cast, ports[0], attempts=2)
+                export.run(cast, result, quiet=5.0 if quick else 10.0, seconds=flood_seconds)
                 found = [result]
             elif scenario == "presence":
                 from bench.attack import presence

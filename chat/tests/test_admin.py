@@ -29,7 +29,7 @@ def reported_line():
     tournament, author, reporter = TournamentFactory(), UserFactory(), UserFactory()
     line = services.say(kind="tournament", pk=tournament.pk, part="event",
                         viewer=rooms.viewer_of(author), text="parolaccia")  # fmt: skip
-    services.report(kind="tournament", pk=tournament.pk, line_id=line["id"],
+    services.report(kind="tournament", pk=tournament.pk, line_id=line["line"],
                     viewer=rooms.viewer_of(reporter))  # fmt: skip
     return Report.objects.get(), author
 

@@ -66,7 +66,7 @@ async def test_an_event_room_live_with_mute_errors_and_closing():
     # The reply and the room's push, in either order (the push goes through Redis).
     first, second = [await a.receive_json_from(timeout=5) for _ in range(2)]
     said, own = sorted([first, second], key=lambda message: message["type"] != "said")
-    assert said == {"type": "said", "line": own["id"], "id": 1}
+    assert said == {"type": "said", "line": own["line"], "id": 1}
     assert own["text"] == "<b>ciao</b>"
     for socket in (b, guest, o):
         line = await next_of(socket, "line")
@@ -109,6 +109,32 @@ async def test_an_event_room_live_with_mute_errors_and_closing():
         await socket.disconnect()
 
 
+async def test_a_mute_holds_in_every_tab_of_the_player():
+    """RULES 9.5: Bruno has the room open in two tabs and mutes Anna in one; the other is told
+    and drops her lines too (before, it went on showing them until reloaded)."""
+    tournament = await database_sync_to_async(TournamentFactory)()
+    anna, bruno = await database_sync_to_async(UserFactory.create_batch)(2)
+    path = f"/ws/chat/tournament/{tournament.pk}/"
+    a, _ = await connect(path, anna)
+    first_tab, _ = await connect(path, bruno)
+    second_tab, _ = await connect(path, bruno)
+    await first_tab.send_json_to({"type": "mute", "player": anna.pk})
+    assert (await next_of(first_tab, "muted"))["players"][0]["id"] == anna.pk
+    told = await next_of(second_tab, "muted")
+    assert told["players"] == [{"id": anna.pk, "name": anna.username}]
+    await a.send_json_to({"type": "say", "part": "event", "text": "mi senti?"})
+    assert (await next_of(a, "line"))["text"] == "mi senti?"
+    await nothing_more(second_tab)
+    await nothing_more(first_tab)  # the tab that muted: its own answer was enough
+
+    await second_tab.send_json_to({"type": "unmute", "player": anna.pk})
+    assert (await next_of(first_tab, "muted"))["players"] == []
+    await a.send_json_to({"type": "say", "part": "event", "text": "e ora?"})
+    assert (await next_of(first_tab, "line"))["text"] == "e ora?"
+    for socket in (a, first_tab, second_tab):
+        await socket.disconnect()
+
+
 async def test_a_rated_games_players_and_spectators_have_their_own_rooms():
     game = await database_sync_to_async(open_game)(at_ms=now_ms(), rated=True)
     watcher = await database_sync_to_async(UserFactory)()
@@ -141,8 +167,8 @@ async def test_a_removed_line_leaves_the_pages_and_an_unknown_place_is_refused()
     a, _ = await connect(f"/ws/chat/tournament/{tournament.pk}/", anna)
     await a.send_json_to({"type": "say", "part": "event", "text": "ops"})
     line = await next_of(a, "line")
-    await database_sync_to_async(services.remove_lines)([line["id"]])
-    assert await next_of(a, "removed") == {"type": "removed", "line": line["id"]}
+    await database_sync_to_async(services.remove_lines)([line["line"]])
+    assert await next_of(a, "removed") == {"type": "removed", "line": line["line"]}
     assert await database_sync_to_async(Message.objects.filter(removed=True).count)() == 1
     await a.disconnect()
 
@@ -153,3 +179,26 @@ async def test_a_removed_line_leaves_the_pages_and_an_unknown_place_is_refused()
         assert await communicator.receive_output(timeout=5) == {
             "type": "websocket.close", "code": 4404
         }  # fmt: skip
+
+
+async def test_every_reply_repeats_the_request_id_and_a_line_never_takes_it():
+    """A client matches replies by its own `id`: mute, unmute and report answered without it,
+    and a pushed line carried its number in `id`, where a client would take it for a reply."""
+    tournament = await database_sync_to_async(TournamentFactory)()
+    anna, bruno = await database_sync_to_async(UserFactory.create_batch)(2)
+    path = f"/ws/chat/tournament/{tournament.pk}/"
+    a, _ = await connect(path, anna)
+    b, _ = await connect(path, bruno)
+    await a.send_json_to({"type": "say", "part": "event", "text": "ciao", "id": 11})
+    line = await next_of(b, "line")
+    assert "id" not in line and isinstance(line["line"], int)
+    await b.send_json_to({"type": "mute", "player": anna.pk, "id": 12})
+    assert (await next_of(b, "muted"))["id"] == 12
+    await b.send_json_to({"type": "unmute", "player": anna.pk, "id": 13})
+    assert (await next_of(b, "muted"))["id"] == 13
+    await b.send_json_to({"type": "report", "line": line["line"], "id": 14})
+    assert await next_of(b, "reported") == {"type": "reported", "line": line["line"], "id": 14}
+    await b.send_json_to({"type": "mute", "player": 0, "id": 15})
+    assert (await next_of(b, "error"))["id"] == 15
+    for socket in (a, b):
+        await socket.disconnect()

@@ -19,6 +19,7 @@ from chat.services import ChatError
 from games.models import Game
 from games.services import game_resign
 from games.tests.factories import open_game
+from live import locks
 from tournaments.models import Tournament
 from tournaments.tests.factories import TournamentFactory
 
@@ -49,6 +50,18 @@ def test_text_is_kept_as_typed_without_control_characters():
     with pytest.raises(ChatError) as caught:
         services.clean_text("x" * 201)
     assert (caught.value.code, caught.value.data) == ("too_long", {"max": 200})
+
+
+def test_format_characters_go_from_a_line_but_the_zero_width_joiner():
+    """RULES 9.2, as names refuse them: a right-to-left override (U+202E) made "gnp.exe" read
+    "exe.png", isolates, zero-width spaces and tags hid or reordered text."""
+    assert services.clean_text("ciao \u202eeliF\u202c fine") == "ciao eliF fine"
+    assert services.clean_text("a\u2066b\u2069c\u200bd\ufeffe\U000e0041") == "abcde"
+    # The joiner of emoji sequences stays: a family is one picture.
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
+    assert services.clean_text(f"la mia {family}") == f"la mia {family}"
+    with pytest.raises(ChatError, match="write something"):
+        services.clean_text("\u202e\u200b\u2066")
 
 
 def test_a_rated_games_players_read_only_their_own_room_until_the_end():
@@ -177,13 +190,13 @@ def test_a_report_is_once_per_player_and_only_of_a_line_one_can_read():
     public = services.say(kind="game", pk=game.pk, part="spectators", viewer=viewer(watcher),
                           text="che mossa")  # fmt: skip
     place = dict(kind="game", pk=game.pk)
-    refused("no_line", services.report, viewer=viewer(other), line_id=private["id"], **place)
-    refused("no_line", services.report, viewer=viewer(watcher), line_id=public["id"], **place)
+    refused("no_line", services.report, viewer=viewer(other), line_id=private["line"], **place)
+    refused("no_line", services.report, viewer=viewer(watcher), line_id=public["line"], **place)
     refused("no_line", services.report, viewer=viewer(other), line_id="x", **place)
-    refused("sign_in", services.report, viewer=viewer(None), line_id=public["id"], **place)
-    services.report(viewer=viewer(other), line_id=public["id"], **place)
-    services.report(viewer=viewer(other), line_id=public["id"], **place)
-    services.report(viewer=viewer(game.black), line_id=private["id"], **place)
+    refused("sign_in", services.report, viewer=viewer(None), line_id=public["line"], **place)
+    services.report(viewer=viewer(other), line_id=public["line"], **place)
+    services.report(viewer=viewer(other), line_id=public["line"], **place)
+    services.report(viewer=viewer(game.black), line_id=private["line"], **place)
     assert Report.objects.count() == 2
 
 
@@ -191,8 +204,8 @@ def test_a_removed_line_is_gone_from_every_page():
     tournament, anna = TournamentFactory(), UserFactory()
     line = services.say(kind="tournament", pk=tournament.pk, part="event", viewer=viewer(anna),
                         text="brutta parola")  # fmt: skip
-    assert services.remove_lines([line["id"]]) == 1
-    assert services.remove_lines([line["id"]]) == 0
+    assert services.remove_lines([line["line"]]) == 1
+    assert services.remove_lines([line["line"]]) == 0
     assert selectors.history(rooms.event_room("tournament", tournament.pk), "event") == []
 
 
@@ -204,5 +217,6 @@ def test_a_players_lines_go_with_their_data_and_their_account():
     assert [(line["room"], line["text"]) for line in section] == [
         (f"tournament:{tournament.pk}", "ciao")
     ]
-    personal.erase(anna)
+    with locks.atomic():  # erasers run in the deleting transaction (accounts.personal)
+        personal.erase(anna)
     assert not Message.objects.filter(author=anna).exists()

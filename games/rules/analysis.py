@@ -24,13 +24,22 @@ MAX_POSITIONS = 1200  # earlier positions sent for the repetition rules
 # move can repeat or count, and every variant ends a run of reversible moves before 200 plies
 # (chess's 75-move rule at 150, FIDE 9.6.2; the draughts king-move rules at 80 or fewer, RULES 3).
 HISTORY_WINDOW = 200
-MAX_NODES = 3000  # moves in a tree, variations included
+MAX_NODES = 3000  # moves in a tree, variations included, unless the caller sets a lower cap
 MAX_DEPTH = 32  # variations inside variations
 
 
 class BadAnalysis(RulesError):
     """What the browser sent cannot be read or played; the message says why (in English, for
     the log and for the tests; the page shows its own translated words)."""
+
+
+class TreeTooLarge(BadAnalysis):
+    """A tree with more moves than its cap (`limit`): refused as it is read, before any of its
+    moves is played, since every move of a tree is a position the export replays."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"the tree holds more than {limit} moves")
+        self.limit = limit
 
 
 def _text(value: Any, what: str) -> str:
@@ -117,11 +126,26 @@ def _played_node(move: str, played: Played) -> dict[str, Any]:
     return node
 
 
-def read_line(data: Any, *, counted: list[int] | None = None, depth: int = 0) -> tuple:
+def positions_read(positions: Any) -> int:
+    """How many of the earlier positions sent to `step` it reads (only the last
+    HISTORY_WINDOW): what a move tried costs beyond its own two positions."""
+    return min(len(positions), HISTORY_WINDOW) if isinstance(positions, list | tuple) else 0
+
+
+def read_line(
+    data: Any,
+    *,
+    limit: int = MAX_NODES,
+    counted: list[int] | None = None,
+    depth: int = 0,
+) -> tuple:
     """A line as the browser sends it — a list whose items are move texts or
     `{"move": text, "variations": [line, ...]}` — as the rules' `MoveNode`s. Checks only its
-    shape and size; legality is the export's (`Variant.export` raises IllegalMove)."""
+    shape and size; legality is the export's (`Variant.export` raises IllegalMove). `counted`,
+    if given, holds the tree's moves once read (each a position the export replays); past
+    `limit` of them (at most MAX_NODES) TreeTooLarge is raised as soon as it is counted."""
     counted = [0] if counted is None else counted
+    limit = min(limit, MAX_NODES)
     if depth > MAX_DEPTH:
         raise BadAnalysis(f"variations are nested more than {MAX_DEPTH} deep")
     if not isinstance(data, list):
@@ -129,8 +153,8 @@ def read_line(data: Any, *, counted: list[int] | None = None, depth: int = 0) ->
     line: list[str | MoveNode] = []
     for item in data:
         counted[0] += 1
-        if counted[0] > MAX_NODES:
-            raise BadAnalysis(f"the tree holds more than {MAX_NODES} moves")
+        if counted[0] > limit:
+            raise TreeTooLarge(limit)
         if isinstance(item, str):
             line.append(_text(item, "a move"))
             continue
@@ -139,7 +163,9 @@ def read_line(data: Any, *, counted: list[int] | None = None, depth: int = 0) ->
         variations = item.get("variations", [])
         if not isinstance(variations, list):
             raise BadAnalysis("variations must be a list of lines")
-        read = tuple(read_line(v, counted=counted, depth=depth + 1) for v in variations)
+        read = tuple(
+            read_line(v, limit=limit, counted=counted, depth=depth + 1) for v in variations
+        )
         line.append(MoveNode(_text(item.get("move"), "a move"), tuple(v for v in read if v)))
     return tuple(line)
 

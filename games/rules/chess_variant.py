@@ -1,6 +1,6 @@
 """Chess, FIDE Laws of Chess, via the ``chess`` package (python-chess).
 
-Notation (RULES §2, FIDE Laws Appendix E as in seed ``001_…``): algebraic with Italian piece
+Notation (RULES §2, FIDE Laws of Chess, Appendix E, Italian edition): algebraic with Italian piece
 letters in Italian (R re, D donna, T torre, A alfiere, C cavallo) and English letters in English;
 castling 0-0 / 0-0-0; ``e.p.`` after an en-passant capture; promotion without ``=`` (``d8D``).
 PGN export uses standard English SAN (``O-O``, ``e8=Q``).

@@ -65,7 +65,9 @@ _PROMOTIONS = {
 }
 _SAN = re.compile(r"([KQRBNDTAC])?([a-h])?([1-8])?([a-h][1-8])([KQRBNDTACqrbndtac])?\Z")
 _CASTLE = re.compile(r"[O0o]{2,3}\Z")
-_DRAUGHTS = re.compile(r"\d{1,3}([-x]\d{1,3})+\Z")
+# ASCII digits only, as the machine form's (`draughts`): `\d` would also take "٢٢" or "２２",
+# which `int()` reads as 22 (docs/protocol.md, "Typed moves": one rule for typed and machine moves).
+_DRAUGHTS = re.compile(r"[0-9]{1,3}([-x][0-9]{1,3})+\Z")
 
 
 def read_move(rules: Variant, fen: str, text: str, language: Language = "it") -> Reading:

@@ -3,8 +3,12 @@
 Locking, in the site's lock order (`live.locks`): accepting a challenge or offering a rematch
 first locks the two players as a pair (PAIR rank), so what passes between them is decided one
 at a time: two rematch offers crossing make one game, and a challenge between them accepted
-twice at once opens one. Then accepting or cancelling locks the challenge row (CHALLENGE rank),
-and opening the game the players' user rows (`play.game_open`).
+twice at once opens one. Then accepting locks the challenge row with every other open one
+between the two (CHALLENGE rank, ascending id: the ones it withdraws), cancelling the challenge
+row, and then the players' user rows (USER rank), under which a closed account (deleted or
+deactivated) is refused: deleting an account locks its open challenges and then its row in the
+same order (`accounts.services.user_delete`), so a deletion and an accept at once never both go
+through and never deadlock.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import secrets
 from django.contrib.auth import get_user_model
 from django.db.models import Q
 
+from accounts.services import account_open
 from games.models import Challenge, ChallengeStatus, ColorChoice, Game
 from games.rules import VARIANT_CODES
 from games.services.errors import (
@@ -61,10 +66,15 @@ def challenge_create(
     with locks.atomic():
         # The challenger's row, so two posts at once cannot both pass the count (USER rank).
         users = get_user_model().objects.filter(pk__in=[challenger_id, opponent_id or 0])
-        found = {u.pk: u for u in locks.lock_rows(users.only("pk", "is_active"), locks.Rank.USER)}
+        users = users.only("pk", "is_active", "deleted_at")
+        found = {u.pk: u for u in locks.lock_rows(users, locks.Rank.USER)}
         if challenger_id not in found:
             raise Malformed("no such challenger")
-        if opponent_id is not None and not getattr(found.get(opponent_id), "is_active", False):
+        if not account_open(found[challenger_id]):  # deleted or deactivated meanwhile
+            raise NotAPlayer("your account is closed")
+        if opponent_id is not None and not (
+            opponent_id in found and account_open(found[opponent_id])
+        ):
             raise OpponentUnavailable("this player cannot be challenged")
         open_now = Challenge.objects.filter(
             challenger_id=challenger_id, status=ChallengeStatus.OPEN
@@ -88,14 +98,27 @@ def challenge_create(
     return challenge
 
 
-def _locked_open_challenge(challenge_id: int) -> Challenge:
+def _locked_open_challenge(challenge_id: int, *, between: tuple[int, int] | None = None):
+    """The challenge, locked and open, else ChallengeGone. With `between` (two players), the
+    other open challenges between them are locked with it, in one ascending-id pass, and
+    returned too: those an accept withdraws."""
+    query = Q(pk=challenge_id)
+    if between is not None:
+        first, second = between
+        query |= Q(challenger_id=first, opponent_id=second, status=ChallengeStatus.OPEN)
+        query |= Q(challenger_id=second, opponent_id=first, status=ChallengeStatus.OPEN)
     try:
-        challenge = locks.lock_one(Challenge, challenge_id, locks.Rank.CHALLENGE)
-    except (Challenge.DoesNotExist, ValueError):
+        rows = locks.lock_rows(Challenge.objects.filter(query), locks.Rank.CHALLENGE)
+    except ValueError:
         raise ChallengeGone("no such challenge") from None
+    challenge = next((row for row in rows if row.pk == challenge_id), None)
+    if challenge is None:
+        raise ChallengeGone("no such challenge")
     if challenge.status != ChallengeStatus.OPEN:
         raise ChallengeGone("the challenge is no longer open")
-    return challenge
+    if between is None:
+        return challenge
+    return challenge, [row for row in rows if row.pk != challenge_id]
 
 
 def challenge_accept(*, challenge_id: int, user_id: int) -> Game:
@@ -114,11 +137,19 @@ def challenge_accept(*, challenge_id: int, user_id: int) -> Game:
         raise ChallengeGone("no such challenge")
     with locks.atomic():
         locks.lock_pair(challenger_id, user_id)
-        challenge = _locked_open_challenge(challenge_id)
+        challenge, crossing = _locked_open_challenge(challenge_id, between=(challenger_id, user_id))
         if user_id == challenge.challenger_id:
             raise NotAPlayer("you cannot accept your own challenge")
         if challenge.opponent_id is not None and challenge.opponent_id != user_id:
             raise NotAPlayer("this challenge is addressed to another player")
+        # Both accounts open, under their rows' locks (USER rank), which a deletion takes too.
+        users = get_user_model().objects.filter(pk__in=[challenger_id, user_id])
+        users = users.only("pk", "is_active", "deleted_at")
+        found = {u.pk: u for u in locks.lock_rows(users, locks.Rank.USER)}
+        if user_id not in found or not account_open(found[user_id]):
+            raise NotAPlayer("your account is closed")
+        if challenger_id not in found or not account_open(found[challenger_id]):
+            raise ChallengeGone("the challenger's account is closed")
         if challenge.color == ColorChoice.RANDOM:
             challenger_white = bool(secrets.randbelow(2))
         else:
@@ -140,12 +171,10 @@ def challenge_accept(*, challenge_id: int, user_id: int) -> Game:
         challenge.game = game
         challenge.opponent_id = user_id
         challenge.save(update_fields=["status", "game", "opponent"])
-        # Under the pair's lock nobody else accepts or offers between these two: the rows need
-        # no lock of their own (and a CHALLENGE lock after the users' would break the order).
+        # Only the rows locked above with the challenge (a CHALLENGE lock after the users'
+        # would break the order, and a deletion holding one of them would deadlock with it).
         Challenge.objects.filter(
-            Q(challenger_id=challenge.challenger_id, opponent_id=user_id)
-            | Q(challenger_id=user_id, opponent_id=challenge.challenger_id),
-            status=ChallengeStatus.OPEN,
+            pk__in=[row.pk for row in crossing], status=ChallengeStatus.OPEN
         ).update(status=ChallengeStatus.CANCELLED)
         # Other open challenges of the two players can no longer start (one board at a time),
         # but they stay posted: they can be accepted after this game.

@@ -30,11 +30,12 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Q
 
+from accounts.services import account_lock_open
 from games import player_ratings
 from games.models import Game, PoolEntry, Status
 from games.pool_pairing import Seeker, pair_seekers
 from games.rules import VARIANT_CODES
-from games.services.errors import Malformed, PlayerBusy
+from games.services.errors import Malformed, NotAPlayer, PlayerBusy
 from games.services.play import game_open
 from games.services.pool_entries import pools_changed_on_commit
 from games.services.state import now_ms
@@ -104,7 +105,9 @@ def pool_join(*, player_id: int, pool: Pool, at_ms: int | None = None) -> Game |
     check_pool(pool)
     at = now_ms() if at_ms is None else at_ms
     with locks.atomic():
-        _lock_players([player_id])
+        # The player's row, as deleting the account locks it: a closed account never waits.
+        if account_lock_open(user_id=player_id) is None:
+            raise NotAPlayer("your account is closed")
         if _in_live_game(player_id):
             raise PlayerBusy("you are already in a live game")
         rating = player_ratings.current(

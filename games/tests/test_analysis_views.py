@@ -1,12 +1,14 @@
 """The analysis board's views (games/analysis_views.py): the page of a finished game, the move
 endpoint (legal, illegal, malformed, unknown variant: a 400 that says why, never a 500; CSRF;
-the budget) and the PGN / PDN with the variations."""
+the budget) and the PGN / PDN with the variations; what a request may cost (the budget charged
+by positions, the tree's cap refused before any move is played, the stated CPU bound)."""
 
 from __future__ import annotations
 
 import io
 import json
 import re
+import time
 
 import chess.pgn
 import pytest
@@ -17,6 +19,7 @@ from draughts.PDN import PDNReader
 from games import analysis_views
 from games.models import Game
 from games.rules import variant
+from games.rules.analysis import MAX_POSITIONS
 from games.services import game_move, game_presence, game_resign
 from games.tests.factories import T0, open_game
 
@@ -223,3 +226,125 @@ def test_every_variant_has_its_board(client, code):
         moves[2],
     ]
     assert export(client, game, tree).status_code == 200
+
+
+# -- what a request may cost -------------------------------------------------------------------
+
+
+def line_from(rules, fen: str, plies: int, shift: int = 0) -> list[str]:
+    """`plies` legal moves on from `fen`, picked by their index so lines differ by `shift`."""
+    moves = []
+    for ply in range(plies):
+        legal = rules.legal_moves(fen)
+        assert legal, "the line ran into the end of a game: pick another shift"
+        moves.append(legal[(ply + shift) % len(legal)])
+        fen = rules.apply(fen, moves[-1])
+    return moves
+
+
+def big_tree(game: Game, size: int) -> list:
+    """A legal tree of exactly `size` moves: the game's own, then on each of its positions
+    variations of up to ten moves (a variation's first move differs from the game's)."""
+    rules = variant(game.variant)
+    fens = rules.replay(game.moves, game.start_fen)
+    tree: list = [{"move": move, "variations": []} for move in game.moves]
+    count, shift = len(game.moves), 0
+    while count < size:
+        at = shift % len(game.moves)
+        shift += 1
+        others = [m for m in rules.legal_moves(fens[at]) if m != game.moves[at]]
+        first = others[shift % len(others)]
+        length = min(10, size - count)
+        variation = [first, *line_from(rules, rules.apply(fens[at], first), length - 1, shift)]
+        tree[at]["variations"].append(variation)
+        count += length
+    return tree
+
+
+def test_a_tree_over_the_cap_is_refused_before_any_move_is_played(client, settings):
+    """Its first variation's move is illegal: a tree any of whose moves were played would be
+    refused for that (400 "illegal variation") instead of its size."""
+    settings.ANALYSIS_MAX_POSITIONS = 20
+    game = finished("chess", ["e2e4", "e7e5"])
+    tree = ["e2e4", {"move": "e7e5", "variations": [["e2e4"]]}, *line_from(CHESS, game.fen, 18)]
+    response = export(client, game, tree)
+    assert response.status_code == 413
+    assert "più di 20 mosse" in response.json()["error"]
+    # One move fewer, the same illegal move is found by playing it.
+    response = export(client, game, tree[:-1])
+    assert response.status_code == 400 and "illegal variation" in response.json()["error"]
+
+
+def test_the_budget_charges_an_export_by_its_moves(client, settings):
+    """A tree of 100 moves costs 4 tokens (one per 25): two of them empty a burst of 8, which
+    8 small exports from another address do not exceed."""
+    settings.ANALYSIS_BUDGET = (8, 0.001)
+    game = finished("chess", ["e2e4", "e7e5"])
+    big = [*game.moves, *line_from(CHESS, game.fen, 98)]
+    client.defaults["REMOTE_ADDR"] = "192.0.2.81"
+    assert [export(client, game, big).status_code for _ in range(2)] == [200, 200]
+    refused = export(client, game, game.moves)
+    assert refused.status_code == 429 and "Troppe richieste" in refused.json()["error"]
+    assert int(refused["Retry-After"]) >= 1
+    other = Client(REMOTE_ADDR="192.0.2.82")
+    assert {export(other, game, game.moves).status_code for _ in range(8)} == {200}
+
+
+def test_a_move_is_charged_by_the_earlier_positions_it_sends(client, settings):
+    """200 earlier positions (what `step` reads at most) and the move's two: 9 tokens of a
+    burst of 10; the same again is refused, and more positions cost no more."""
+    settings.ANALYSIS_BUDGET = (10, 0.001)
+    fen = CHESS.apply(CHESS.start_fen(), "e2e4")
+    long = {"variant": "chess", "fen": fen, "move": "e7e5", "positions": [CHESS.start_fen()] * 200}
+    client.defaults["REMOTE_ADDR"] = "192.0.2.83"
+    assert [ask(client, long).status_code for _ in range(2)] == [200, 429]
+    longer = Client(REMOTE_ADDR="192.0.2.84")
+    longest = long | {"positions": [CHESS.start_fen()] * 1200}
+    assert [ask(longer, longest).status_code for _ in range(2)] == [200, 429]
+    # A move early in a game costs one token.
+    short = Client(REMOTE_ADDR="192.0.2.85")
+    early = long | {"positions": [CHESS.start_fen()]}
+    assert {ask(short, early).status_code for _ in range(10)} == {200}
+
+
+# The stated bound (docs/operations.md, "The analysis board's cost"): ~40 µs of CPU a position
+# read or written, so a request at most ANALYSIS_MAX_POSITIONS (500) of them, with its reading
+# and the game's query: 40 ms.
+MOST_CPU_SECONDS = 0.040
+
+
+def test_the_costliest_requests_stay_within_the_stated_cpu(client, settings):
+    """The biggest tree the cap lets through, of chess (the costliest variant a position), on a
+    full bucket of the default budget, and a move sending all the earlier positions it may:
+    each answered in less CPU than stated (this thread's: the test client runs the view in it);
+    a tree one move bigger is refused."""
+    game = finished("chess", line_from(CHESS, CHESS.start_fen(), 40))
+    tree = big_tree(game, settings.ANALYSIS_MAX_POSITIONS)
+    export(client, game, game.moves)  # the first request's one-time costs (imports, caches)
+    analysis_views._buckets.clear()
+    began = time.thread_time()
+    response = export(client, game, tree)
+    spent = time.thread_time() - began
+    assert response.status_code == 200
+    read = chess.pgn.read_game(io.StringIO(response.content.decode()))
+
+    def moves_under(node) -> int:
+        return sum(1 + moves_under(child) for child in node.variations)
+
+    assert moves_under(read) == settings.ANALYSIS_MAX_POSITIONS  # every move written
+    assert spent < MOST_CPU_SECONDS, f"{spent * 1000:.0f} ms"
+    tree[0]["variations"][0].append(line_from(CHESS, CHESS.start_fen(), 1)[0])
+    analysis_views._buckets.clear()
+    assert export(client, game, tree).status_code == 413
+
+    # A move with as many earlier positions as may be sent (the game's, again and again: each
+    # is read as any other), at the game's end.
+    fens = CHESS.replay(game.moves)
+    earlier = (fens[:-1] * (MAX_POSITIONS // len(fens) + 1))[:MAX_POSITIONS]
+    body = {"variant": "chess", "fen": game.fen, "move": CHESS.legal_moves(game.fen)[0]}
+    analysis_views._buckets.clear()
+    began = time.thread_time()
+    response = ask(client, body | {"positions": earlier})
+    spent = time.thread_time() - began
+    assert response.status_code == 200
+    assert spent < MOST_CPU_SECONDS, f"{spent * 1000:.0f} ms"

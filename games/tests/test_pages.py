@@ -225,3 +225,18 @@ def test_a_deactivated_account_cannot_be_challenged(client):
     )
     assert response.status_code == 200 and "opponent" in response.context["form"].errors
     assert not Challenge.objects.exists()
+
+
+def test_a_deleted_opponent_is_named_in_the_recent_games_but_not_linked(client):
+    """A deleted account's page is a 404: the tombstone is written, not linked to it."""
+    from accounts.services import user_delete
+    from games.services import game_resign
+
+    anna, gone = UserFactory(), UserFactory()
+    game = open_game(white=anna, black=gone)
+    game_resign(game_id=game.pk, user_id=gone.pk)
+    gone = user_delete(user_id=gone.pk)
+    page = client.get(reverse("player", args=[anna.username])).content.decode()
+    assert gone.username in page
+    assert reverse("player", args=[gone.username]) not in page
+    assert client.get(reverse("player", args=[gone.username])).status_code == 404

@@ -48,6 +48,15 @@ def test_a_bucket_gives_its_burst_then_its_rate():
     assert bucket.is_full(10.0) and bucket.tokens == 3  # never more than the burst
 
 
+def test_a_bucket_takes_a_cost_whole_or_not_at_all():
+    """A request charged by its cost (the analysis board's): taken only when all of it is
+    there, and a refusal takes nothing."""
+    bucket = TokenBucket.full(Budget(10, 2), now=0.0)
+    assert bucket.take(0.0, 7) and bucket.tokens == 3
+    assert not bucket.take(0.0, 4) and bucket.tokens == 3
+    assert bucket.take(0.5, 4) and bucket.tokens == 0  # one more given back meanwhile
+
+
 def test_a_socket_gets_its_burst_then_is_refused_and_answered_once_a_second():
     gate = SocketGate(Owners(LIMITS), "addr:1.2.3.4", now=0.0)
     verdicts = admitted(gate, 0.0, 8)

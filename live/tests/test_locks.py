@@ -108,3 +108,54 @@ def test_every_connection_has_a_lock_timeout():
     with connection.cursor() as cursor:
         cursor.execute("SHOW lock_timeout")
         assert cursor.fetchone()[0] == f"{locks.LOCK_TIMEOUT_MS // 1000}s"
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL")
+def test_lock_rows_free_takes_what_nobody_else_holds_and_never_waits():
+    from tests.concurrency import RowHeld
+
+    mine, theirs = UserFactory(), UserFactory()
+    with pytest.raises(locks.LockOrderError):
+        locks.lock_rows_free(User.objects.all())
+    held = RowHeld(User.objects.filter(pk=theirs.pk)).start()
+    try:
+        with locks.atomic():
+            locks.lock_one(User, mine.pk, locks.Rank.USER)
+            # After a higher rank too: it cannot deadlock, so the order is not asked.
+            got = locks.lock_rows_free(User.objects.filter(pk__in=[mine.pk, theirs.pk]))
+            assert [user.pk for user in got] == [mine.pk]  # its own row is its own
+    finally:
+        held.release()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks need PostgreSQL")
+def test_the_deletion_never_waits_for_a_challenge_it_did_not_lock_first():
+    """A challenge posted between the deletion's challenge locks and its user row's, and being
+    accepted (held) meanwhile: waiting for it under the user's row would deadlock with the
+    accept, so the deletion is refused, to be tried again."""
+    from django.core.exceptions import ValidationError
+
+    from games import personal
+    from games.models import Challenge
+    from games.services import challenge_create
+    from tests.concurrency import RowHeld
+
+    leaving = UserFactory()
+    challenge = challenge_create(
+        challenger_id=leaving.pk,
+        variant_code="chess",
+        base_seconds=60,
+        increment_seconds=0,
+        color="random",
+        rated=False,
+    )
+    held = RowHeld(Challenge.objects.filter(pk=challenge.pk)).start()
+    try:
+        with locks.atomic():
+            user = locks.lock_one(User, leaving.pk, locks.Rank.USER)
+            with pytest.raises(ValidationError, match="riprova"):
+                personal.erase(user)
+    finally:
+        held.release()

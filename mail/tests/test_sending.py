@@ -74,7 +74,7 @@ def due_unsent(users) -> None:
 def test_sent_after_commit_once_in_italian_with_both_parts(
     mailbox, django_capture_on_commit_callbacks
 ):
-    user = UserFactory(email="mario@example.org")
+    user = UserFactory(verified=True, email="mario@example.org")
     with django_capture_on_commit_callbacks(execute=True):
         _reset_mail(user)
         assert mailbox.to("mario@example.org") == []  # nothing inside the transaction
@@ -92,7 +92,7 @@ def test_sent_after_commit_once_in_italian_with_both_parts(
 
 
 def test_english_for_a_player_who_chose_it(mailbox, django_capture_on_commit_callbacks):
-    user = UserFactory(email="john@example.org", language="en")
+    user = UserFactory(verified=True, email="john@example.org", language="en")
     with django_capture_on_commit_callbacks(execute=True):
         _reminder(user)
     [received] = mailbox.wait_for("john@example.org")
@@ -101,7 +101,7 @@ def test_english_for_a_player_who_chose_it(mailbox, django_capture_on_commit_cal
 
 
 def test_the_same_mail_is_queued_once(mailbox, django_capture_on_commit_callbacks):
-    user = UserFactory()
+    user = UserFactory(verified=True)
     with django_capture_on_commit_callbacks(execute=True):
         assert _reminder(user) is not None
         assert _reminder(user) is None
@@ -110,7 +110,7 @@ def test_the_same_mail_is_queued_once(mailbox, django_capture_on_commit_callback
 
 
 def test_reminders_carry_one_click_unsubscribe(mailbox, django_capture_on_commit_callbacks):
-    user = UserFactory()
+    user = UserFactory(verified=True)
     with django_capture_on_commit_callbacks(execute=True):
         _reminder(user)
     [received] = mailbox.wait_for(user.email)
@@ -120,7 +120,7 @@ def test_reminders_carry_one_click_unsubscribe(mailbox, django_capture_on_commit
 
 
 def test_a_reminder_without_unsubscribe_link_is_refused():
-    user = UserFactory()
+    user = UserFactory(verified=True)
     with pytest.raises(ValueError, match="unsubscribe_url"):
         mail_queue(
             user=user,
@@ -134,7 +134,7 @@ def test_a_reminder_without_unsubscribe_link_is_refused():
 
 
 def test_a_rolled_back_change_sends_nothing(mailbox, django_capture_on_commit_callbacks):
-    user = UserFactory()
+    user = UserFactory(verified=True)
     with django_capture_on_commit_callbacks(execute=True):
         with pytest.raises(RuntimeError), transaction.atomic():
             _reset_mail(user)
@@ -147,7 +147,7 @@ def test_a_rolled_back_change_sends_nothing(mailbox, django_capture_on_commit_ca
 def test_smtp_down_then_back_sends_once(mailbox, caplog):
     """The server away for a minute: each try fails and is logged, the pause grows, nothing is
     lost; when it is back the mail goes out once."""
-    user = UserFactory()
+    user = UserFactory(verified=True)
     _reset_mail(user)
     start = timezone.now()
     mailbox.stop()
@@ -174,8 +174,8 @@ def test_smtp_down_then_back_sends_once(mailbox, caplog):
 
 
 def test_a_refused_address_is_given_up_at_once(mailbox):
-    user = UserFactory(email=f"nobody@{REFUSED_DOMAIN}")
-    other = UserFactory()
+    user = UserFactory(verified=True, email=f"nobody@{REFUSED_DOMAIN}")
+    other = UserFactory(verified=True)
     _reset_mail(user)
     _reset_mail(other)
     assert sending.send_due() == 1  # the other mail still went
@@ -187,7 +187,7 @@ def test_a_refused_address_is_given_up_at_once(mailbox):
 
 def test_given_up_after_the_last_attempt(mailbox, settings):
     settings.MAIL_ATTEMPTS = 2
-    user = UserFactory()
+    user = UserFactory(verified=True)
     _reset_mail(user)
     mailbox.stop()
     try:
@@ -202,7 +202,7 @@ def test_given_up_after_the_last_attempt(mailbox, settings):
 
 
 def test_a_reminder_after_its_event_started_is_dropped(mailbox):
-    user = UserFactory()
+    user = UserFactory(verified=True)
     _reminder(user, useful_until=timezone.now() + timedelta(minutes=1))
     assert sending.send_due(now=timezone.now() + timedelta(minutes=2)) == 0
     assert Mail.objects.get().status == Status.DROPPED
@@ -223,7 +223,7 @@ def test_retry_pause_grows_to_its_cap(settings):
 
 @pytest.mark.django_db(transaction=True)
 def test_two_senders_at_once_send_each_mail_once(mailbox):
-    users = [UserFactory() for _ in range(6)]
+    users = [UserFactory(verified=True) for _ in range(6)]
     due_unsent(users)
     results = run_at_once(sending.send_due, sending.send_due)
     assert sum(results) == 6
@@ -238,7 +238,7 @@ def test_a_run_gives_the_worker_back_after_its_slice(mailbox, monkeypatch):
     queued = []
     monkeypatch.setattr(sending, "SLICE_SECONDS", 0.0)
     monkeypatch.setattr(services, "send_soon", lambda: queued.append(1))
-    users = [UserFactory() for _ in range(3)]
+    users = [UserFactory(verified=True) for _ in range(3)]
     due_unsent(users)
     assert [sending.send_due(), sending.send_due(), sending.send_due()] == [1, 1, 1]
     assert len(queued) == 2  # the last run found nothing more to do

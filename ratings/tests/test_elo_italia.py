@@ -1,4 +1,4 @@
-"""Elo Italia pure rules (REI, source 003_… in docs/rules.md; RULES 7.1). No database."""
+"""Elo Italia pure rules (REI, the FSI «Regolamento Elo Italia (REI)»; RULES 7.1). No database."""
 
 from __future__ import annotations
 

@@ -19,3 +19,21 @@
   });
   show();
 })();
+
+// The sign-up links' "Copia": the link to the clipboard (the field itself selects on a click
+// where the clipboard is not offered, so the button shows only where it works).
+(() => {
+  if (!navigator.clipboard) return;
+  for (const button of document.querySelectorAll("[data-copy]")) {
+    const field = button.parentElement.querySelector("input[data-select-on-click]");
+    if (!field) continue;
+    button.hidden = false;
+    const label = button.textContent;
+    button.addEventListener("click", () => {
+      navigator.clipboard.writeText(field.value).then(() => {
+        button.textContent = button.dataset.tDone;
+        setTimeout(() => { button.textContent = label; }, 2000);
+      }, () => field.select());
+    });
+  }
+})();

@@ -88,7 +88,7 @@ async function tryMove(move) {
       const same = current.children.find((c) => c.fen === answer.fen && c.move === answer.move);
       go(same || node(answer, current));
     } else {
-      notice(response.status === 400 ? t("tIllegal") : answer.error || t("tFailed"));
+      notice(response.status === 400 ? t("tIllegal") : answer.error || (response.status === 429 ? t("tTooMany") : t("tFailed")));
       draw();
     }
   } catch {
@@ -300,8 +300,36 @@ document.getElementById("copy-fen").addEventListener("click", async () => {
     notice(t("tCopyFailed"));
   }
 });
-document.getElementById("export-form").addEventListener("submit", () => {
+// The file is asked for in the background, so a refusal (over the budget, a tree too big: the
+// server says why, in the page's language) is shown in the notice, where the page stays; a
+// refusal of nginx's own (plain text) gets the page's words.
+const exportForm = document.getElementById("export-form");
+exportForm.addEventListener("submit", async (event) => {
+  event.preventDefault();
   document.getElementById("export-tree").value = JSON.stringify(start.children.length ? lineOf(start.children[0]) : []);
+  const button = exportForm.querySelector("[type=submit]");
+  button.disabled = true;
+  try {
+    const response = await fetch(exportForm.action, { method: "POST", body: new FormData(exportForm), credentials: "same-origin" });
+    if (!response.ok) {
+      const answer = await response.json().catch(() => ({}));
+      notice(answer.error || (response.status === 429 ? t("tTooMany") : t("tFailed")));
+      return;
+    }
+    const named = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") || "");
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(await response.blob());
+    link.download = named ? named[1] : "analisi.txt";
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+    notice("");
+  } catch {
+    notice(t("tFailed"));
+  } finally {
+    button.disabled = false;
+  }
 });
 
 const boardEl = document.getElementById("board");

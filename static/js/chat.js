@@ -30,7 +30,7 @@ function time(at) {
 }
 
 function lineItem(line) {
-  const item = el("li", { "data-line": line.id, "data-author": line.author.id, "data-testid": "chat-line" });
+  const item = el("li", { "data-line": line.line, "data-author": line.author.id, "data-testid": "chat-line" });
   item.append(el("time", { datetime: line.at, class: "chat-time" }, time(line.at)), " ");
   item.append(el("strong", { class: "chat-author" }, line.author.name), " ");
   item.append(el("span", { class: "chat-text" }, line.text));
@@ -40,7 +40,7 @@ function lineItem(line) {
     const mute = el("button", { type: "button", class: "linklike", "data-testid": "chat-mute" }, t("mute", line.author.name));
     mute.addEventListener("click", () => { socket.send({ type: "mute", player: line.author.id }); menu.open = false; });
     const report = el("button", { type: "button", class: "linklike", "data-testid": "chat-report" }, t("report"));
-    report.addEventListener("click", () => { socket.send({ type: "report", line: line.id }); menu.open = false; });
+    report.addEventListener("click", () => { socket.send({ type: "report", line: line.line }); menu.open = false; });
     menu.append(summary, mute, report);
     item.append(" ", menu);
   }
@@ -57,7 +57,7 @@ function showLines(part, lines) {
 
 function addLine(line) {
   const room = rooms.get(line.part);
-  if (!room || room.room.closed || room.list.querySelector(`[data-line="${line.id}"]`)) return;
+  if (!room || room.room.closed || room.list.querySelector(`[data-line="${line.line}"]`)) return;
   const atEnd = room.list.scrollHeight - room.list.scrollTop - room.list.clientHeight < 40;
   room.list.append(lineItem(line));
   room.empty.hidden = true;
@@ -80,8 +80,10 @@ function setClosed(part, closed, lines) {
 
 function roomSection(room) {
   const id = `chat-room-${room.part}`;
-  const section = el("section", { class: "chat-room", "data-part": room.part, "data-testid": `chat-room-${room.part}`, "aria-labelledby": id + "-title" });
-  // An event's one room is the panel's own "Chat": its heading is for screen readers only.
+  // An event's one room is the panel's own "Chat": its heading is for screen readers only, and
+  // it is no region of its own (a second landmark named "Chat" beside the panel's).
+  const own = room.part !== "event";
+  const section = el(own ? "section" : "div", { class: "chat-room", "data-part": room.part, "data-testid": `chat-room-${room.part}`, ...(own ? { "aria-labelledby": id + "-title" } : {}) });
   section.append(el("h3", { id: id + "-title", class: room.part === "event" ? "visually-hidden" : "chat-room-title" }, t(room.part)));
   // A list that announces its new lines (a `log` role would take its list semantics away).
   const list = el("ol", { class: "chat-lines", "aria-live": "polite", "aria-relevant": "additions", "aria-labelledby": id + "-title", tabindex: "0" });

@@ -34,31 +34,40 @@ document.addEventListener("focusout", (event) => {
   const menu = event.target.closest && event.target.closest("details.user-menu[open]");
   if (menu && event.relatedTarget && !menu.contains(event.relatedTarget)) menu.removeAttribute("open");
 });
-// An htmx swap that removes the focused element keeps the focus where it was: htmx gives it to
-// the element of the same id in the new content; when there is none, to the first control of
-// the swapped region (or the region itself), not the start of the page. A second swap may
-// begin before the first has settled (a push's re-fetch of the same region): the focus it finds
-// already lost does not forget the region it was lost from.
+// An htmx swap that removes the focused element keeps the focus on the same element of the
+// new content: the one with its id, else the one it is by what it does (a link by its address, a
+// button by its form's action, name and value, a field by its name), so a player Tabbing through
+// a live list stays on the name they were on when somebody joins. When the element is gone, the
+// swapped region itself takes the focus, never its first control: that could be "Ritirati",
+// and the next Enter would act on something the player never chose. A second swap may begin
+// before the first has settled (a push's re-fetch of the same region): the focus it finds
+// already lost does not forget the element it was lost from.
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([type="hidden"]):not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+function focusKey(el) {
+  if (el.id) return "#" + el.id;
+  const form = el.form ? el.form.getAttribute("action") || "" : "";
+  return [el.tagName, el.getAttribute("href") || "", form, el.name || "", el.value || "",
+          el.tagName === "A" ? "" : el.textContent.trim()].join("|");
+}
 let swappedFocus = null;
 document.addEventListener("htmx:beforeSwap", (event) => {
   const target = event.detail.target, active = document.activeElement;
   if (target && active && active !== document.body && target.contains(active)) {
-    swappedFocus = {target, id: target.id};
+    swappedFocus = {target, id: target.id, key: focusKey(active)};
   }
 });
 document.addEventListener("htmx:afterSettle", () => {
   if (!swappedFocus) return;
-  const {target, id} = swappedFocus;
+  const {target, id, key} = swappedFocus;
   swappedFocus = null;
   const active = document.activeElement;
   if (active && active !== document.body && document.contains(active)) return;
   const region = document.contains(target) ? target : id && document.getElementById(id);
   if (!region) return;
-  const control = region.querySelector(
-    'a[href], button:not([disabled]), input:not([type="hidden"]):not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])'
-  );
-  if (control) {
-    control.focus();
+  const same = Array.from(region.querySelectorAll(FOCUSABLE)).find((el) => focusKey(el) === key);
+  if (same) {
+    same.focus();
   } else {
     region.tabIndex = -1;
     region.focus();

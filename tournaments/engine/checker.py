@@ -73,6 +73,7 @@ def _before(tournament: Tournament, number: int) -> Tournament:
         games=tuple(g for g in tournament.games if g.round < number),
         byes=tuple(b for b in tournament.byes if b.round < number),
         absent_next=absent,
+        rounds_held=number - 1,  # also a round before it in which nobody played (Lim 3)
     )
 
 

@@ -75,7 +75,8 @@ def _parser() -> argparse.ArgumentParser:
         help="pair the next round of a TRF-16 file (Lim system)",
         description="Print the number of pairs, then 'white black' per pair (start ranks); "
         "the bye as 'player 0'. Exit 0 ok, 1 no legal pairing, 3 malformed or refused file "
-        "(a point system other than 2/1/0 scaled, more than 200 players).",
+        "(a point system other than 2/1/0 scaled, more than 1,000 players, points that "
+        "contradict the results).",
     )
     pair.add_argument("file", help="TRF-16 file (XXR, XXC, BBW/BBD understood)")
     pair.set_defaults(handler=_pair)

@@ -224,6 +224,9 @@ class _RoundPairer:
         self.guard = self.everyone
         self.due = [due_colour(p.colours) for p in self.players]  # Lim 10.2
         self._floater_traits: dict[int, tuple] = {}
+        # For the trace: each choice of floaters (rule 5's order) -> the rule that decided
+        # each of its floaters, in the order they were chosen.
+        self._floater_rules: dict[frozenset[int], list[str]] = {}
 
     # -- Lim 1: the bye --------------------------------------------------------------------
 
@@ -425,9 +428,11 @@ class _RoundPairer:
         group_score: int,
     ) -> None:
         """The trace's floaters of a group: why each leaves it (Lim 4) and, when the group only
-        had to be made even, which kind rule 5.3 preferred."""
+        had to be made even, the rule of 5 that chose that player (or 8.3: the guard set the
+        rules' own choice aside), in the order they were chosen."""
         if self.notes.trace is None:
             return
+        rules = dict(zip(floating, self._floater_rules.get(frozenset(floating), ()), strict=False))
         for i in floating:
             p, others = self.players[i], [m for m in members if m != i]
             if not others:
@@ -437,7 +442,7 @@ class _RoundPairer:
                 rule, detail = ("Lim 4a", "met-all") if met_all else ("Lim 4b", "colours")
             else:
                 kind = self._floater_traits.get(i, (0,))[0]
-                rule, detail = "Lim 5.3", "even-" + "dcba"[kind]
+                rule, detail = rules.get(i, "Lim 5.3"), "even-" + "dcba"[kind]
             moving = "came-" if i in incoming else ""
             self.notes.note(
                 "float", rule, (p.number,), group_score, f"{direction} {moving}{detail}"
@@ -463,27 +468,76 @@ class _RoundPairer:
         incoming_set = set(incoming)
         excess = len(members) - 2 * group.size
         self._floater_traits = {}
+        self._floater_rules = {}
+        tracing = self.notes.trace is not None
         seen: set[frozenset[int]] = set()
         budget = [FLOATER_REMOVALS]
 
         def choose(
-            group: MatchingState, unpaired: set[int], floating: list[int]
+            group: MatchingState, unpaired: set[int], floating: list[int], rules: list[str]
         ) -> Iterator[tuple[list[int], MatchingState]]:
             if len(floating) == excess:
                 key = frozenset(floating)
                 if key not in seen:  # the same players chosen in another order
                     seen.add(key)
+                    if tracing:
+                        self._floater_rules[key] = rules
                     yield floating, group
                 return
-            for candidate in self._floater_order(unpaired, incoming_set, direction, receiving):
+            keys = self._floater_keys(unpaired, incoming_set, direction, receiving)
+            order = sorted(unpaired, key=keys.__getitem__)
+            passed_one = False  # a removable candidate before this one was set aside
+            for at, candidate in enumerate(order):
                 budget[0] -= 1
                 if budget[0] < 0:
                     return
                 after = group.copy()
                 if after.try_remove(candidate):  # Lim 5.1: never at the cost of a pair
-                    yield from choose(after, unpaired - {candidate}, [*floating, candidate])
+                    rule = ""
+                    if tracing:
+                        rule = (
+                            "Lim 8.3"
+                            if passed_one
+                            else self._deciding_rule(group, unpaired, keys, order, at)
+                        )
+                    yield from choose(
+                        after, unpaired - {candidate}, [*floating, candidate], [*rules, rule]
+                    )
+                    passed_one = True
 
-        return choose(group, set(members), [])
+        return choose(group, set(members), [], [])
+
+    def _deciding_rule(
+        self,
+        group: MatchingState,
+        unpaired: set[int],
+        keys: dict[int, tuple],
+        order: Sequence[int],
+        at: int,
+    ) -> str:
+        """Which rule of 5 made `order[at]` (the first who may float, 5.1) the floater: the
+        first step of rule 5 (3 to 6) such that the steps after it alone would not have chosen
+        this player. (The lowest-ranked floats down by 5.6; 5.5 may override that, 5.4 both,
+        5.3 all three.) Only players who may float are compared; one with no opponent left in
+        the group floats anyway (Lim 4), so is no alternative."""
+        chosen = order[at]
+        others = [
+            other
+            for other in order[at + 1 :]
+            if not self.neighbour_sets[other].isdisjoint(unpaired)
+            and group.copy().try_remove(other)
+        ]
+        if not others:
+            return "Lim 5.1"  # nobody else could leave without costing the group a pair
+        for step, rule in enumerate(_FLOATER_RULES):
+            later = [keys[chosen][step + 1 :]] + [keys[o][step + 1 :] for o in others]
+            if (
+                step + 1 == len(_FLOATER_RULES)
+                or min(later) != later[0]
+                or later.count(later[0]) > 1
+            ):
+                return rule  # the steps after this one alone would not have chosen it
+        return _FLOATER_RULES[-1]
 
     def _floater_first(self, incoming: Iterable[int], group_score: int) -> list[int]:
         """Lim 6: incoming floaters first. At or above the median downfloaters before
@@ -666,9 +720,10 @@ class _RoundPairer:
 
     # -- Lim 5: which player floats ------------------------------------------------------------
 
-    def _floater_order(
+    def _floater_keys(
         self, unpaired: set[int], incoming: set[int], direction: str, receiving: Sequence[int]
-    ) -> list[int]:
+    ) -> dict[int, tuple]:
+        """Each unpaired player's place in rule 5's order (`_FLOATER_RULES` names each part)."""
         players, due = self.players, self.due
         due_white = sum(1 for i in unpaired if due[i] == WHITE)
         due_black = sum(1 for i in unpaired if due[i] == BLACK)
@@ -688,7 +743,11 @@ class _RoundPairer:
             # Lim 5.4: avoid a player who floated in the previous round.
             return (kind, floated, balance, rank)
 
-        return sorted(unpaired, key=key)
+        return {i: key(i) for i in unpaired}
+
+
+# The rule behind each part of a floater's key in `_floater_keys`, in order.
+_FLOATER_RULES = ("Lim 5.3", "Lim 5.4", "Lim 5.5", "Lim 5.6")
 
 
 def score_group_order(scores: Iterable[int], median: int) -> list[tuple[int, str]]:

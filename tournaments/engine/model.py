@@ -60,7 +60,9 @@ class PlayerState:
     number: int  # pairing number: 1 is the top-ranked player (RULES 5.2)
     score: int = 0  # in platform units, byes included
     colours: str = ""  # colours of games actually played, oldest first ("WBW")
-    opponents: frozenset[int] = frozenset()  # everybody ever paired against, forfeits included
+    # Lim 2: everybody met over the board. A pairing not played (a forfeit, a 0-0 double
+    # absence) is no meeting: those two may be paired again (docs/lim.md rule 2).
+    opponents: frozenset[int] = frozenset()
     had_bye: bool = False
     floated_last_round: bool = False  # met an opponent with a different score last round
     rating: int | None = None
@@ -165,12 +167,16 @@ class Tournament:
     # Players announced absent for the next round (TRF "0000 - Z/H/F" after the last round).
     absent_next: frozenset[int] = field(default_factory=frozenset)
     name: str = ""
+    # Rounds held, including any in which nobody played (everyone absent or on a requested
+    # bye): such a round still counts for the median (Lim 3) and the next round's number.
+    rounds_held: int = 0
 
     @property
     def rounds_played(self) -> int:
-        rounds = [g.round for g in self.games]
-        rounds += [b.round for b in self.byes if b.kind == BYE_PAIRING_ALLOCATED]
-        return max(rounds, default=0)
+        """The rounds held so far: `rounds_held`, or the last round with a game or a bye.
+        (Every bye listed is of a round held: announced absences are `absent_next`.)"""
+        rounds = [g.round for g in self.games] + [b.round for b in self.byes]
+        return max(rounds + [self.rounds_held])
 
     @property
     def bye_points(self) -> int:
@@ -205,9 +211,10 @@ class Tournament:
         floated: set[int] = set()
         won_by_forfeit: set[int] = set()
         for g in self.games:
-            opponents[g.white].add(g.black)
-            opponents[g.black].add(g.white)
             if g.played:
+                # Lim 2 (FIDE C.04.1 b): only a game played is a meeting.
+                opponents[g.white].add(g.black)
+                opponents[g.black].add(g.white)
                 colours[g.white].append((g.round, g.leg, WHITE))
                 colours[g.black].append((g.round, g.leg, BLACK))
             elif g.white_points != g.black_points:
@@ -259,4 +266,5 @@ class Tournament:
             first_colour=self.first_colour,
             double_games=self.double_games,
             name=self.name,
+            rounds_held=max(self.rounds_played, round_number),
         )

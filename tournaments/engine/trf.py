@@ -20,8 +20,22 @@ system (its score groups, the median) is defined on them, and another system suc
 orders the players differently. **Decision**: such a file is refused (TrfError, exit 3 from
 the command line) naming the line that declares the point system; it is not re-scored.
 
-Size: at most `MAX_PLAYERS` player lines (the platform's 200 seats, RULES 4.1) and
-`MAX_TRF_CHARS` characters; a larger input is refused before it is paired.
+Size: at most `MAX_TRF_PLAYERS` player lines (1,000: big opens exist, though the platform
+seats 200, RULES 4.1; a 1,000-player round pairs in about 0.4 s, 1.2 s at worst, measured
+over 11 rounds of two random opens) and `MAX_TRF_CHARS` characters; a larger input is refused
+before it is paired.
+
+Points (columns 81-84 of a 001 line, in the file's own point system) are checked against the
+results, as bbpPairings does: **Decision** the column must equal the player's total over the
+rounds played, or that total plus a bye already announced for the round to pair (`0000 - H`
+or `F`: a requested bye is scored when it is announced, and programs differ on whether the
+column includes it). A file whose column says otherwise is refused (TrfError naming the line,
+the player and the rounds). A blank column is a number not given, and not checked.
+
+Rounds, as bbpPairings reads them: every round before the last one listed was held, also one
+in which nobody played (everyone absent or on a requested bye); the last one listed was held
+if it has a game or a pairing-allocated bye, and otherwise announces the absences of the round
+to pair (TRF(x)).
 
 Start ranks are the pairing numbers, as in JaVaFo and bbpPairings. Double games (RULES 4.5)
 have no TRF form; such a tournament cannot be exported.
@@ -35,7 +49,6 @@ from .model import (
     BYE_PAIRING_ALLOCATED,
     BYE_ZERO,
     DRAW_POINTS,
-    MAX_PLAYERS,
     WHITE,
     WIN_POINTS,
     Bye,
@@ -44,7 +57,8 @@ from .model import (
     Tournament,
 )
 
-MAX_TRF_CHARS = 1_000_000  # 200 players with 199 rounds each need about 420,000
+MAX_TRF_PLAYERS = 1000
+MAX_TRF_CHARS = 1_000_000  # 1,000 players with 90 rounds each, 200 with 199 rounds
 
 BLACK_LOT = "B"
 ROUND_COLUMN = 91  # 0-based start of round 1's block (column 92 in the spec)
@@ -108,6 +122,7 @@ def read_trf(text: str) -> Tournament:
     first_colour = WHITE
     entrants: dict[int, Entrant] = {}
     entry_lines: dict[int, int] = {}
+    stated_points: dict[int, str] = {}  # columns 81-84, as written
     entries: list[_Entry] = []
     # Lines end with \n, \r\n or \r (bbpPairings writes \r) and nothing else: str.splitlines
     # would also split inside a name at \x0b, \x1c, \x85, U+2028...
@@ -120,15 +135,14 @@ def read_trf(text: str) -> Tournament:
         if code == "012":
             name = line[4:].strip()
         elif code == "001":
-            if len(entrants) == MAX_PLAYERS:
-                raise TrfError(
-                    line_number, f"more than {MAX_PLAYERS} players (the platform's maximum)"
-                )
+            if len(entrants) == MAX_TRF_PLAYERS:
+                raise TrfError(line_number, f"more than {MAX_TRF_PLAYERS:,} players")
             entrant, round_entries = _read_player(line, line_number)
             if entrant.number in entrants:
                 raise TrfError(line_number, f"start rank {entrant.number} appears twice")
             entrants[entrant.number] = entrant
             entry_lines[entrant.number] = line_number
+            stated_points[entrant.number] = line[80:84].strip()
             entries.extend(round_entries)
         elif code in ("XXR", "142"):  # the number of rounds: JaVaFo's tag, TRF-2026's
             rounds = _integer(line[3:].strip(), line_number, f"{code} needs a number of rounds")
@@ -159,13 +173,16 @@ def read_trf(text: str) -> Tournament:
         raise TrfError(1, "no player lines (001)")
     points.check()
     games, byes, absent = _build_rounds(entries, entrants)
-    played = max(
-        [g.round for g in games] + [b.round for b in byes if b.kind == BYE_PAIRING_ALLOCATED],
-        default=0,
-    )
-    # Byes after the last played round announce absences for the round to pair (TRF(x)).
-    absent_next = frozenset(b.player for b in byes if b.round == played + 1) | absent
+    # Every listed round was held, but a last one with no game and no pairing-allocated bye:
+    # its byes announce absences for the round to pair (TRF(x)). A round before it in which
+    # nobody played still counts (Lim 3: the median, the next round's number).
+    listed = max((e.round for e in entries), default=0)
+    paired = {g.round for g in games} | {b.round for b in byes if b.kind == BYE_PAIRING_ALLOCATED}
+    played = listed if listed in paired or not listed else listed - 1
+    announced = [b for b in byes if b.round == played + 1]
+    absent_next = frozenset(b.player for b in announced) | absent
     byes = [b for b in byes if b.round <= played]
+    _check_points(stated_points, entry_lines, points, games, byes, announced, played)
     if total_rounds is None:
         total_rounds = max(played + 1, 1)
     if total_rounds < played:
@@ -178,7 +195,60 @@ def read_trf(text: str) -> Tournament:
         first_colour=first_colour,
         absent_next=absent_next,
         name=name,
+        rounds_held=played,
     )
+
+
+def _check_points(
+    stated: dict[int, str],
+    lines: dict[int, int],
+    points: _PointSystem,
+    games: list[GameResult],
+    byes: list[Bye],
+    announced: list[Bye],
+    played: int,
+) -> None:
+    """Refuse a points column that contradicts the results (module docstring, Decision)."""
+    total = dict.fromkeys(stated, 0)  # platform units
+    for g in games:
+        total[g.white] += g.white_points
+        total[g.black] += g.black_points
+    for b in byes:
+        total[b.player] += b.points
+    ahead = {b.player: b.points for b in announced}
+    unit = float(points.written["draw"])  # a platform point (a draw) in the file's units
+    for number, text in stated.items():
+        if not text:
+            continue
+        value = _points_value(text)
+        given = [total[number]] + ([total[number] + ahead[number]] if ahead.get(number) else [])
+        if value is not None and any(abs(value - g * unit) < 1e-9 for g in given):
+            continue
+        rounds = f"rounds 1-{played}" if played > 1 else "round 1"
+        results = (
+            f"the results of {rounds} give {_points_text(given[0] * unit)}"
+            if played
+            else f"no round has been played ({_points_text(0)})"
+        )
+        message = f"player {number}: the points column (columns 81-84) says {text}, but {results}"
+        if len(given) > 1:
+            message += (
+                f" ({_points_text(given[1] * unit)} with the bye announced for round {played + 1})"
+            )
+        raise TrfError(lines[number], message)
+
+
+def _points_value(text: str) -> float | None:
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if 0 <= value < float("inf") else None
+
+
+def _points_text(value: float) -> str:
+    """Points as a TRF file writes them: one decimal ("2.5", "3.0"), more only if needed."""
+    return f"{value:.1f}" if abs(round(value, 1) - value) < 1e-9 else f"{value:g}"
 
 
 def _integer(text: str, line_number: int, message: str) -> int:

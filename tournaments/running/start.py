@@ -8,6 +8,7 @@ from datetime import datetime
 
 from django.utils import timezone
 
+from events import reminders
 from live import locks
 from ratings.selectors import ratings_snapshot
 from tournaments.broadcast import (
@@ -43,6 +44,7 @@ def tournament_start(*, tournament_id: int, now: datetime | None = None) -> bool
         changed_on_commit(tournament.pk, 0)
         # RULES 4.3: the players are told, and so is the opener, joined or not.
         players_changed_on_commit([*(r.player_id for r in registrations), tournament.opened_by_id])
+        reminders.event_cancelled(tournament, now=now)  # RULES 11.3
         return True
     plan = plan_tournament(
         len(registrations),

@@ -543,3 +543,17 @@ def test_the_admin_cancel_action_ends_the_live_games(admin_client):
     assert not live_games(tournament)
     page = admin_client.get(reverse("tournaments:detail", args=[tournament.pk])).content.decode()
     assert 'data-testid="cancelled"' in page and "Torneo annullato dallo staff." in page
+
+
+def test_a_deleted_players_name_leaves_the_pages_at_once(django_capture_on_commit_callbacks):
+    """Deleting an account announces a change to every tournament page showing the name, so
+    the kept shared part is rendered anew with the tombstone (not EVENT_PART_SECONDS later)."""
+    from accounts.services import user_delete
+    from tournaments.broadcast import group_name
+
+    tournament = make(4)
+    player = tournament.registrations.first().player
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
+    with pushes.collected() as outbox, django_capture_on_commit_callbacks(execute=True):
+        user_delete(user_id=player.pk)
+    assert any(group == group_name(tournament.pk) for group, _message in outbox)

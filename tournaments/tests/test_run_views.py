@@ -208,3 +208,31 @@ def test_tournament_list_query_count_does_not_grow_with_tournaments(client):
         return _page_queries(client, reverse("tournaments:list"))
 
     assert queries(2) == queries(12)
+
+
+@pytest.mark.parametrize(
+    ("points", "score", "shown"),
+    [
+        ((2, 0), "GAME_SCORE", "1–0"),
+        ((1, 1), "GAME_SCORE", "½–½"),
+        ((0, 2), "GAME_SCORE", "0–1"),
+        ((1, 1), "GAME_SCORE_IN_POINTS", "1–1"),  # International draughts writes points
+        ((2, 0), "GAME_SCORE_IN_POINTS", "2–0"),
+    ],
+)
+def test_a_pairing_shows_the_games_result_not_the_tournament_points(points, score, shown):
+    """A chess game won read "2–0" in the round's table, a draw "1–1": the tournament points
+    (RULES 4.6), which the standings give; the table shows the game as the variant writes it."""
+    from tournaments import selectors
+
+    leg = selectors._leg(points, True, 7, getattr(selectors, score))
+    assert (leg.result, leg.outcome) == (shown, "played")
+
+
+def test_the_round_table_of_a_chess_tournament_reads_one_nil(client):
+    tournament = make(5, variant="chess")
+    run(tournament, seed=3)
+    page = client.get(reverse("tournaments:round", args=[tournament.pk, 1])).content.decode()
+    tables = page[page.index('data-testid="pairings-1"') :]
+    assert "1–0" in tables or "0–1" in tables
+    assert "2–0" not in tables and "0–2" not in tables

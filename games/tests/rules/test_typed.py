@@ -86,6 +86,14 @@ def test_draughts_moves_read_with_each_variants_numbers():
     assert read_move(international, international.start_fen(), "32-28") == Reading(move="32-28")
 
 
+@pytest.mark.parametrize("text", ["٢٢-١٨", "２２-１８", "۲۲-۱۸", "22-１８"])
+def test_draughts_squares_are_ascii_digits_as_in_a_machine_move(text):
+    """One rule for typed and machine moves: other scripts' digits are no square numbers
+    (`\\d` took them and `int()` read "٢٢-١٨" as 22-18)."""
+    italian = variant("italian")
+    assert read_move(italian, italian.start_fen(), text).problem == "unreadable"
+
+
 def test_draughts_captures_by_ends_or_path_and_ambiguity():
     italian = variant("italian")
     fen = "W:W22:B18,11,19,12"  # 22x15x6 or 22x15x8

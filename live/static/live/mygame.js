@@ -61,9 +61,9 @@
   }
 
   let flashing = null;
-  function flashTitle() {
+  function flashTitle(text) {
     if (!document.hidden || flashing) return;
-    const title = document.title, news = t("tTitle");
+    const title = document.title, news = text || t("tTitle");
     let on = false;
     document.documentElement.dataset.mygameFlashing = "1";
     flashing = setInterval(() => { on = !on; document.title = on ? news : title; }, 1000);
@@ -98,7 +98,7 @@
     if (soundPlayed) setTimeout(leave, SOUND_MS); else leave();
   }
 
-  function message(game, testid) {
+  function message(game, testid, href) {
     const box = document.createElement("div");
     box.className = "message mygame";
     box.setAttribute("role", "status");
@@ -108,7 +108,7 @@
     text.dataset.testid = "mygame-text";
     const link = document.createElement("a");
     link.className = "button small";
-    link.href = "/games/" + game + "/";
+    link.href = href || "/games/" + game + "/";
     link.dataset.testid = "mygame-go";
     box.append(text, " ", link);
     const old = document.querySelector(".message.mygame");
@@ -179,6 +179,36 @@
   document.body.addEventListener("mygame-changed", (event) => {
     const game = event.detail && event.detail.game;
     if (game && /^\d+$/.test(String(game))) opened(String(game));
+  });
+
+  // --- an arena of mine starts (RULES 8.1) --------------------------------------------------
+  // "myarena" with `started`: only a page open on the arena pairs me, so this page goes there
+  // as it goes to a game: at once, unless I am playing a live game (then a notice links to
+  // it). Once per arena and tab: leaving it again in its first minute is not undone.
+  const ARENAS_KEY = "circolo.myarena-taken";
+  function arenaStarted(arena) {
+    const url = "/arenas/" + arena + "/";
+    if (location.pathname === url) return;
+    let taken = [];
+    try { taken = JSON.parse(sessionStorage.getItem(ARENAS_KEY) || "[]"); } catch (e) { taken = []; }
+    if (taken.includes(arena)) return;
+    sessionStorage.setItem(ARENAS_KEY, JSON.stringify([...taken, arena].slice(-20)));
+    const played = chime();
+    flashTitle(t("tArenaTitle"));
+    const here = gamePage();
+    if (here && here.mine && here.live) {
+      const { text, link } = message("", "myarena-notice", url);
+      text.textContent = t("tArena");
+      link.textContent = t("tGoArena");
+      return;
+    }
+    const leave = () => { location.href = url; };
+    if (played) setTimeout(leave, SOUND_MS); else leave();
+  }
+
+  document.body.addEventListener("myarena-changed", (event) => {
+    const detail = event.detail || {};
+    if (detail.started === true && /^\d+$/.test(String(detail.arena))) arenaStarted(String(detail.arena));
   });
 
   // Arrived at the board by itself while the tab was in the background: say so in its title.

@@ -3,12 +3,12 @@
 // comes back after a back-off that doubles from 0.5 s up to 15 s, with some jitter so that a
 // restarted server is not met by every page at the same instant; it is reset once a socket
 // has stayed open. Close codes the server uses to say "do not come back" (4401 signed out,
-// 4404 no such thing) stop it; those that say "too much" (4429 too many messages, 4409 too
+// 4403 account deleted or deactivated, 4404 no such thing) stop it; those that say "too much" (4429 too many messages, 4409 too
 // many sockets open) make it wait 30 s, the server's cool-down. Messages sent while the socket
 // is down wait for the next open.
 (function () {
   "use strict";
-  const FINAL_CODES = new Set([4401, 4404]);
+  const FINAL_CODES = new Set([4401, 4403, 4404]);
   const TOO_MUCH_CODES = new Set([4409, 4429]);
   const TOO_MUCH_WAIT_MS = 30000;
 

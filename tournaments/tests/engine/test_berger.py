@@ -1,4 +1,5 @@
-"""Berger schedules against the FSI tables (seed 000_…, copied in data/ with its provenance)."""
+"""Berger schedules against the FSI tables («Regolamento Girone all'Italiana», copied in data/
+with its provenance)."""
 
 import re
 from pathlib import Path

@@ -9,6 +9,8 @@ import pytest
 
 from tournaments.engine.berger import berger_schedule
 from tournaments.engine.cli import main
+from tournaments.engine.model import Entrant, GameResult, Tournament
+from tournaments.engine.trf import write_trf
 
 DATA = Path(__file__).parent / "data"
 C5 = DATA / "bbppairings_dutch_2025_C5.trf"
@@ -60,9 +62,11 @@ def test_pair_exit_1_when_no_legal_pairing(tmp_path, capsys):
         3: "     4 w =     1 w 1     2 b =",
         4: "     3 b =     2 b 0     1 b =",
     }
+    points = {1: 1.5, 2: 1.5, 3: 2.0, 4: 1.0}  # columns 81-84
     lines = ["012 stuck"]
     for n, blocks in rounds.items():
-        lines.append(f"001 {n:4d}      Player{n:<27} {2000:4d}{'':28}{0.0:4.1f} {n:4d}" + blocks)
+        head = f"001 {n:4d}      Player{n:<27} {2000:4d}{'':28}{points[n]:4.1f} {n:4d}"
+        lines.append(head + blocks)
     lines.append("XXR 5")
     path = tmp_path / "stuck.trf"
     path.write_text("\n".join(lines) + "\n")
@@ -142,8 +146,7 @@ def test_pair_refuses_another_point_system_with_exit_3(tmp_path, capsys):
 
 
 def test_pair_refuses_files_over_the_size_cap_with_exit_3(tmp_path):
-    # 10,000 players pair for minutes: the 201st player line is refused (200 seats at most,
-    # RULES 4.1).
+    # 10,000 players pair for minutes: the 1,001st player line is refused.
     many = tmp_path / "many.trf"
     many.write_text(
         "012 Many\n"
@@ -155,7 +158,7 @@ def test_pair_refuses_files_over_the_size_cap_with_exit_3(tmp_path):
     )
     huge = tmp_path / "huge.trf"
     huge.write_bytes(b"012 x\n" + b"x" * 5_000_000)
-    for path, words in ((many, "line 202: more than 200 players"), (huge, "larger than")):
+    for path, words in ((many, "line 1002: more than 1,000 players"), (huge, "larger than")):
         result = subprocess.run(
             [sys.executable, "-m", "tournaments.engine", "pair", str(path)],
             capture_output=True,
@@ -212,3 +215,28 @@ def test_standings_a_forfeit_win_adds_nothing_to_sonneborn_berger(tmp_path, caps
     assert table[1]["sonneborn_berger"] == table[3]["points"] / 2 == 1.5
     assert table[1]["wins"] == 0
     assert table[1]["buchholz_cut1"] == 3 + 1 - 1  # #2 (1 point) counts as an opponent
+
+
+def test_check_output_is_stable(tmp_path, capsys):
+    # The exact lines of `check`: a round that agrees, and one that breaks a rule and differs.
+    assert run(capsys, "check", str(C5)) == (0, "round 1: agrees\nround 2: agrees\n", "")
+    games = [(1, 1, 3, 2, 0), (1, 2, 4, 2, 0), (2, 3, 1, 0, 2), (2, 2, 4, 1, 1)]
+    rematch = Tournament(
+        entrants=tuple(Entrant(n, f"p{n}", 2000 - 10 * n) for n in range(1, 5)),
+        total_rounds=3,
+        games=tuple(GameResult(*g) for g in games),
+    )
+    path = tmp_path / "rematch.trf"
+    path.write_text(write_trf(rematch))
+    assert run(capsys, "check", str(path)) == (
+        1,
+        "round 1:\n"
+        "  file:  1-3 2-4\n"
+        "  ours:  1-3 4-2\n"
+        "round 2:\n"
+        "  breaks Lim 2: rematch 2-4\n"
+        "  breaks Lim 2: rematch 3-1\n"
+        "  file:  2-4 3-1\n"
+        "  ours:  2-1 4-3\n",
+        "",
+    )

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from tournaments.engine.checker import _before
 from tournaments.engine.lim import PairingNotes, Step, pair_round
-from tournaments.engine.model import Pairing, RoundSpec
+from tournaments.engine.model import Pairing, PlayerState, RoundSpec
 from tournaments.engine.simulate import simulate
 
 SEEDS = range(40)
@@ -70,3 +70,17 @@ def test_every_kind_of_decision_is_traced_with_its_rule_and_matches_the_pairing(
         ("crack", "Lim 9", ""),
     }
     assert wanted <= seen, wanted - seen
+
+
+def test_a_float_names_the_rule_that_chose_the_floater_in_the_order_taken():
+    # Round 2: 1, 2 and 3 won, 4, 5 and 6 lost; each group is odd and one player leaves it.
+    # Down from the winners the lowest-ranked, 3, would float (Lim 5.6), but 3 floated last
+    # round: Lim 5.4 makes it 2. Up from the losers nobody floated: the highest-ranked, 4.
+    won = [PlayerState(n, 2, "W", frozenset({n + 3})) for n in (1, 2)]
+    won.append(PlayerState(3, 2, "W", frozenset({6}), floated_last_round=True))
+    lost = [PlayerState(n, 0, "B", frozenset({n - 3})) for n in (4, 5, 6)]
+    notes = PairingNotes(trace=[])
+    pairing = pair_round(won + lost, RoundSpec(2, 5), notes=notes)
+    floats = [(s.rule, s.players) for s in notes.trace if s.kind == "float"]
+    assert floats == [("Lim 5.4", (2,)), ("Lim 5.6", (4,))]
+    assert {frozenset((g.white, g.black)) for g in pairing.games} >= {frozenset((2, 4))}

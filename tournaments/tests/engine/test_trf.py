@@ -33,6 +33,7 @@ def normalised(t: Tournament) -> Tournament:
         t.double_games,
         t.absent_next,
         t.name,
+        t.rounds_played,
     )
 
 
@@ -156,8 +157,8 @@ def test_corrupted_files_give_a_tournament_or_a_trf_error_never_a_crash(name, ed
 C5 = "\n".join(GOOD) + "\n"
 
 
-def with_lines(*extra: str) -> str:
-    return C5 + "".join(f"{line}\n" for line in extra)
+def with_lines(*extra: str, text: str = C5) -> str:
+    return text + "".join(f"{line}\n" for line in extra)
 
 
 def last_line_number(text: str) -> int:
@@ -176,9 +177,22 @@ def last_line_number(text: str) -> int:
     ],
 )
 def test_point_systems_scaled_from_2_1_0_are_read_alike(lines):
-    # A win worth two draws, nothing for a loss: the same scores in platform units.
-    t = read_trf(with_lines(*lines))
+    # A win worth two draws, nothing for a loss: the same scores in platform units (the
+    # points columns written in the file's own system).
+    win = next((float(w.split()[1]) for w in lines if w.startswith("BBW")), None)
+    win = win or next((float(w.split()[2]) for w in lines if w.startswith("162")), 1.0)
+    t = read_trf(with_lines(*lines, text=scaled_points(C5, win)))
     assert t == read_trf(C5)
+
+
+def scaled_points(text: str, factor: float) -> str:
+    """`text` with every points column (81-84) multiplied by `factor`."""
+    return "".join(
+        f"{line[:80]}{float(line[80:84]) * factor:4.1f}{line[84:]}"
+        if line.startswith("001")
+        else line
+        for line in text.splitlines(keepends=True)
+    )
 
 
 @pytest.mark.parametrize(
@@ -232,12 +246,14 @@ def player_lines(count: int) -> str:
     )
 
 
-def test_at_most_200_players():
-    assert len(read_trf("012 Full\n" + player_lines(200) + "XXR 9\n").entrants) == 200
+def test_big_opens_up_to_1000_players_are_read():
+    # Big opens exist: the platform seats 200 (RULES 4.1), a file may hold 1,000.
+    assert len(read_trf("012 Open\n" + player_lines(300) + "XXR 9\n").entrants) == 300
+    assert len(read_trf("012 Full\n" + player_lines(1000) + "XXR 9\n").entrants) == 1000
     with pytest.raises(TrfError) as error:
         read_trf("012 Too many\n" + player_lines(10_000) + "XXR 9\n")
-    assert error.value.line_number == 202  # the 201st player line
-    assert "more than 200 players" in str(error.value)
+    assert error.value.line_number == 1002  # the 1,001st player line
+    assert "more than 1,000 players" in str(error.value)
 
 
 def test_larger_files_are_refused_before_reading_them():
@@ -334,3 +350,13 @@ def test_the_export_is_trf_2026_and_reads_back_with_every_result():
         assert any(not g.played for g in back.games)  # the forfeits survive
     with pytest.raises(TrfError, match="XXR says 6 rounds but line 23 says 7"):  # two tags disagree
         read_trf(text.replace(f"142 {t.total_rounds}", "142 7"))
+
+
+def test_points_before_any_round_must_be_nothing():
+    text = "012 New\n" + player_lines(4).replace(" 0.0 ", " 1.0 ", 1) + "XXR 5\n"
+    with pytest.raises(TrfError) as error:
+        read_trf(text)
+    assert error.value.line_number == 2
+    assert "player 1: the points column (columns 81-84) says 1.0, but no round has been played" in (
+        str(error.value)
+    )
