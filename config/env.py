@@ -164,6 +164,14 @@ def database_config(url: str | None, default_sqlite_path: Path | str) -> dict:
                 raise ConfigError(
                     f"DATABASE_URL={url!r}: prepare_threshold must be a number or none"
                 ) from None
+        # libpq's `connect_timeout` (seconds, 2 at least): a connect to a server out of reach,
+        # or to one that takes the connection and never answers, fails after it instead of
+        # hanging on TCP's minutes or for ever. A pool grows by one connect at a time: one hung
+        # connect would keep a process from ever getting a connection back. 5 unless given.
+        try:
+            options["connect_timeout"] = int(options.get("connect_timeout", 5))
+        except ValueError:
+            raise ConfigError(f"DATABASE_URL={url!r}: connect_timeout must be a number") from None
         try:
             port = parts.port
         except ValueError:

@@ -10,6 +10,7 @@ from csp.constants import NONE, SELF
 from django.utils.translation import gettext_lazy as _
 
 from config.env import (
+    ConfigError,
     database_config,
     env_bool,
     env_float,
@@ -265,6 +266,17 @@ ROUND_PAUSE_SECONDS = env_int(os.environ, "ROUND_PAUSE_SECONDS", 30, minimum=0)
 
 # A row held longer than this by another transaction makes the waiter fail (live.locks).
 LOCK_TIMEOUT_MS = env_int(os.environ, "LOCK_TIMEOUT_MS", 5000)
+# A socket's message is answered within this many seconds of its coming, PostgreSQL there or
+# not: its result, or the error `unavailable` (live.threads.answering, docs/protocol.md). Its
+# database work is given up half a second before, for the reply; that is still past
+# LOCK_TIMEOUT_MS, so a row held too long is answered `busy`.
+SOCKET_ANSWER_SECONDS = env_float(os.environ, "SOCKET_ANSWER_SECONDS", 6.0)
+if SOCKET_ANSWER_SECONDS * 1000 < LOCK_TIMEOUT_MS + 1000:
+    raise ConfigError(
+        f"SOCKET_ANSWER_SECONDS={SOCKET_ANSWER_SECONDS:g}: must be at least 1 s above "
+        f"LOCK_TIMEOUT_MS ({LOCK_TIMEOUT_MS} ms), or a row held too long is answered "
+        "`unavailable`, not `busy`"
+    )
 
 # A socket process remembers its live games, so a move is one statement, decided from memory
 # (games.services.memory, PostgreSQL only). 0: every move reads the row first.

@@ -164,8 +164,12 @@ class GameConsumer(LiveConsumer):
         await self.send_json(await call(_flagged_state, self.game_id))
 
     async def send_error(self, code: str, message: str, request: Any = None, **extra: Any) -> None:
-        """Every error carries the game's current ply and version (docs/protocol.md)."""
-        state = await database_sync_to_async(_state)(self.game_id)
+        """Every error carries the game's current ply and version (docs/protocol.md), but
+        `unavailable`: the server cannot read them, and asking would only make the client wait
+        (null, so the page asks for the state)."""
+        state = None
+        if code != "unavailable":
+            state = await database_sync_to_async(_state)(self.game_id)
         reply: dict[str, Any] = {"type": "error", "code": code, "message": message, **extra}
         if isinstance(request, dict) and "id" in request:
             reply["id"] = request["id"]

@@ -12,6 +12,8 @@ the socket process's database threads; the socket's `send` is the server's own.
 
 from __future__ import annotations
 
+import logging
+import time
 from importlib import import_module
 from types import SimpleNamespace
 from typing import Any
@@ -20,7 +22,10 @@ from django.conf import settings
 from django.contrib.auth import get_user
 from django.http.cookie import parse_cookie
 
-from live.threads import database_sync_to_async
+from live.outages import CLOSE_UNAVAILABLE, is_outage
+from live.threads import answer_due, answering, database_sync_to_async
+
+log = logging.getLogger(__name__)
 
 
 def _cookies(scope: dict[str, Any]) -> dict[str, str]:
@@ -45,5 +50,24 @@ class SocketAuthMiddleware:
 
     async def __call__(self, scope, receive, send):
         session = self.store(_cookies(scope).get(settings.SESSION_COOKIE_NAME))
-        user = await database_sync_to_async(_user_of)(session)
+        try:
+            # The handshake is answered in time too (SOCKET_ANSWER_SECONDS, live.threads).
+            with answering(answer_due(time.monotonic())):
+                user = await database_sync_to_async(_user_of)(session)
+        except Exception as error:
+            if not is_outage(error):
+                raise
+            # PostgreSQL away: who it is cannot be known, so it is not taken for a guest. Closed
+            # "try again later", as a consumer's own handshake that cannot be completed
+            # (live.sockets), which the page's socket client retries.
+            log.warning("a socket's handshake not handled, a service is away: %s", error)
+            return await _try_again_later(receive, send)
         return await self.inner({**scope, "session": session, "user": user}, receive, send)
+
+
+async def _try_again_later(receive, send) -> None:
+    """Accept the handshake, then close with CLOSE_UNAVAILABLE (a bare refusal would be an
+    HTTP 403, which a browser cannot tell from any other)."""
+    if (await receive())["type"] == "websocket.connect":
+        await send({"type": "websocket.accept"})
+        await send({"type": "websocket.close", "code": CLOSE_UNAVAILABLE})

@@ -4,6 +4,11 @@ say it in one line (config/logs.py)."""
 
 from __future__ import annotations
 
+# A socket whose handshake needs what is away is accepted, then closed with this code: "try
+# again later" (the page's socket client does, with its back-off). WebSocket's own 1013 says
+# that, but servers may not send it (daphne's autobahn allows 1000 and 3000-4999 only).
+CLOSE_UNAVAILABLE = 4503
+
 
 def _outage_types() -> tuple[type[BaseException], ...]:
     found: list[type[BaseException]] = [ConnectionError, TimeoutError]

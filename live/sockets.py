@@ -19,14 +19,22 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 
 from live import budget, pushes
-from live.outages import is_outage
-from live.threads import LANES, database_sync_to_async
+from live.outages import CLOSE_UNAVAILABLE, is_outage
+from live.threads import LANES, answer_due, answering, database_sync_to_async
 
 log = logging.getLogger(__name__)
 
 
+async def _send_late(collected: tuple[list[pushes.Push], Any, BaseException | None]) -> None:
+    """A service that ended after its caller was answered (`live.threads.answering`): what it
+    committed is pushed all the same, its client included (by the group)."""
+    await send(collected[0])
+
+
 # A service run in the pool with its pushes collected, to be sent from the loop (`call`).
-_pooled_collecting = {lane: database_sync_to_async(pushes.collecting, lane) for lane in LANES}
+_pooled_collecting = {
+    lane: database_sync_to_async(pushes.collecting, lane, late=_send_late) for lane in LANES
+}
 
 
 async def call(
@@ -285,8 +293,15 @@ class LiveConsumer(AsyncWebsocketConsumer):
                     except FrameError as error:
                         frame, kind = error, None
                     if gate.queued(kind, kind in self.coalesced):
+                        # `at`: its answer is due SOCKET_ANSWER_SECONDS after it came, however
+                        # long it waited behind the socket's earlier messages (`dispatch`).
                         queue.put_nowait(
-                            {"type": "websocket.receive", "frame": frame, "kind": kind}
+                            {
+                                "type": "websocket.receive",
+                                "frame": frame,
+                                "kind": kind,
+                                "at": time.monotonic(),
+                            }
                         )
                 elif verdict is budget.Verdict.REFUSE:
                     # No `send_error`: a game socket's reads the game's state.
@@ -348,6 +363,14 @@ class LiveConsumer(AsyncWebsocketConsumer):
         if kind == "websocket.disconnect":
             await handler(message)
             return
+        # A client's message (a handshake, any message but the close) is answered within
+        # SOCKET_ANSWER_SECONDS of its coming, whatever the database does: its database work is
+        # done by then or not at all, and the client told `unavailable` (docs/protocol.md,
+        # live.threads.answering). The close's clean-up has no client waiting: no bound.
+        with answering(answer_due(message.get("at", time.monotonic()))):
+            await self._handle(handler, kind, message)
+
+    async def _handle(self, handler: Callable[..., Any], kind: str, message: dict) -> None:
         try:
             await handler(message)
         except StopConsumer:
@@ -362,8 +385,8 @@ class LiveConsumer(AsyncWebsocketConsumer):
                 log.exception("%s: handler of %s failed", type(self).__name__, kind)
             if kind == "websocket.connect":
                 # The handshake could not be completed (the group or the game could not be read):
-                # refuse with 1013 "try again later", which the page's socket client does.
-                await self.close(code=1013)
+                # closed "try again later", which the page's socket client does.
+                await self.close(code=CLOSE_UNAVAILABLE)
             elif kind == "websocket.receive":
                 try:
                     if outage:

@@ -4,7 +4,7 @@ A stop is the walk entering a function of another module of ours: a call from a 
 file, or a coroutine of ours the event loop resumes. The pure leaves the walk uses are not
 stops (the rules, `games.rules`; a model's own methods, `games/models.py`; the push
 constructors, `live/messages.py`), nor is a connection's set-up (`live.locks` sets its lock
-timeout when a thread opens one). Traced with `sys.setprofile` on the event loop's thread and,
+timeout when a thread opens one, `live.threads` checks it came before the message's answer). Traced with `sys.setprofile` on the event loop's thread and,
 through the pool's public entry (`live.threads.database_sync_to_async`), on every socket
 thread, while Black's move goes from Black's socket to both players' sockets of this process.
 
@@ -32,7 +32,7 @@ pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
 ROOT = Path(__file__).resolve().parent.parent
 LEAVES = ("games/rules/", "games/models.py", "live/messages.py")
-NOT_THE_WALK = {("live/locks.py", "_set_lock_timeout")}
+NOT_THE_WALK = {("live/locks.py", "_set_lock_timeout"), ("live/threads.py", "_connected")}
 GENERATOR_FLAGS = 0x20 | 0x80 | 0x200  # CO_GENERATOR | CO_COROUTINE | CO_ASYNC_GENERATOR
 
 # Black's socket reads the frame, the consumer hands the move to a socket thread and sends

@@ -54,7 +54,11 @@ def test_database_postgres_url(scheme):
     assert (config["NAME"], config["USER"], config["PASSWORD"]) == ("circolo", "mario", "s@cret")
     assert (config["HOST"], config["PORT"]) == ("db.example", "6543")
     # Server-side binding, so psycopg prepares what runs often (games/services/store.py).
-    assert config["OPTIONS"] == {"server_side_binding": True, "prepare_threshold": 5}
+    assert config["OPTIONS"] == {
+        "server_side_binding": True,
+        "prepare_threshold": 5,
+        "connect_timeout": 5,  # a server out of reach fails a connect in 5 s, not never
+    }
 
 
 def test_database_postgres_options_socket_and_conn_max_age():
@@ -68,6 +72,7 @@ def test_database_postgres_options_socket_and_conn_max_age():
         "sslmode": "require",
         "server_side_binding": True,
         "prepare_threshold": 5,
+        "connect_timeout": 5,
     }
 
 
@@ -89,13 +94,21 @@ def test_database_postgres_pool():
 def test_database_postgres_typed_options():
     """psycopg / Django want these typed: "false" must not read as a true string."""
     config = database_config(
-        "postgresql://u@h/db?server_side_binding=false&prepare_threshold=3", "unused"
+        "postgresql://u@h/db?server_side_binding=false&prepare_threshold=3&connect_timeout=2",
+        "unused",
     )
-    assert config["OPTIONS"] == {"server_side_binding": False, "prepare_threshold": 3}
+    assert config["OPTIONS"] == {
+        "server_side_binding": False,
+        "prepare_threshold": 3,
+        "connect_timeout": 2,
+    }
     config = database_config("postgresql://u@h/db?server_side_binding=true", "unused")
-    assert config["OPTIONS"] == {"server_side_binding": True, "prepare_threshold": 5}
+    assert config["OPTIONS"]["server_side_binding"] is True
+    assert config["OPTIONS"]["prepare_threshold"] == 5
     config = database_config("postgresql://u@h/db?prepare_threshold=none", "unused")
-    assert config["OPTIONS"] == {"server_side_binding": True, "prepare_threshold": None}
+    assert config["OPTIONS"]["prepare_threshold"] is None
+    with pytest.raises(ConfigError, match="connect_timeout must be a number"):
+        database_config("postgresql://u@h/db?connect_timeout=soon", "unused")
 
 
 @pytest.mark.parametrize(
@@ -174,6 +187,7 @@ SETTINGS_FILE = Path(__file__).resolve().parent.parent / "config" / "settings.py
         "GAME_RESYNC_SECONDS",
         "ROUND_PAUSE_SECONDS",
         "LOCK_TIMEOUT_MS",
+        "SOCKET_ANSWER_SECONDS",
         "ARENA_PAIRING_COALESCE_SECONDS",
         "RATING_INITIAL",
         "SOCKET_DB_THREADS",
@@ -187,6 +201,17 @@ def test_the_settings_refuse_a_number_that_is_not_one(monkeypatch, name):
     monkeypatch.setenv(name, "lots")
     with pytest.raises(ConfigError, match=name):
         runpy.run_path(str(SETTINGS_FILE))
+
+
+def test_a_socket_is_answered_after_a_held_row_is_given_up(monkeypatch):
+    """SOCKET_ANSWER_SECONDS a second above LOCK_TIMEOUT_MS: a row held too long is answered
+    `busy` before the answer's time is up (`unavailable`)."""
+    monkeypatch.setenv("LOCK_TIMEOUT_MS", "5000")
+    monkeypatch.setenv("SOCKET_ANSWER_SECONDS", "5.5")
+    with pytest.raises(ConfigError, match="SOCKET_ANSWER_SECONDS=5.5: must be at least 1 s"):
+        runpy.run_path(str(SETTINGS_FILE))
+    monkeypatch.setenv("SOCKET_ANSWER_SECONDS", "6")
+    assert runpy.run_path(str(SETTINGS_FILE))["SOCKET_ANSWER_SECONDS"] == 6.0
 
 
 def test_secret_key_from_environment_or_a_kept_file(tmp_path):

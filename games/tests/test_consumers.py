@@ -265,6 +265,34 @@ async def test_a_row_held_too_long_answers_busy_from_the_loop_and_the_game_goes_
     await b.disconnect()
 
 
+async def test_a_move_that_outlives_its_answer_is_played_once_and_pushed(settings):
+    """A move whose statement is still waiting (here for a row held elsewhere) when its time is
+    up (SOCKET_ANSWER_SECONDS): the mover is answered `unavailable` in time, the socket stays;
+    once the row is free the move is written, once, and its state pushed to both players as
+    ever: nothing committed goes unsaid (live.threads, `late`)."""
+    from tests.concurrency import RowHeld
+
+    settings.SOCKET_ANSWER_SECONDS = 1.0  # the row lock's own wait (LOCK_TIMEOUT_MS) is 5 s
+    game, w, b = await seated_at_ply_2()
+    loop = asyncio.get_running_loop()
+    held = await loop.run_in_executor(None, RowHeld(Game.objects.filter(pk=game.pk)).start)
+    try:
+        await w.send_json_to({"type": "move", "ply": 2, "move": "g1f3", "id": 6})
+        reply = await receive_until(w, lambda m: m["type"] in ("error", "played"), timeout=2)
+        assert (reply["type"], reply["code"], reply["id"]) == ("error", "unavailable", 6)
+        assert (reply["ply"], reply["version"]) == (None, None)  # not read: the client syncs
+    finally:
+        await loop.run_in_executor(None, held.release)
+    for communicator in (b, w):
+        moved = await receive_until(communicator, at_ply(3))
+        assert moved["move"] == "g1f3"
+    assert await stored_ply(game.pk) == 3
+    await w.send_json_to({"type": "ping", "id": 1})
+    assert (await receive_until(w, lambda m: m["type"] == "pong"))["id"] == 1
+    await w.disconnect()
+    await b.disconnect()
+
+
 async def test_a_connection_lost_under_the_move_is_an_outage_answered(monkeypatch):
     """The socket thread's connection ends while the move's statement (from memory) waits, here
     for a row held elsewhere: the mover is told `unavailable` (no crash, the socket stays), the

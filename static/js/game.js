@@ -756,9 +756,10 @@ function connect() {
         if (access && access.refused(message)) {
           if (!(message.version <= state.version)) send({ type: "sync" });
         } else if (message.code === "no_draw_to_claim") notice(t("tNoClaim"));
-        else if (message.code === "rate_limited") {
-          // Something of ours was dropped unread (docs/protocol.md, "Budgets"): the state,
-          // once the budget has come back, says what became of it.
+        else if (message.code === "rate_limited" || message.code === "unavailable") {
+          // Something of ours was dropped unread (docs/protocol.md, "Budgets"), or the server
+          // could not reach its data in time ("Answered in time"): the state, a little later,
+          // says what became of it.
           board.render();
           setTimeout(() => send({ type: "sync" }), 2000);
         } else {
