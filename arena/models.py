@@ -25,6 +25,10 @@ class EndReason(models.TextChoices):
 
 
 class Arena(Event):
+    back_label = _("Torna all'arena")
+    game_page_returns = True  # RULES 8: back to the arena, re-paired at once
+    game_boost = True  # RULES 8
+
     duration_minutes = models.PositiveSmallIntegerField(_("durata (minuti)"), default=60)
     started_at = models.DateTimeField(_("iniziata il"), null=True, blank=True)
     end_reason = models.CharField(

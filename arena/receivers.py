@@ -5,6 +5,7 @@ from __future__ import annotations
 from accounts import personal as account_data
 from arena import personal, tasks  # noqa: F401  (tasks: registered in every process, sent by name)
 from arena.models import Arena
+from arena.running.common import PLAYER_WHAT
 from events.kinds import EventKind, register
 from live import messages
 from live.consumers import news_on_connect
@@ -22,16 +23,20 @@ register(EventKind(model=Arena, game_finished=game_finished, entrants=personal.e
 
 
 def arena_started_news(user_id: int) -> list[dict]:
-    """`myarena` with `started` for each arena that started within ARENA_CALL_SECONDS in which
-    the player is active and not in a game (a game's own `mygame` comes first)."""
+    """`eventcall` for each arena that started within ARENA_CALL_SECONDS in which the player
+    is active and not in a game (a game's own `mygame` comes first)."""
     from arena.selectors import arenas_just_started, in_live_game
 
     if in_live_game(user_id):
         return []
     return [
-        messages.user_changed(messages.What.MYARENA, arena=arena_id, started=True)
-        for arena_id in arenas_just_started(user_id)
+        messages.user_changed(messages.What.EVENT_CALL, url=arena.get_absolute_url())
+        for arena in Arena.objects.filter(pk__in=arenas_just_started(user_id)).order_by("pk")
     ]
+
+
+# Its news on a player's site socket: one of their arenas started, ended or was cancelled.
+messages.register_what(PLAYER_WHAT)
 
 
 # A page opened in an arena's first minute is taken to it, as the start's push would have

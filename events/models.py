@@ -111,6 +111,14 @@ class Event(HasVariant, models.Model):
 
     objects = EventQuerySet.as_manager()
 
+    # What a game's page of this kind of event does (the games layer names no kind): the words
+    # of its way back; whether a finished game's page takes the player back to the event and a
+    # new game of theirs opens at once there (an arena's, RULES 8); whether its games offer
+    # the boost (RULES 8).
+    back_label = _("Torna all'evento")
+    game_page_returns = False
+    game_boost = False
+
     class Meta:
         abstract = True
 

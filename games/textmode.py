@@ -23,7 +23,7 @@ class Command:
     english: tuple[str, ...]
     argument: Promise | str  # what may follow the word, shown in the guide
     does: Promise  # what it says or does, shown in the guide and by `help`
-    arenas_only: bool = False
+    boost_only: bool = False  # where the boost is offered (RULES 8: an arena's games)
 
 
 COMMANDS: tuple[Command, ...] = (
@@ -45,7 +45,7 @@ COMMANDS: tuple[Command, ...] = (
             _("propone la patta, o accetta quella dell'avversario")),
     Command("resign", ("abbandona",), ("resign",), "", _("abbandona la partita")),
     Command("boost", ("boost",), ("boost",), "",
-            _("prende il boost, prima della tua prima mossa"), arenas_only=True),
+            _("prende il boost, prima della tua prima mossa"), boost_only=True),
     Command("help", ("aiuto", "?"), ("help", "h"), "", _("l'elenco dei comandi")),
 )  # fmt: skip
 
@@ -58,7 +58,7 @@ def commands_for_page() -> list[dict]:
             "words": [*c.italian, *c.english],
             "shown": c.italian[0] if _is_italian() else c.english[0],
             "does": str(c.does),
-            "arenas_only": c.arenas_only,
+            "boost_only": c.boost_only,
         }
         for c in COMMANDS
     ]

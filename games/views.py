@@ -275,14 +275,14 @@ def game(request: HttpRequest, pk: int) -> HttpResponse:
         "signed_in": request.user.is_authenticated,
         "commands": textmode.commands_for_page(),
         "texts": textmode.page_texts(),
-        "arena": event is not None and event._meta.model_name == "arena",
+        # Whether the boost is offered (RULES 8), as the event's kind says (`Event.game_boost`).
+        "boost": bool(getattr(event, "game_boost", False)),
         # Who moves first in the variant (English draughts: Black): move 1 is theirs.
         "first_to_move": game.variant_info.rules.first_to_move.value,
     }
     context = {
         "game": game,
         "event": event,
-        "event_kind": event._meta.model_name if event is not None else "",
         "event_label": event._meta.verbose_name if event is not None else "",
         "event_caption": caption,
         "opening": opening,

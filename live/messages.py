@@ -14,6 +14,7 @@ Two families:
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
 from typing import Any
 
@@ -21,43 +22,58 @@ Message = dict[str, Any]
 
 
 class What(StrEnum):
-    """What changed for the player, on their site socket."""
+    """What changed for the player, on their site socket; each kind of event adds its own
+    news (`register_what`: `mytournament`, `myarena`), so this layer names none."""
 
     CHALLENGES = "challenges"  # a challenge to or from them came, went or was answered
     MYGAME = "mygame"  # a game of theirs opened: `game` is its id; the page goes there
-    MYTOURNAMENT = "mytournament"  # one of their tournaments has news (banner re-fetches)
-    # One of their arenas started, ended or was cancelled; `started`: it has just started and
-    # they are active in it, so the page goes there (RULES 8: only a page open on it pairs).
-    MYARENA = "myarena"
+    # An event of theirs needs them on its page now (an arena that starts: only a page open
+    # on it pairs, RULES 8): `url` is the page's; the page goes there, as for a game.
+    EVENT_CALL = "eventcall"
     POOL = "pool"  # their wait in a quick-pairing pool started or ended
     REMINDER = "reminder"  # an event they joined starts soon (the reminder notices re-fetch)
 
 
-# The data each kind carries, and its type: nothing more is sent.
-_DATA: dict[What, dict[str, type]] = {
+# The data each kind carries, and its type: nothing more is sent; and what must be there.
+_DATA: dict[str, dict[str, type]] = {
     What.CHALLENGES: {},
     What.MYGAME: {"game": int},
-    What.MYTOURNAMENT: {},
-    What.MYARENA: {"arena": int, "started": bool},
+    What.EVENT_CALL: {"url": str},
     What.POOL: {},
     What.REMINDER: {},
 }
+_REQUIRED: dict[str, tuple[str, ...]] = {What.MYGAME: ("game",), What.EVENT_CALL: ("url",)}
 
 
-def user_changed(what: What, **data: Any) -> Message:
+def register_what(name: str, data: dict[str, type] | None = None) -> None:
+    """A kind of event's own news on the site socket, declared by its app as it starts
+    (`AppConfig.ready`): its pages' fragments re-fetch on `<name>-changed`."""
+    if not re.fullmatch(r"[a-z]+", name):
+        raise ValueError(f"site news are named in lowercase letters: {name!r}")
+    _DATA.setdefault(name, dict(data or {}))
+
+
+def whats() -> list[str]:
+    """Every kind of site news, the registered ones included."""
+    return sorted(_DATA)
+
+
+def user_changed(what: str, **data: Any) -> Message:
     """`{"type": "user.changed", "what": …}` for the site sockets of a player; a kind's required
     data must be there with its type (`mygame` needs its `game`)."""
-    what = What(what)
+    what = str(what)
+    if what not in _DATA:
+        raise TypeError(f"no site news {what!r} (live.messages.register_what)")
     allowed = _DATA[what]
     unknown = set(data) - set(allowed)
     if unknown:
         raise TypeError(f"{what}: no such data {sorted(unknown)}")
     for key, kind in allowed.items():
-        if what is What.MYGAME and key not in data:
+        if key in _REQUIRED.get(what, ()) and key not in data:
             raise TypeError(f"{what}: `{key}` is required")
         if key in data and not isinstance(data[key], kind):
             raise TypeError(f"{what}: `{key}` must be {kind.__name__}")
-    return {"type": "user.changed", "what": what.value, **data}
+    return {"type": "user.changed", "what": what, **data}
 
 
 def lobby_changed() -> Message:

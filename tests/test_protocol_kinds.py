@@ -15,7 +15,10 @@ PROTOCOL = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
 
 def test_every_kind_of_site_news_is_in_the_protocol_and_no_other():
     documented = set(re.findall(r'"what": "([a-z]+)"', PROTOCOL.read_text()))
-    assert documented == {what.value for what in messages.What}
+    assert documented == set(messages.whats())
+    # The kinds of event add their own: the live layer names none of them.
+    assert {"mytournament", "myarena"} <= set(messages.whats())
+    assert not {"mytournament", "myarena"} & {what.value for what in messages.What}
 
 
 @pytest.mark.parametrize(
@@ -61,5 +64,9 @@ def test_site_news_carries_only_its_own_data():
         messages.user_changed(messages.What.MYGAME, game="7")
     with pytest.raises(TypeError, match="no such data"):
         messages.user_changed(messages.What.POOL, game=7)
-    with pytest.raises(ValueError):
+    with pytest.raises(TypeError, match="no site news"):
         messages.user_changed("nonsense")
+    with pytest.raises(TypeError, match="required"):
+        messages.user_changed(messages.What.EVENT_CALL)
+    with pytest.raises(ValueError):
+        messages.register_what("My Match")

@@ -31,7 +31,7 @@ def result_on_commit(tournament_id: int, round_number: int) -> None:
 
 # What a player's site socket (`/ws/me/`) is told when their tournament game opens or ends, or
 # their tournament cancels itself: the banner re-fetches.
-PLAYER_WHAT = messages.What.MYTOURNAMENT
+PLAYER_WHAT = "mytournament"  # registered by tournaments.receivers
 
 
 def players_changed_on_commit(user_ids) -> None:

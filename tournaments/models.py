@@ -26,6 +26,8 @@ class EndReason(models.TextChoices):
 
 
 class Tournament(Event):
+    back_label = _("Torna al torneo")
+
     seats = models.PositiveSmallIntegerField(_("posti"), default=16)
     minimum = models.PositiveSmallIntegerField(_("minimo per iniziare"), default=4)
     threshold = models.PositiveSmallIntegerField(_("soglia"), default=7)

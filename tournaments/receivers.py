@@ -5,7 +5,8 @@ from __future__ import annotations
 from accounts import personal as account_data
 from events.kinds import EventKind, register
 from games import commitments
-from tournaments import personal
+from live import messages
+from tournaments import broadcast, personal
 from tournaments.models import Tournament
 from tournaments.selectors import commitments_of
 
@@ -19,6 +20,9 @@ def game_finished(*, game_id: int) -> bool:
 # One kind of event (events.kinds): its games' ends come through the events router, and its
 # entrants are reminded before the start (events.reminders).
 register(EventKind(model=Tournament, game_finished=game_finished, entrants=personal.entrants))
+
+# Its news on a player's site socket: one of their tournaments changed (the banner re-fetches).
+messages.register_what(broadcast.PLAYER_WHAT)
 
 # What is personal to a player (accounts.personal).
 account_data.register_section("tournaments", personal.tournaments_section)

@@ -11,7 +11,13 @@ from django.utils import timezone
 from arena.models import Arena, EntryState
 from live import locks
 
-from .common import _locked, _reschedule, changed_on_commit, players_told_on_commit
+from .common import (
+    _locked,
+    _reschedule,
+    changed_on_commit,
+    players_called_on_commit,
+    players_told_on_commit,
+)
 from .end import _end_if_done
 from .passes import _pairing_pass, _pause_elsewhere
 
@@ -51,11 +57,9 @@ def _start(arena: Arena, now: datetime) -> None:
     changed_on_commit(arena.pk)
     # RULES 8.1: the players active in it are taken to its page wherever they are on the site
     # (only a page open on the arena pairs them); the others' banners re-fetch.
-    active = set(arena.entries.filter(state=EntryState.ACTIVE).values_list("player_id", flat=True))
-    players_told_on_commit(active, arena=arena.pk, started=True)
-    players_told_on_commit(
-        arena.entries.exclude(player_id__in=active).values_list("player_id", flat=True)
-    )
+    active = list(arena.entries.filter(state=EntryState.ACTIVE).values_list("player_id", flat=True))
+    players_called_on_commit(arena, active)
+    players_told_on_commit(arena.entries.values_list("player_id", flat=True))
 
 
 @locks.atomic

@@ -35,8 +35,19 @@ def changed_on_commit(arena_id: int) -> None:
     pushes.group_send_throttled_on_commit(group_name(arena_id), messages.arena_changed())
 
 
-def players_told_on_commit(user_ids, **data) -> None:
-    pushes.user_changed_on_commit(user_ids, messages.What.MYARENA, **data)
+# A player's site socket is told that one of their arenas started, ended or was cancelled
+# (registered by arena.receivers).
+PLAYER_WHAT = "myarena"
+
+
+def players_told_on_commit(user_ids) -> None:
+    pushes.user_changed_on_commit(user_ids, PLAYER_WHAT)
+
+
+def players_called_on_commit(arena: Arena, user_ids) -> None:
+    """RULES 8: the players go to the arena's page wherever they are on the site (only a page
+    open on it pairs them)."""
+    pushes.user_changed_on_commit(user_ids, messages.What.EVENT_CALL, url=arena.get_absolute_url())
 
 
 def _locked(arena_id: int) -> Arena:

@@ -454,7 +454,8 @@ def test_its_start_takes_the_players_active_in_it_to_its_page(django_capture_on_
         player.pk: [m for group, m in outbox if group == user_group(player.pk)]
         for player in (away, paused)
     }
-    started = {"type": "user.changed", "what": "myarena", "arena": arena.pk, "started": True}
+    url = arena.get_absolute_url()
+    started = {"type": "user.changed", "what": "eventcall", "url": url}
     assert started in told[away.pk]
     assert started not in told[paused.pk]
     assert {"type": "user.changed", "what": "myarena"} in told[paused.pk]

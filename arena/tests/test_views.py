@@ -150,7 +150,7 @@ def test_the_game_page_of_an_arena_game_shows_the_arena_and_boost(client):
     client.force_login(game.white)
     page = client.get(reverse("games:game", args=[game.pk])).content.decode()
     assert 'data-testid="game-event"' in page and arena.name in page
-    assert 'data-testid="boost"' in page and 'data-event-kind="arena"' in page
+    assert 'data-testid="boost"' in page and 'data-event-returns="1"' in page
 
 
 def test_admin_lists_arenas_and_cancels(admin_client):

@@ -52,7 +52,7 @@
   });
 
   function connect(root) {
-    eventName = (root.dataset.eventKind || "tournament") + "-changed";
+    eventName = root.dataset.eventKind + "-changed"; // the kind's page group says so
     spread = parseInt(root.dataset.refreshSpread, 10) || 0;
     // Whatever was missed while away: a reconnect fetches the fragment once.
     LiveSocket.open(root.dataset.eventSocket, {

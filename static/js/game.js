@@ -593,7 +593,7 @@ function renderSide() {
       && !state.boost[myColor] && !hasMoved(myColor));
   }
   const back = document.getElementById("event-return");
-  if (back && !live() && myColor && root.dataset.eventKind === "arena" && !eventReturn) {
+  if (back && !live() && myColor && root.dataset.eventReturns === "1" && !eventReturn) {
     // Back to the arena page after a few seconds (a new pairing takes the player to the
     // board before that, live/static/live/mygame.js); "Resta qui" keeps the finished game on screen.
     back.hidden = false;

@@ -6,7 +6,9 @@
     document.body.dispatchEvent(new CustomEvent(`${what}-changed`, { detail: detail || {} }));
   }
   LiveSocket.open("/ws/me/", {
-    open(again) { if (again) { changed("challenges"); changed("mytournament"); changed("reminder"); } },
+    // Reconnected: every fragment of news re-fetches ("me-reopened", in their hx-trigger), as a
+    // change said while the socket was down was lost; the fragments are the apps' own.
+    open(again) { if (again) document.body.dispatchEvent(new CustomEvent("me-reopened")); },
     message(message) {
       if (message.type === "changed" && /^[a-z]+$/.test(message.what)) changed(message.what, message);
     },

@@ -364,7 +364,7 @@ export function setup(ctx) {
     });
   }
   function helpText() {
-    const list = page.commands.filter((c) => !c.arenas_only || page.arena).map((c) => `${c.shown}: ${c.does}`).join("; ");
+    const list = page.commands.filter((c) => !c.boost_only || page.boost).map((c) => `${c.shown}: ${c.does}`).join("; ");
     return `${fill(T.help, { list })} ${chess ? T.help_moves_chess : T.help_moves_draughts}`;
   }
   const ACTIONS = {

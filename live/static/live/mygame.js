@@ -35,7 +35,7 @@
       try { live = JSON.parse(document.getElementById("game-state").textContent).status === "live"; }
       catch (e) { live = false; }
     }
-    return { id: root.dataset.game, mine: !!root.dataset.myColor, live, arena: root.dataset.eventKind === "arena" };
+    return { id: root.dataset.game, mine: !!root.dataset.myColor, live, returns: root.dataset.eventReturns === "1" };
   }
 
   // --- sound and title ---------------------------------------------------------------------
@@ -172,7 +172,7 @@
       // settled, and its "mygame" can beat the first leg's end to this page (the player would
       // only be told, and the return leg would go to 0-0 by absence).
       document.body.addEventListener("game-ended", () => { if (shown === game) act(game, false); }, { once: true });
-    } else if (here && here.mine && !here.arena) countdown(game);
+    } else if (here && here.mine && !here.returns) countdown(game);
     else go(game, soundPlayed);
   }
 
@@ -181,34 +181,35 @@
     if (game && /^\d+$/.test(String(game))) opened(String(game));
   });
 
-  // --- an arena of mine starts (RULES 8.1) --------------------------------------------------
-  // "myarena" with `started`: only a page open on the arena pairs me, so this page goes there
-  // as it goes to a game: at once, unless I am playing a live game (then a notice links to
-  // it). Once per arena and tab: leaving it again in its first minute is not undone.
-  const ARENAS_KEY = "circolo.myarena-taken";
-  function arenaStarted(arena) {
-    const url = "/arenas/" + arena + "/";
+  // --- an event of mine calls me (RULES 8: an arena that starts) -----------------------------
+  // "eventcall" with the event page's `url`: I am needed on it now (only a page open on an
+  // arena pairs me), so this page goes there as it goes to a game: at once, unless I am
+  // playing a live game (then a notice links to it). Once per page and tab: leaving it again
+  // is not undone.
+  const CALLED_KEY = "circolo.eventcall-taken";
+  function called(url) {
     if (location.pathname === url) return;
     let taken = [];
-    try { taken = JSON.parse(sessionStorage.getItem(ARENAS_KEY) || "[]"); } catch (e) { taken = []; }
-    if (taken.includes(arena)) return;
-    sessionStorage.setItem(ARENAS_KEY, JSON.stringify([...taken, arena].slice(-20)));
+    try { taken = JSON.parse(sessionStorage.getItem(CALLED_KEY) || "[]"); } catch (e) { taken = []; }
+    if (taken.includes(url)) return;
+    sessionStorage.setItem(CALLED_KEY, JSON.stringify([...taken, url].slice(-20)));
     const played = chime();
-    flashTitle(t("tArenaTitle"));
+    flashTitle(t("tEventTitle"));
     const here = gamePage();
     if (here && here.mine && here.live) {
-      const { text, link } = message("", "myarena-notice", url);
-      text.textContent = t("tArena");
-      link.textContent = t("tGoArena");
+      const { text, link } = message("", "eventcall-notice", url);
+      text.textContent = t("tEvent");
+      link.textContent = t("tGoEvent");
       return;
     }
     const leave = () => { location.href = url; };
     if (played) setTimeout(leave, SOUND_MS); else leave();
   }
 
-  document.body.addEventListener("myarena-changed", (event) => {
-    const detail = event.detail || {};
-    if (detail.started === true && /^\d+$/.test(String(detail.arena))) arenaStarted(String(detail.arena));
+  document.body.addEventListener("eventcall-changed", (event) => {
+    const url = event.detail && event.detail.url;
+    // A page of this site only: a path, never another origin.
+    if (typeof url === "string" && /^\/[a-z0-9\/_-]+\/$/i.test(url)) called(url);
   });
 
   // Arrived at the board by itself while the tab was in the background: say so in its title.
