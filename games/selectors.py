@@ -355,13 +355,17 @@ def games_texts(
             fid_opening=fid,
         )
         start = game.start_fen if game.start_fen != rules.start_fen() else None
+        line = (analysed or {}).get(game.pk)
         texts.append(
             rules.export(
-                (analysed or {}).get(game.pk, game.moves),
+                game.moves if line is None else line,
                 start_fen=start,
                 headers=game_headers(record),
                 result=result,
                 clocks=game.clocks,
+                # The moves as the game wrote them when they were played: not worked out again
+                # (most of an export's cost, thousands of games in a player's data archive).
+                notation=[english for _italian, english in game.notation] if line is None else None,
             )
         )
     return texts
