@@ -1,4 +1,4 @@
-"""The data archive, "Scarica i miei dati" (RULES 1.4; GDPR art. 15 and 20): the services that
+"""The data archive, "Scarica i miei dati" (RULES 10.1; GDPR art. 15 and 20): the services that
 ask for it, build it, hand it over and remove it (STYLE 2: the account's services, split out of
 accounts/services.py for their size).
 
@@ -55,7 +55,7 @@ BUILDER_LOCK = 0x61726368
 # No archive moved for this long while some is unfinished: its chain of runs was lost.
 STALL_SECONDS = 30.0
 MAX_ATTEMPTS = 3
-# The daily number counts the archives asked in the last day (RULES 1.4).
+# The daily number counts the archives asked in the last day (RULES 10.1).
 DAY = timedelta(days=1)
 
 
@@ -334,7 +334,8 @@ def _iso(moment) -> str | None:
 
 def _ready(archive: DataArchive, now: datetime) -> None:
     """The archive is ready: kept DATA_ARCHIVE_KEEP_HOURS; the player's older one goes (one
-    kept per player); a mail tells them, at a verified address only (RULES 10)."""
+    kept per player); a mail tells them, at a verified address only (RULES 10.1: nothing is
+    mailed to an address not shown to be theirs but its own check)."""
     user = archive.player
     archive.status = Status.READY
     archive.state = {}

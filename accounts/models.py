@@ -90,7 +90,7 @@ class User(AbstractUser):
 
 
 class DataArchive(models.Model):
-    """A player's "download my data" (GDPR art. 15 and 20, docs/rules.md 1.4): asked on the
+    """A player's "download my data" (GDPR art. 15 and 20, docs/rules.md 10.1): asked on the
     account page, built by the worker a chunk of games at a time (accounts/archive.py) into a
     ZIP under VAR_DIR/archives/, kept DATA_ARCHIVE_KEEP_HOURS, then removed. At most one
     unfinished per player (the partial unique constraint), DATA_ARCHIVE_DAILY asked a day."""

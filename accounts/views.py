@@ -343,7 +343,7 @@ def _archive_context(user: User) -> dict:
 
 @login_required
 def account_data(request: HttpRequest) -> HttpResponse:
-    """ "Scarica i miei dati" (GDPR, art. 15 and 20; RULES 1.4): a POST asks for an archive,
+    """ "Scarica i miei dati" (GDPR, art. 15 and 20; RULES 10.1): a POST asks for an archive,
     which the worker builds (accounts/archive.py); a GET from htmx is the page's data section,
     re-fetched while it is being built."""
     if request.method == "POST":

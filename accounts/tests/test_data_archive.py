@@ -1,4 +1,4 @@
-"""The data archive (RULES 1.4): asked on the account page, built by the worker a page of games
+"""The data archive (RULES 10.1): asked on the account page, built by the worker a page of games
 per task (accounts/archive.py), handed to its owner only, removed when kept long enough or
 with the account. The worker's own run is tests/test_data_archive_worker.py."""
 

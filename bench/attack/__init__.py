@@ -15,7 +15,10 @@ bounded loops, one scenario after another:
    games, acknowledged moves missing, unanswered moves;
 5. flood (`bench.attack.flood`): guests and a signed-in user flooding every kind of socket for
    20 s while 100 games are played; the daphnes' memory, the players' move latency and how
-   often the flooders are answered, against targets.
+   often the flooders are answered, against targets;
+6. archive (`bench.attack.archive`): players of thousands of games ask for their data archives
+   at once and again and again; asks beyond the bound refused, each archive ready in time,
+   another visitor's page p99 under twice its quiet one, the worker's tick not starved.
 
 Each prints one line of figures (and what each non-zero figure points at), then a total line.
 Target: every figure but the number of requests is zero (the flood's "targets missed" counts
