@@ -38,7 +38,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import F
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from accounts import personal, zipstream
@@ -92,12 +92,20 @@ def archive_request(*, user: User, now: datetime | None = None) -> DataArchive:
         if archives.filter(status__in=DataArchive.UNFINISHED).exists():
             raise ArchiveRefused(_("Il tuo archivio è già in preparazione."), "busy")
         asked = archives.filter(requested_at__gt=now - DAY).exclude(status=Status.FAILED)
-        if asked.count() >= settings.DATA_ARCHIVE_DAILY:
+        times = sorted(asked.values_list("requested_at", flat=True))
+        if len(times) >= settings.DATA_ARCHIVE_DAILY:
+            # The day is the last 24 hours: the player may ask again a day after the ask that
+            # leaves the window first.
+            again = times[len(times) - settings.DATA_ARCHIVE_DAILY] + DAY
             raise ArchiveRefused(
                 _(
-                    "Hai già chiesto i tuoi dati %(count)d volte nelle ultime 24 ore: riprova domani."
+                    "Hai già chiesto i tuoi dati %(count)d volte nelle ultime 24 ore: potrai "
+                    "chiederli di nuovo dal %(when)s."
                 )
-                % {"count": settings.DATA_ARCHIVE_DAILY},
+                % {
+                    "count": settings.DATA_ARCHIVE_DAILY,
+                    "when": formats.date_format(timezone.localtime(again), "j F, H:i"),
+                },
                 "throttled",
             )
         archive = DataArchive.objects.create(player=user, requested_at=now)
@@ -207,7 +215,8 @@ def archive_build_step(*, pk: int, now: datetime | None = None) -> None:
     try:
         with transaction.atomic():
             archive = (
-                DataArchive.objects.select_for_update()
+                # The archive's row only: the player's stays free (an ask holds it briefly).
+                DataArchive.objects.select_for_update(of=("self",))
                 .select_related("player")
                 .filter(pk=pk, status=Status.BUILDING)
                 .first()

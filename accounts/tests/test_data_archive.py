@@ -158,6 +158,12 @@ def test_one_at_a_time_and_so_many_a_day(client, settings):
     throttled = client.post(DATA)
     assert throttled.status_code == 429
     assert 'data-testid="archive-refused"' in throttled.content.decode()
+    first = DataArchive.objects.filter(player=user).earliest("requested_at").requested_at
+    again = timezone.localtime(first + timedelta(days=1))
+    assert f"di nuovo dal {again.day} " in throttled.content.decode()
+    first = DataArchive.objects.filter(player=user).earliest("requested_at").requested_at
+    again = timezone.localtime(first + timedelta(days=1))
+    assert f"di nuovo dal {again.day} " in throttled.content.decode()
     assert DataArchive.objects.filter(player=user).count() == 2
     # One kept: the newer one replaced the older.
     assert DataArchive.objects.filter(player=user, status="ready").count() == 1
