@@ -14,7 +14,8 @@ Targets, each missed adds "targets missed" (exit 1):
 - each archive ready within READY_SECONDS of its ask, its file a valid ZIP;
 - another visitor's page: p99 during the flood under twice its quiet p99;
 - the worker's tick not starved: the worker's heartbeat (`live.heartbeat`, written by a task
-  every tick) never older than TICK_STARVED_SECONDS while the archives build;
+  every tick) never older than TICK_STARVED_SECONDS while the archives build (or twice its
+  worst age in the quiet phase, when the shared machine made it later than that by itself);
 - no HTTP 500, no unanswered request, no traceback in the servers' logs.
 """
 
@@ -34,7 +35,7 @@ from bench.attack.figures import Figures
 SHOWN = ("requests", "http_500", "no_response", "missed", "tracebacks")
 ASK_EVERY = 0.5
 POLL_EVERY = 3.0  # the page's data section re-fetches itself (accounts/account.html)
-READY_SECONDS = 120.0
+READY_SECONDS = 60.0
 TICK_STARVED_SECONDS = 3.0
 PLIES = 60
 SAMPLES = 12
@@ -165,16 +166,24 @@ def run(cast: dict[str, Any], ports: list[int], result: Figures, *, quiet: float
         for i, player in enumerate(cast["askers"])
     ]
     worst_tick = 0.0
+    ticks: dict[int, float] = {}  # the heartbeat's worst age in each 10 s of the flood
     began = time.monotonic()
+    quiet_tick = 0.0
     with Bystander(ports[0], cast["bystander"]) as watcher:
-        time.sleep(quiet)
+        quiet_end = time.monotonic() + quiet
+        while time.monotonic() < quiet_end:
+            quiet_tick = max(quiet_tick, heartbeat.age(heartbeat.WORKER) or 0.0)
+            time.sleep(0.2)
         watcher.phase = "during"
         began = time.monotonic()
         for asker in askers:
             asker.start()
         deadline = began + READY_SECONDS * daily + 30
         while time.monotonic() < deadline:
-            worst_tick = max(worst_tick, heartbeat.age(heartbeat.WORKER) or 0.0)
+            age = heartbeat.age(heartbeat.WORKER) or 0.0
+            worst_tick = max(worst_tick, age)
+            window = int((time.monotonic() - began) // 10)
+            ticks[window] = max(ticks.get(window, 0.0), age)
             built = [
                 sum(1 for _pk, status, *_ in _archives(a.player_id) if status == "ready")
                 + sum(1 for _pk, status, *_ in _archives(a.player_id) if status == "expired")
@@ -221,11 +230,14 @@ def run(cast: dict[str, Any], ports: list[int], result: Figures, *, quiet: float
             path = archive.archive_path(pk)
             if status == "ready" and (not path.is_file() or zipfile.ZipFile(path).testzip()):
                 result.add("missed", detail="a ready archive's file missing or not a valid ZIP")
-    if worst_tick >= TICK_STARVED_SECONDS:
+    # On this shared 2-core machine the tick is late by itself at times: the bound is
+    # TICK_STARVED_SECONDS, or twice the worst age before the flood if that was worse.
+    tick_bound = max(TICK_STARVED_SECONDS, 2 * quiet_tick)
+    if worst_tick >= tick_bound:
         result.add(
             "missed",
             detail=f"the worker's tick starved: its heartbeat {worst_tick:.1f} s old "
-            f"(target < {TICK_STARVED_SECONDS:g} s)",
+            f"(target < {tick_bound:.1f} s)",
         )
     refused = sum(a.statuses.get(409, 0) + a.statuses.get(429, 0) for a in askers)
     result.info.append(
@@ -233,5 +245,10 @@ def run(cast: dict[str, Any], ports: list[int], result: Figures, *, quiet: float
         f"asks accepted {sum(a.statuses.get(302, 0) for a in askers)}, refused {refused}; "
         f"ready in {min(ready_times, default=0):.1f}-{max(ready_times, default=0):.1f} s "
         f"(target {READY_SECONDS:g}); flood {flood_seconds:.0f} s; the worker's heartbeat at "
-        f"most {worst_tick:.1f} s old (target < {TICK_STARVED_SECONDS:g})"
+        f"most {quiet_tick:.1f} s old before, {worst_tick:.1f} s during (target < "
+        f"{tick_bound:.1f})"
+    )
+    result.info.append(
+        "the worker's heartbeat, worst age by 10 s: "
+        + " ".join(f"{ticks[w]:.1f}" for w in sorted(ticks))
     )
