@@ -345,24 +345,28 @@ def _archive_context(user: User) -> dict:
 def account_data(request: HttpRequest) -> HttpResponse:
     """ "Scarica i miei dati" (GDPR, art. 15 and 20; RULES 10.1): a POST asks for an archive,
     which the worker builds (accounts/archive.py); a GET from htmx is the page's data section,
-    re-fetched while it is being built."""
+    re-fetched while it is being built. From htmx (the page's form) the answer is that section
+    alone, a refusal too (409, 429: static/js/account.js swaps it); without, the whole page."""
     if request.method == "POST":
         try:
             archive.archive_request(user=request.user)
         except archive.ArchiveRefused as refused:
             status = 429 if refused.code == "throttled" else 409
+            if request.htmx:
+                context = {**_archive_context(request.user), "archive_refused": refused.message}
+                return render(request, "accounts/account.html#data-archive", context, status=status)
             return _account_page(request, status=status, archive_refused=refused.message)
+        if request.htmx:  # the section says it is being prepared
+            return render(
+                request, "accounts/account.html#data-archive", _archive_context(request.user)
+            )
         messages.success(
             request,
             _("Stiamo preparando i tuoi dati: ti avvisiamo qui e per e-mail quando sono pronti."),
         )
         return redirect(reverse("accounts:account") + "#account-data")
     if request.htmx:
-        return render(
-            request,
-            "accounts/account.html#data-archive",
-            _archive_context(request.user),
-        )
+        return render(request, "accounts/account.html#data-archive", _archive_context(request.user))
     return redirect(reverse("accounts:account") + "#account-data")
 
 

@@ -172,6 +172,22 @@ def test_one_at_a_time_and_so_many_a_day(client, settings):
     assert client.post(DATA).status_code == 302
 
 
+def test_the_page_asks_with_htmx_and_gets_its_section(client):
+    """The page's form (hx-post) is answered with the data section alone, its refusal too."""
+    user = UserFactory()
+    client.force_login(user)
+    htmx = {"HX-Request": "true"}
+    asked = client.post(DATA, headers=htmx)
+    assert asked.status_code == 200
+    body = asked.content.decode()
+    assert 'data-status="requested"' in body and "<html" not in body
+    busy = client.post(DATA, headers=htmx)
+    assert busy.status_code == 409
+    body = busy.content.decode()
+    assert 'data-testid="archive-refused"' in body and "<html" not in body
+    assert DataArchive.objects.filter(player=user).count() == 1
+
+
 @pytest.mark.django_db(transaction=True)
 def test_two_asks_at_once_make_one_archive():
     """Fails if the player's row is not held: both would count none unfinished, and the

@@ -132,13 +132,19 @@ class Asker(threading.Thread):
         self.player_id = player["id"]
         self.stop = stop
         self.statuses: dict[int, int] = {}
+        self.asks_accepted = 0
         self.problems: list[str] = []
 
     def run(self) -> None:
         self.count(self.browser.get("/accounts/settings/"))
         polled = 0.0
         while not self.stop.is_set():
-            self.count(self.browser.post("/accounts/settings/data/", []))
+            # As the page's form asks (hx-post): answered with the data section alone.
+            asked = self.browser.post(
+                "/accounts/settings/data/", [], headers={"HX-Request": "true"}
+            )
+            self.count(asked)
+            self.asks_accepted += asked.status == 200
             if time.monotonic() - polled >= POLL_EVERY:
                 polled = time.monotonic()
                 self.count(
@@ -210,7 +216,7 @@ def run(cast: dict[str, Any], ports: list[int], result: Figures, *, quiet: float
             if not problem.startswith(("500", "0")):
                 result.add("missed", detail=f"unexpected answer {problem}")
         rows = _archives(asker.player_id)
-        accepted = asker.statuses.get(302, 0)
+        accepted = asker.asks_accepted
         if accepted > daily or len(rows) > daily:
             result.add(
                 "missed",
@@ -242,7 +248,7 @@ def run(cast: dict[str, Any], ports: list[int], result: Figures, *, quiet: float
     refused = sum(a.statuses.get(409, 0) + a.statuses.get(429, 0) for a in askers)
     result.info.append(
         f"{len(askers)} players of {cast['games']} games each, {daily} archives each: "
-        f"asks accepted {sum(a.statuses.get(302, 0) for a in askers)}, refused {refused}; "
+        f"asks accepted {sum(a.asks_accepted for a in askers)}, refused {refused}; "
         f"ready in {min(ready_times, default=0):.1f}-{max(ready_times, default=0):.1f} s "
         f"(target {READY_SECONDS:g}); flood {flood_seconds:.0f} s; the worker's heartbeat at "
         f"most {quiet_tick:.1f} s old before, {worst_tick:.1f} s during (target < "
