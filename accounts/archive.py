@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -168,6 +169,7 @@ def archives_build(*, chain: bool = False, now: datetime | None = None) -> bool:
         return True  # a chain is moving: it takes every unfinished archive in turn
     if not _builder_lock():
         return True  # another step runs now; it queues the next
+    began = time.monotonic()
     try:
         pk = (
             unfinished.order_by(F("advanced_at").asc(nulls_first=True), "id")
@@ -181,7 +183,11 @@ def archives_build(*, chain: bool = False, now: datetime | None = None) -> bool:
         _builder_unlock()
     if more:
         try:
-            current_app.tasks["accounts.archives"].apply_async(kwargs={"chain": True}, retry=False)
+            # The builder rests as long as its step took: it has at most half of one worker
+            # process, however loaded the machine, and the tick the rest (bench/attack/archive.py).
+            current_app.tasks["accounts.archives"].apply_async(
+                kwargs={"chain": True}, countdown=time.monotonic() - began, retry=False
+            )
         except Exception as error:
             log.warning("next archive step not sent, beat will resume: %s", error)
     return more
