@@ -25,6 +25,7 @@ import random
 import threading
 import time
 import zipfile
+from datetime import timedelta
 from typing import Any
 
 from bench.attack import fixtures
@@ -99,7 +100,10 @@ def cast(askers: int, games: int) -> dict[str, Any]:
                     status="finished",
                     result="1-0",
                     reason="resign",
-                    finished_at=now,
+                    finished_at=now - timedelta(days=30),
+                    # Played and settled long ago: the tick has nothing to do for them (unsettled,
+                    # it would settle them 500 a tick, and the flood would measure that).
+                    settled=True,
                     **samples[code][i % SAMPLES],
                 )
             )
