@@ -163,3 +163,67 @@ class SignupLink(models.Model):
         if self.uses >= self.uses_limit:
             return "used_up"
         return "open"
+
+
+class DataArchive(models.Model):
+    """A player's "download my data" (GDPR art. 15 and 20, docs/rules.md 10.7): asked on the
+    account page, built by the worker a chunk of games at a time (accounts/archive.py) into a
+    ZIP under VAR_DIR/archives/, kept DATA_ARCHIVE_KEEP_HOURS, then removed. At most one
+    unfinished per player (the partial unique constraint), DATA_ARCHIVE_DAILY asked a day."""
+
+    class Status(models.TextChoices):
+        REQUESTED = "requested", _("richiesto")
+        BUILDING = "building", _("in preparazione")
+        READY = "ready", _("pronto")
+        FAILED = "failed", _("non riuscito")
+        EXPIRED = "expired", _("scaduto")
+
+    UNFINISHED = (Status.REQUESTED, Status.BUILDING)
+
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="data_archives",
+        verbose_name=_("giocatore"),
+    )
+    status = models.CharField(
+        _("stato"), max_length=10, choices=Status.choices, default=Status.REQUESTED
+    )
+    requested_at = models.DateTimeField(_("richiesto il"))
+    # When a chunk last moved it on: the builder takes the unfinished archive moved least
+    # recently, and a build none has moved for a while has lost its worker (accounts/archive.py).
+    advanced_at = models.DateTimeField(_("ultimo avanzamento"), null=True, blank=True)
+    ready_at = models.DateTimeField(_("pronto il"), null=True, blank=True)
+    expires_at = models.DateTimeField(_("disponibile fino al"), null=True, blank=True)
+    # The name the player's browser saves it under (circolo-<name>-<date>.zip) and its size.
+    file_name = models.CharField(_("nome del file"), max_length=100, blank=True)
+    size = models.BigIntegerField(_("dimensione (byte)"), default=0)
+    # Progress: the pieces (a game in the list, a game in a PGN/PDN file) written of all.
+    done = models.PositiveIntegerField(_("fatti"), default=0)
+    total = models.PositiveIntegerField(_("in tutto"), default=0)
+    # The builder's place: the step, the last key written, the ZIP's entries so far.
+    state = models.JSONField(_("stato della preparazione"), default=dict, blank=True)
+    # Chunks begun and not finished in a row: a chunk that keeps killing its worker fails the
+    # archive instead of being tried for ever.
+    attempts = models.PositiveSmallIntegerField(_("tentativi"), default=0)
+    error = models.CharField(_("errore"), max_length=300, blank=True)
+
+    class Meta:
+        verbose_name = _("archivio dei dati")
+        verbose_name_plural = _("archivi dei dati")
+        ordering = ["-requested_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player"],
+                condition=models.Q(status__in=["requested", "building"]),
+                name="data_archive_one_unfinished",
+            ),
+        ]
+        indexes = [models.Index(fields=["player", "requested_at"], name="data_archive_player")]
+
+    def __str__(self) -> str:
+        return f"{self.player} · {self.get_status_display()}"
+
+    @property
+    def percent(self) -> int:
+        return min(99, 100 * self.done // self.total) if self.total else 0

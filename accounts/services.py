@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import io
-import json
 import secrets
-import zipfile
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -216,37 +213,3 @@ def accounts_deactivated(*, user_ids) -> None:
     from live import pushes
 
     pushes.account_closed_on_commit(user_ids)
-
-
-def personal_data_archive(*, user: User) -> bytes:
-    """Everything the site keeps about the player, as a ZIP: `account.json` (the account, and
-    every app's section: ratings and their history, events, games) and the files the apps
-    give (all their games as one PGN file and one PDN file)."""
-    account = {
-        "username": user.username,
-        "email": user.email,
-        "email_verified_at": _iso(user.email_verified_at),
-        "date_joined": _iso(user.date_joined),
-        "last_login": _iso(user.last_login),
-        "language": user.language,
-        "text_mode": user.text_mode,
-        "reminders": {
-            "by_email": user.remind_by_email,
-            "minutes_before": user.remind_minutes,
-            "on_site": user.remind_on_site,
-            "in_browser": user.remind_in_browser,
-        },
-        **personal.sections(user),
-    }
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        archive.writestr(
-            "account.json", json.dumps(account, ensure_ascii=False, indent=2, default=str)
-        )
-        for name, text in personal.files(user).items():
-            archive.writestr(name, text)
-    return buffer.getvalue()
-
-
-def _iso(moment) -> str | None:
-    return moment.isoformat() if moment is not None else None

@@ -31,5 +31,6 @@ urlpatterns = [
     path("settings/reminders/", views.account_reminders, name="account_reminders"),
     path("settings/text-mode/", views.account_text_mode, name="account_text_mode"),
     path("settings/data/", views.account_data, name="account_data"),
+    path("settings/data/<int:pk>/", views.account_data_download, name="account_data_download"),
     path("settings/delete/", views.account_delete, name="account_delete"),
 ]

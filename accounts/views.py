@@ -7,16 +7,16 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
-from django.utils import timezone, translation
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views import i18n as i18n_views
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
-from accounts import emails, personal, selectors, services, throttle
+from accounts import archive, emails, personal, selectors, services, throttle
 from accounts.forms import (
     DeleteAccountForm,
     EmailChangeForm,
@@ -281,6 +281,8 @@ def _account_page(request: HttpRequest, status: int = 200, **forms) -> HttpRespo
         "signup_link_error": forms.get("signup_link_error"),
         "signup_link_uses": settings.SIGNUP_LINK_USES,
         "signup_link_days": settings.SIGNUP_LINK_DAYS,
+        "archive_refused": forms.get("archive_refused"),
+        **_archive_context(user),
     }
     return render(request, "accounts/account.html", context, status=status)
 
@@ -388,16 +390,52 @@ def account_text_mode(request: HttpRequest) -> HttpResponse:
     return redirect("accounts:account")
 
 
+def _archive_context(user: User) -> dict:
+    return {"archive": archive.archive_current(user), "archive_daily": settings.DATA_ARCHIVE_DAILY}
+
+
 @login_required
 def account_data(request: HttpRequest) -> HttpResponse:
-    """ "Scarica i miei dati" (GDPR, art. 15 and 20): one ZIP, made on request."""
-    archive = services.personal_data_archive(user=request.user)
-    response = HttpResponse(archive, content_type="application/zip")
-    stamp = timezone.localdate().isoformat()
-    response["Content-Disposition"] = (
-        f'attachment; filename="circolo-{request.user.username}-{stamp}.zip"'
+    """ "Scarica i miei dati" (GDPR, art. 15 and 20; RULES 10.7): a POST asks for an archive,
+    which the worker builds (accounts/archive.py); a GET from htmx is the page's data section,
+    re-fetched while it is being built. From htmx (the page's form) the answer is that section
+    alone, a refusal too (409, 429: static/js/account.js swaps it); without, the whole page."""
+    if request.method == "POST":
+        try:
+            archive.archive_request(user=request.user)
+        except archive.ArchiveRefused as refused:
+            status = 429 if refused.code == "throttled" else 409
+            if request.htmx:
+                context = {**_archive_context(request.user), "archive_refused": refused.message}
+                return render(request, "accounts/account.html#data-archive", context, status=status)
+            return _account_page(request, status=status, archive_refused=refused.message)
+        if request.htmx:  # the section says it is being prepared
+            return render(
+                request, "accounts/account.html#data-archive", _archive_context(request.user)
+            )
+        messages.success(
+            request,
+            _("Stiamo preparando i tuoi dati: ti avvisiamo qui e per e-mail quando sono pronti."),
+        )
+        return redirect(reverse("accounts:account") + "#account-data")
+    if request.htmx:
+        return render(request, "accounts/account.html#data-archive", _archive_context(request.user))
+    return redirect(reverse("accounts:account") + "#account-data")
+
+
+@login_required
+def account_data_download(request: HttpRequest, pk: int) -> HttpResponse:
+    """The player's own ready archive, streamed from its file; 404 for anyone else's."""
+    found = archive.archive_for_download(user=request.user, pk=pk)
+    if found is None:
+        raise Http404
+    ready, path = found
+    return FileResponse(
+        path.open("rb"),
+        as_attachment=True,
+        filename=ready.file_name,
+        content_type="application/zip",
     )
-    return response
 
 
 @login_required

@@ -95,4 +95,11 @@ app.conf.beat_schedule = {
     "events.reminders": {**_every_tick("events.reminders"), "schedule": max(TICK_SECONDS, 10.0)},
     # The outbox: mails whose task was lost, and the retries of those that failed.
     "mail.send": {**_every_tick("mail.send"), "schedule": max(TICK_SECONDS, 5.0)},
+    # The data archives: a build whose chain of steps was lost (a worker killed) goes on.
+    "accounts.archives": {**_every_tick("accounts.archives"), "schedule": max(TICK_SECONDS, 10.0)},
+    # Archives past DATA_ARCHIVE_KEEP_HOURS lose their file (RULES 10.7).
+    "accounts.archives_cleanup": {
+        **_every_tick("accounts.archives_cleanup"),
+        "schedule": max(TICK_SECONDS, 600.0),
+    },
 }

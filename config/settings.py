@@ -290,6 +290,12 @@ ARENA_PAIRING_COALESCE_SECONDS = env_float(
 # RULES 7.1: a new player's rating in every variant and cadence.
 RATING_INITIAL = env_int(os.environ, "RATING_INITIAL", 1500)
 
+# RULES 10.7: the data archive, built by the worker (accounts/archive.py): this many asked per
+# player a day, kept this many hours, and at most this many games written by one task run.
+DATA_ARCHIVE_DAILY = env_int(os.environ, "DATA_ARCHIVE_DAILY", 2)
+DATA_ARCHIVE_KEEP_HOURS = env_int(os.environ, "DATA_ARCHIVE_KEEP_HOURS", 72)
+DATA_ARCHIVE_CHUNK = env_int(os.environ, "DATA_ARCHIVE_CHUNK", 200)
+
 LANGUAGE_CODE = "it"
 LANGUAGES = [("it", _("Italiano")), ("en", _("English"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]

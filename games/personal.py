@@ -1,12 +1,10 @@
 """The games' part of what is personal to a player (accounts.personal): their games in the data
-download, as a list and as one PGN file (chess) and one PDN file (the draughts variants); a
+download, as a list and as one PGN file (chess) and one PDN file (the draughts variants), a
+page of games at a time; a
 live game keeps them from deleting the account; their open challenges and their wait in a pool
 go with it."""
 
 from __future__ import annotations
-
-from collections.abc import Callable
-from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -14,20 +12,33 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from accounts.personal import Pages
 from games.models import Challenge, ChallengeStatus, Game, PoolEntry, Status
+from games.rules import variants
 from live import locks
 
 
 def _games(user):
-    return (
-        Game.objects.filter(Q(white=user) | Q(black=user))
+    # In the order they were opened (their ids): a page is the games after the last one's id.
+    return Game.objects.filter(Q(white=user) | Q(black=user)).order_by("id")
+
+
+def _games_count(user) -> int:
+    return _games(user).count()
+
+
+def _games_page(user, after: int, limit: int) -> tuple[list[dict], int | None]:
+    games = list(
+        _games(user)
+        .filter(id__gt=after)
         .select_related("white", "black")
-        .order_by("created_at", "id")
+        .only(
+            *("id", "variant", "base_seconds", "increment_seconds", "rated", "status"),
+            *("result", "reason", "created_at", "finished_at", "white__username"),
+            "black__username",
+        )[:limit]
     )
-
-
-def games_section(user) -> list[dict]:
-    return [
+    rows = [
         {
             "id": game.pk,
             "url": settings.SITE_URL + reverse("games:game", args=[game.pk]),
@@ -42,21 +53,40 @@ def games_section(user) -> list[dict]:
             "started_at": game.created_at.isoformat(),
             "finished_at": game.finished_at.isoformat() if game.finished_at else None,
         }
-        for game in _games(user)
+        for game in games
     ]
+    return rows, games[-1].pk if games else None
 
 
-def games_file(export_format: str) -> Callable[[Any], str]:
+# The download's list of the player's games, a page at a time (accounts.personal).
+games_section = Pages(count=_games_count, page=_games_page)
+
+
+def games_file(export_format: str) -> Pages:
     """The download's file of the player's games written in `export_format` ("pgn": chess;
-    "pdn": the draughts variants), as the variants' list says each is written."""
+    "pdn": the draughts variants), as the variants' list says each is written: a page of
+    games at a time, each game's text (`games.selectors.games_texts`)."""
+    codes = [v.code for v in variants.VARIANTS if v.export_format == export_format]
 
-    def games_in_format(user) -> str:
-        from games.selectors import games_export
+    def count(user) -> int:
+        return _games(user).filter(variant__in=codes).count()
 
-        games = [g for g in _games(user) if g.variant_info.export_format == export_format]
-        return games_export(games, site=settings.SITE_URL + "/") if games else ""
+    def page(user, after: int, limit: int) -> tuple[list[str], int | None]:
+        from games.selectors import games_texts
 
-    return games_in_format
+        games = list(
+            _games(user)
+            .filter(variant__in=codes, id__gt=after)
+            # The event's name and round of each game: one query per kind of event, not one
+            # per game.
+            .select_related("white", "black")
+            .prefetch_related("event")[:limit]
+        )
+        if not games:
+            return [], None
+        return games_texts(games, site=settings.SITE_URL + "/"), games[-1].pk
+
+    return Pages(count=count, page=page)
 
 
 def live_game_blocker(user) -> list[str]:

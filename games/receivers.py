@@ -28,9 +28,9 @@ news_on_connect(game_waiting_news)
 
 # What is personal to a player (accounts.personal): their games, in the data download and as
 # PGN/PDN files; a live game keeps them from deleting the account.
-account_data.register_section("games", personal.games_section)
+account_data.register_section_pages("games", personal.games_section)
 for export_format in variants.export_formats():  # games.pgn, games.pdn
-    account_data.register_file(f"games.{export_format}", personal.games_file(export_format))
+    account_data.register_file_pages(f"games.{export_format}", personal.games_file(export_format))
 account_data.register_blocker(personal.live_game_blocker)
 account_data.register_eraser(personal.erase)
 account_data.register_locker(personal.lock_challenges)

@@ -296,14 +296,28 @@ def games_export(
     rounds: dict[int, str] | None = None,
     analysed: Mapping[int, Sequence[str | MoveNode]] | None = None,
 ) -> str:
-    """The games' PGN (chess) or PDN (draughts), one after the other. `site` is the
+    """The games' PGN (chess) or PDN (draughts), one after the other: `games_texts`, joined."""
+    return "\n".join(games_texts(games, site=site, event=event, rounds=rounds, analysed=analysed))
+
+
+def games_texts(
+    games: list[Game],
+    *,
+    site: str,
+    event: str | None = None,
+    rounds: dict[int, str] | None = None,
+    analysed: Mapping[int, Sequence[str | MoveNode]] | None = None,
+) -> list[str]:
+    """Each game's PGN (chess) or PDN (draughts), in the games' order. `site` is the
     site's absolute root (the game's URL is its Site tag); `event` names every game's event
     (else each game's own); `rounds` gives a tournament game's round ("3", "3.2" for the
     second game of a pairing), else the game's event says it, else "-"; `analysed` gives a
     game's moves with the variations of its analysis (its main line the game's moves: the
     caller checks), written in the file. Every header value is escaped by the rules' export.
-    Ratings in two queries whatever the number of games."""
+    Ratings in two queries whatever the number of games, and each event's rounds in one
+    (load the games' events with `prefetch_related("event")`: one query per kind of event)."""
     ratings = _ratings_at_start(games)
+    event_rounds: dict[tuple[int, int], dict[int, str]] = {}
     texts = []
     for game in games:
         rules = variant(game.variant)
@@ -315,8 +329,7 @@ def games_export(
         if rounds is not None:
             round_ = rounds.get(game.pk, "-")
         else:
-            game_round = getattr(game.event, "game_round", None)
-            round_ = game_round(game) if game_round is not None else "-"
+            round_ = _event_rounds(game, event_rounds).get(game.pk, "-")
         fid = ""
         if game.opening_number and openings.uses_table(game.variant):
             drawn = openings.by_number(game.opening_number)
@@ -342,16 +355,33 @@ def games_export(
             fid_opening=fid,
         )
         start = game.start_fen if game.start_fen != rules.start_fen() else None
+        line = (analysed or {}).get(game.pk)
         texts.append(
             rules.export(
-                (analysed or {}).get(game.pk, game.moves),
+                game.moves if line is None else line,
                 start_fen=start,
                 headers=game_headers(record),
                 result=result,
                 clocks=game.clocks,
+                # The moves as the game wrote them when they were played: not worked out again
+                # (most of an export's cost, thousands of games in a player's data archive).
+                notation=[english for _italian, english in game.notation] if line is None else None,
             )
         )
-    return "\n".join(texts)
+    return texts
+
+
+def _event_rounds(game: Game, known: dict[tuple[int, int], dict[int, str]]) -> dict[int, str]:
+    """The Round tags of every game of `game`'s event (a tournament says them; an arena has
+    none), asked of the event once per export, not once per game: a tournament's rounds are
+    one query over all its pairings."""
+    if game.event_type_id is None:
+        return {}
+    key = (game.event_type_id, game.event_id)
+    if key not in known:
+        game_rounds = getattr(game.event, "game_rounds", None)
+        known[key] = game_rounds() if game_rounds is not None else {}
+    return known[key]
 
 
 def game_export(game: Game, *, site: str, analysed: Sequence[str | MoveNode] | None = None) -> str:

@@ -15,11 +15,13 @@ class Reason(models.TextChoices):
     RESET = "reset", _("Reimpostazione della password")
     REMINDER = "reminder", _("Promemoria di un evento")
     CANCELLED = "cancelled", _("Evento annullato")
+    ARCHIVE = "archive", _("Dati pronti")
 
 
 # Mails about the account itself: always sent, with no unsubscribe link (the player asked for
-# them). Every other reason carries List-Unsubscribe (RFC 8058).
-ACCOUNT_REASONS = frozenset({Reason.VERIFY, Reason.RESET})
+# them: a check, a reset, the data archive they asked for). Every other reason carries
+# List-Unsubscribe (RFC 8058).
+ACCOUNT_REASONS = frozenset({Reason.VERIFY, Reason.RESET, Reason.ARCHIVE})
 
 
 class Status(models.TextChoices):

@@ -3,10 +3,7 @@ download and the deletion of the account."""
 
 from __future__ import annotations
 
-import io
-import json
 import re
-import zipfile
 from datetime import timedelta
 
 import pytest
@@ -153,24 +150,6 @@ def test_one_click_unsubscribe(client):
     user.refresh_from_db()
     assert not user.remind_by_email
     assert client.post("/accounts/unsubscribe/forged/").status_code == 400
-
-
-def test_the_data_download(client):
-    user = UserFactory(username="Dora")
-    for variant_code, colour in (("chess", "white"), ("italian", "black")):
-        game = open_game(variant_code=variant_code, **{colour: user})
-        Game.objects.filter(pk=game.pk).update(status="finished", result="1-0")
-    client.force_login(user)
-    response = client.get(reverse("accounts:account_data"))
-    assert response.status_code == 200
-    assert response["Content-Type"] == "application/zip"
-    archive = zipfile.ZipFile(io.BytesIO(response.content))
-    assert set(archive.namelist()) == {"account.json", "games.pgn", "games.pdn"}
-    account = json.loads(archive.read("account.json"))
-    assert account["username"] == "Dora" and len(account["games"]) == 2
-    assert {"ratings", "tournaments", "arenas"} <= set(account)
-    assert '[White "Dora"]' in archive.read("games.pgn").decode()
-    assert '[Black "Dora"]' in archive.read("games.pdn").decode()
 
 
 def test_deleting_is_refused_while_in_a_live_event(client):

@@ -28,7 +28,10 @@ bounded loops, one scenario after another:
 8. export (`bench.attack.export`): a guest address and a signed-in player asking the analysis
    board for its biggest PGN and its costliest moves at nginx's rate for 20 s; another
    visitor's game page p99 against twice its quiet one, every refusal a 400 / 413 / 429 with
-   its message, the big exports served within the budget.
+   its message, the big exports served within the budget;
+9. archive (`bench.attack.archive`): players of thousands of games ask for their data archives
+   at once and again and again; asks beyond the bound refused, each archive ready in time,
+   another visitor's page p99 under twice its quiet one, the worker's tick not starved.
 
 Each prints one line of figures (and what each non-zero figure points at), then a total line.
 Target: every figure but the number of requests is zero (the flood's "targets missed" counts

@@ -14,7 +14,17 @@ from bench.attack import fixtures
 from bench.attack.figures import Figures, grouped, total
 from bench.attack.servers import Site, describe, site_environment
 
-SCENARIOS = ("forms", "sockets", "presence", "faults", "flood", "deletion", "mail", "export")
+SCENARIOS = (
+    "forms",
+    "sockets",
+    "presence",
+    "faults",
+    "flood",
+    "deletion",
+    "mail",
+    "export",
+    "archive",
+)
 # Seconds a presence row lives unrefreshed (live.presence.STALE_MS), plus the tick's sweep.
 STALE_WAIT_SECONDS = 36.0
 
@@ -46,6 +56,8 @@ def main() -> int:
         "--flood-seconds", type=float, help="flood: seconds of flooding (20; quick 10)"
     )
     parser.add_argument("--deletions", type=int, help="deletion: trials per action (16; quick 8)")
+    parser.add_argument("--archive-players", type=int, help="archive: players asking (4; quick 3)")
+    parser.add_argument("--archive-games", type=int, help="archive: games each (6000; quick 1500)")
     parser.add_argument("--details", type=int, default=8, help="detail kinds shown per figure")
     args = parser.parse_args()
     chosen = args.only or list(SCENARIOS)
@@ -148,6 +160,18 @@ def main() -> int:
                 result = Figures("export", export.SHOWN)
                 cast = fixtures.db(export.cast, ports[0], attempts=2)
                 export.run(cast, result, quiet=5.0 if quick else 10.0, seconds=flood_seconds)
+                found = [result]
+            elif scenario == "archive":
+                from bench.attack import archive
+
+                result = Figures("archive", archive.SHOWN)
+                cast = fixtures.db(
+                    archive.cast,
+                    args.archive_players or (3 if quick else 4),
+                    args.archive_games or (1500 if quick else 6000),
+                    attempts=2,
+                )
+                archive.run(cast, ports, result, quiet=5.0 if quick else 10.0)
                 found = [result]
             elif scenario == "presence":
                 from bench.attack import presence

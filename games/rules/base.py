@@ -260,11 +260,15 @@ class Variant(abc.ABC):
         headers: Mapping[str, str] | None = None,
         result: Result | None = None,
         clocks: Sequence[int] | None = None,
+        notation: Sequence[str] | None = None,
     ) -> str:
         """The game as PGN (chess) or PDN (draughts) text. Moves are in machine form; a
         `MoveNode` brings its variations, written in parentheses after its move (PGN's RAV,
         PDN 3.0's variations), each checked move by move (IllegalMove). `clocks`, if given for every move, is the mover's time left after each (ms), written
-        as a `{ [%clk 0:09:58] }` comment after the move (the lichess spelling).
+        as a `{ [%clk 0:09:58] }` comment after the move (the lichess spelling). `notation`,
+        if given for every move of a line with no variations, is each move's English notation
+        as the game stored it when it was played (`notation(fen, move, "en")`): it is written
+        from that, and the moves are not worked out again position by position.
 
         Every header value goes through `tag_value` (one line, nothing hidden, quotes and
         backslashes escaped), so no name can add a header or a game; a tag name that is not a

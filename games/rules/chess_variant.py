@@ -557,16 +557,25 @@ class Chess(Variant):
         headers: Mapping[str, str] | None = None,
         result: Result | None = None,
         clocks: Sequence[int] | None = None,
+        notation: Sequence[str] | None = None,
     ) -> str:
         board = _board(start_fen) if start_fen else chess.Board()
         game = chess.pgn.Game.from_board(board)
         with_clocks = clocks is not None and len(clocks) == len(moves)
-        self._grow(game, board, moves, clocks if with_clocks else None)
+        played = (
+            notation is not None
+            and len(notation) == len(moves)
+            and not any(isinstance(move, MoveNode) for move in moves)
+        )
+        if not played:
+            self._grow(game, board, moves, clocks if with_clocks else None)
         for key, value in (headers or {}).items():
             # python-chess writes header values as given: escape them here (PGN 7).
             tag_pair(key, value)  # validates the name
             game.headers[key] = tag_value(value)
         game.headers["Result"] = str(result) if result else "*"
+        if played:
+            return _played_pgn(game, board, moves, notation, clocks if with_clocks else None)
         out = io.StringIO()
         game.accept(chess.pgn.FileExporter(out))
         return out.getvalue().strip() + "\n"
@@ -590,3 +599,69 @@ class Chess(Variant):
                 self._grow(node, board.copy(stack=False), variation, None)
             board.push(child.move)
             node = child
+
+
+# --- a played game's PGN from the notation it stored ----------------------------------------------
+# The download of a player's games writes thousands of them: working every move out again (its
+# legality, then its SAN for python-chess's exporter) was most of the cost. A game stores each
+# move's notation as it was played; its SAN is that, spelt back (`_san`), and the move text is
+# laid out as python-chess's exporter lays out a line with no variations (80 columns, a move
+# number after a comment), which `tests/rules/test_export.py` checks game by game.
+
+PGN_COLUMNS = 80
+
+
+def _san(english: str, uci: str) -> str:
+    """The SAN of a move from its English notation (`_algebraic`): castling with "O", a
+    promotion with "=", no "e.p."."""
+    text = english.removesuffix(" e.p.")
+    check = text[-1] if text[-1] in "+#" else ""
+    body = text[: len(text) - len(check)]
+    if body.startswith("0-0"):
+        body = body.replace("0", "O")
+    elif len(uci) == 5:  # a promotion: "e8Q" is SAN's "e8=Q"
+        body = body[:-1] + "=" + body[-1]
+    return body + check
+
+
+def _played_pgn(
+    game: chess.pgn.Game,
+    board: chess.Board,
+    moves: Sequence[str | MoveNode],
+    notation: Sequence[str],
+    clocks: Sequence[int] | None,
+) -> str:
+    lines = [f'[{key} "{value}"]' for key, value in game.headers.items()]
+    lines.append("")
+    line = ""
+
+    def token(text: str) -> None:
+        nonlocal line
+        if PGN_COLUMNS - len(line) < len(text):
+            if line:
+                lines.append(line.rstrip())
+            line = ""
+        line += text
+
+    number, white = board.fullmove_number, board.turn == chess.WHITE
+    numbered = False
+    for index, (move, english) in enumerate(zip(moves, notation, strict=True)):
+        if white:
+            token(f"{number}. ")
+        elif not numbered:
+            token(f"{number}... ")
+        token(_san(english, str(move)) + " ")
+        numbered = True
+        if clocks is not None:
+            seconds = max(0, clocks[index]) // 1000
+            token(
+                f"{{ [%clk {seconds // 3600:d}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}] }} "
+            )
+            numbered = False
+        if not white:
+            number += 1
+        white = not white
+    token(game.headers["Result"] + " ")
+    if line:
+        lines.append(line.rstrip())
+    return "\n".join(lines).strip() + "\n"

@@ -605,6 +605,7 @@ class DraughtsVariant(Variant):
         headers: Mapping[str, str] | None = None,
         result: Result | None = None,
         clocks: Sequence[int] | None = None,
+        notation: Sequence[str] | None = None,
     ) -> str:
         """PDN 3.0: tag pairs (GameType per the PDN standard: 20 International, 21 English,
         22 Italian; FEN when the game does not start from the standard position), then the move
@@ -624,7 +625,12 @@ class DraughtsVariant(Variant):
         with_clocks = clocks is not None and len(clocks) == len(moves)
         pos = self.position(fen)
         first = pos.white_to_move == self.board.white_moves_first
-        tokens = self._line_tokens(pos, moves, 1, first, clocks if with_clocks else None)
+        if _written_as_played(moves, notation):
+            # The game's own notation (the same `move_text` of each move, stored as it was
+            # played): the moves are not found again in every position.
+            tokens = self._notation_tokens(notation, first, clocks if with_clocks else None)
+        else:
+            tokens = self._line_tokens(pos, moves, 1, first, clocks if with_clocks else None)
         tokens.append(tags["Result"])
         body, line = [], ""
         for token in tokens:
@@ -635,6 +641,26 @@ class DraughtsVariant(Variant):
                 line = f"{line} {token}" if line else token
         body.append(line)
         return "\n".join(lines) + "\n\n" + "\n".join(body) + "\n"
+
+    @staticmethod
+    def _notation_tokens(
+        notation: Sequence[str], first: bool, clocks: Sequence[int] | None
+    ) -> list[str]:
+        """`_line_tokens` of a line with no variations, from its moves' notation."""
+        tokens: list[str] = []
+        number = 1
+        for index, text in enumerate(notation):
+            if first:
+                tokens.append(f"{number}.")
+            elif index == 0:
+                tokens.append(f"{number}...")
+            tokens.append(text)
+            if clocks is not None:
+                tokens.append(f"{{[%clk {clock_text(clocks[index])}]}}")
+            if not first:
+                number += 1
+            first = not first
+        return tokens
 
     def _line_tokens(
         self,
@@ -780,3 +806,12 @@ INTERNATIONAL = DraughtsVariant(
     pdn_game_type="20",
     pdn_two_points=True,
 )
+
+
+def _written_as_played(moves: Sequence[str | MoveNode], notation: Sequence[str] | None) -> bool:
+    """`notation` may stand for `moves`: one text a move, and no variation to find."""
+    return (
+        notation is not None
+        and len(notation) == len(moves)
+        and not any(isinstance(move, MoveNode) for move in moves)
+    )

@@ -37,3 +37,14 @@
     });
   }
 })();
+
+// The data archive's ask (the "I miei dati" section): a refusal (409 one is being prepared, 429
+// asked too often) is the section with its reason, swapped in like any other answer.
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const status = event.detail.xhr.status;
+  const target = event.detail.target;
+  if ((status === 409 || status === 429) && target && target.id === "data-archive") {
+    event.detail.shouldSwap = true;
+    event.detail.isError = false;
+  }
+});
