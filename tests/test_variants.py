@@ -87,6 +87,20 @@ variants.declare(variants.VariantInfo(
     rules=toy, label="Dama giocattolo", export_format="pdn", board_kind="draughts",
     board_size=8, draw_claims=False, fid_table="italian", eco_openings=False,
 ))
+# A new draughts variant as docs/adding-a-variant.md's steps 2 and 3 make one: a 6×6 board
+# of the generator's flags, its start, its entry in the list; nothing else written anywhere.
+from games.rules.draughts import Board, DraughtsVariant, _start
+
+board6 = Board(size=6, first_row_starts_dark=True, flying_kings=False,
+               men_capture_backwards=False, men_capture_kings=False, max_capture=True,
+               italian_priorities=False, promotion_ends_capture=True, white_moves_first=True)
+toy6 = DraughtsVariant(code="toy6", name="Toy draughts 6x6", name_it="Damina 6x6", board=board6,
+                       start=_start(board6, range(4, 6), range(0, 2)), king_only_plies=40,
+                       fmjd_endgame=False, pdn_game_type="0")
+variants.declare(variants.VariantInfo(
+    rules=toy6, label="Damina 6x6", export_format="pdn", board_kind="draughts",
+    board_size=6, draw_claims=False, fid_table=None, eco_openings=False,
+))
 toy_chess = Chess()  # and chess's
 toy_chess.code = "toychess"
 variants.declare(variants.VariantInfo(
@@ -135,6 +149,12 @@ facts = {
     "table": ["toy" in openings.TABLE_VARIANTS, options.mode_allowed("table1", "toy"),
               thematic_choices("toy") == thematic_choices("italian")],
     "geometry": selectors.board_geometry("toy") == selectors.board_geometry("italian"),
+    "toy6": {
+        "size": selectors.board_geometry("toy6")["size"],
+        "squares": len(selectors.board_geometry("toy6")["squares"]),
+        "first_moves": sorted(variant("toy6").legal_moves(variant("toy6").start_fen())),
+        "table": options.mode_allowed("table1", "toy6"),
+    },
 }
 translation.deactivate_all()  # as makemigrations compares: labels untranslated
 loader = MigrationLoader(None, ignore_no_migrations=True)
@@ -144,14 +164,14 @@ changes = MigrationAutodetector(loader.project_state(), ProjectState.from_apps(a
 facts["migrations"] = sorted(changes)
 
 with transaction.atomic():
-    for code in ("toy", "toychess"):
+    for code in ("toy", "toychess", "toy6"):
         game = open_game(variant_code=code)
         client = Client()
         client.force_login(game.white)
         page = client.get(reverse("games:game", args=[game.pk])).content.decode()
         download = client.get(reverse("games:export", args=[game.pk]))
         text = download.content.decode()
-        facts[code] = {
+        facts[code if code != "toy6" else "toy6_game"] = {
             "button": "PGN" if "download>PGN</a>" in page else "PDN" * ("download>PDN</a>" in page),
             "draw_claim": 'id="draw-claim"' in page,
             "chessground_css": "chessground.base.css" in page,
@@ -177,7 +197,9 @@ def test_a_variant_declared_in_the_list_is_picked_up_everywhere():
     )
     assert run.returncode == 0, run.stderr
     facts = json.loads(run.stdout.strip().splitlines()[-1])
-    assert facts["codes"] == ["chess", "italian", "english", "international", "toy", "toychess"]
+    assert facts["codes"] == [
+        "chess", "italian", "english", "international", "toy", "toy6", "toychess"
+    ]  # fmt: skip
     assert facts["services"] == [facts["codes"], facts["codes"]]
     assert facts["choice"] == ["toy", "Dama giocattolo"]
     assert facts["models"] == [
@@ -210,6 +232,19 @@ def test_a_variant_declared_in_the_list_is_picked_up_everywhere():
         "chess_opening": True,
         "file": "pgn",
         "headers": ["UTCDate"],
+    }
+    # A 6×6 board made as the guide says: 18 squares, White's four men each with a move, no
+    # F.I.D. table; its game page draws it, its download is PDN.
+    assert facts["toy6"]["size"] == 6 and facts["toy6"]["squares"] == 18
+    assert len(facts["toy6"]["first_moves"]) >= 3 and facts["toy6"]["table"] is False
+    assert facts["toy6_game"] == {
+        "button": "PDN",
+        "draw_claim": False,
+        "chessground_css": False,
+        "board": "draughts",
+        "chess_opening": False,
+        "file": "pdn",
+        "headers": ["GameType"],
     }
     # What the list cannot do on its own: the choices are in the migrations, so a new variant
     # comes with one migration for these apps.

@@ -27,7 +27,7 @@ from typing import Literal
 import chess
 
 from .base import Language, Variant
-from .chess_variant import algebraic
+from .chess_variant import Chess, algebraic
 
 Problem = Literal["", "unreadable", "illegal", "ambiguous"]
 
@@ -72,7 +72,8 @@ _DRAUGHTS = re.compile(r"[0-9]{1,3}([-x][0-9]{1,3})+\Z")
 
 def read_move(rules: Variant, fen: str, text: str, language: Language = "it") -> Reading:
     """`text` read in the position `fen` of `rules`' variant (see the module's docstring)."""
-    if rules.code == "chess":
+    # By the rules, not the code: a chess variant under another code reads chess moves.
+    if isinstance(rules, Chess):
         return _read_chess(fen, text, language)
     return _read_draughts(rules.legal_moves(fen), text)
 

@@ -111,3 +111,16 @@ def test_draughts_captures_by_ends_or_path_and_ambiguity():
         "47x36x27x38x47",
         "47x38x27x36x47",
     )
+
+
+def test_a_chess_variant_under_another_code_reads_chess_moves():
+    """The reading goes by the rules, not by the code "chess" (docs/adding-a-variant.md: a
+    variant is a code and a rules object)."""
+    import copy
+
+    from games.rules.chess_variant import Chess
+
+    other = copy.copy(Chess())
+    other.code = "toychess"
+    reading = read_move(other, other.start_fen(), "Cf3")
+    assert reading.move == "g1f3"
