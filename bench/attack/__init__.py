@@ -34,7 +34,9 @@ bounded loops, one scenario after another:
    another visitor's page p99 under twice its quiet one, the worker's tick not starved.
 
 Each prints one line of figures (and what each non-zero figure points at), then a total line.
-Target: every figure but the number of requests is zero (the flood's "targets missed" counts
+Target: every figure but the number of requests (and of processes restarted, each one named:
+the faults scenario starts a server process that exits by itself again 2 s later, as its
+systemd unit does) is zero (the flood's "targets missed" counts
 its targets not met); the run exits 1 otherwise. The
 servers' logs stay in the directory printed at the end.
 """

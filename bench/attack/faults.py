@@ -56,6 +56,7 @@ from bench.attack.servers import Site, describe
 
 SHOWN = (
     "requests",
+    "restarted",
     "http_500",
     "tracebacks",
     "unanswered",
@@ -559,6 +560,34 @@ def check(book: Book) -> None:
         )
 
 
+# The deployment's units start a process that exits by itself again 2 s later
+# (deploy/systemd/: Restart=always, RestartSec=2); so does this run, and says so.
+UNIT_RESTART_SECONDS = 2
+
+
+async def restarted_as_units_do(site: Site, book: Book, stop: asyncio.Event) -> None:
+    """A server process (daphne, the worker, beat) that exits by itself during the run is
+    started again as its unit would start it, and the phase reports it: a crash is a finding
+    even when the service manager heals it. A process the run itself stops (the kill phases) is
+    no longer among the running ones, and is not counted."""
+    while not stop.is_set():
+        for name, proc in list(site.procs.running.items()):
+            if proc.poll() is None:
+                continue
+            phase = book.current
+            await asyncio.sleep(UNIT_RESTART_SECONDS)
+            if site.procs.running.get(name) is not proc:
+                continue  # the run restarted it meanwhile
+            await asyncio.to_thread(site.restart, name)
+            if phase is not None:
+                phase.figures.add("restarted")
+                phase.figures.info.append(
+                    f"{name} exited by itself (code {proc.returncode}); started again "
+                    f"{UNIT_RESTART_SECONDS} s later, as its unit's Restart=always does"
+                )
+        await asyncio.sleep(0.5)
+
+
 async def run(site: Site, tables: list[Table], cookie: str, login_user: str, quick: bool,
               seed: int) -> list[Figures]:  # fmt: skip
     from django.conf import settings  # the attacker's Django reads the site's environment
@@ -582,6 +611,8 @@ async def run(site: Site, tables: list[Table], cookie: str, login_user: str, qui
     workers = [
         asyncio.create_task(table_loop(t, book, seed * 1000 + i)) for i, t in enumerate(tables)
     ]
+    units_stop = asyncio.Event()
+    units = asyncio.create_task(restarted_as_units_do(site, book, units_stop))
     for i, phase in enumerate(plan[:-1]):
         if i:
             begin(phase)
@@ -608,7 +639,9 @@ async def run(site: Site, tables: list[Table], cookie: str, login_user: str, qui
             break
         await asyncio.sleep(2)
     stop.set()
+    units_stop.set()
     await looker
+    await units
     await asyncio.to_thread(fixtures.db, check, book)
     (site.log_dir / "attack-clients.txt").write_text("\n".join(book.journal) + "\n")
     sizes = [p.log_sizes for p in plan] + [site.log_sizes()]
