@@ -185,7 +185,7 @@ def test_sign_up_join_events_enter_a_pool_and_challenge_by_keyboard_alone(site, 
         expect(page.get_by_test_id("pool-waiting")).to_have_count(0)
         # "Annulla" is gone with the swap: the focus stays on the grid itself (site.js), not the
         # page's start, nor a control of the grid the player did not choose.
-        assert page.evaluate("() => document.activeElement.id") == "quick-pairing"
+        expect(page.locator("#quick-pairing")).to_be_focused()
 
         # A challenge: Italian draughts (typed into the focused select), to the rival by name.
         tab_to(page, "Variante")
