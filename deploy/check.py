@@ -669,6 +669,39 @@ http {{
         log = (self.tmp / "nginx" / "error.log").read_text(errors="replace")
         return sum("limiting " in line and f'by zone "{zone}"' in line for line in log.splitlines())
 
+    def burst(self, zone: str, kind: str, sent: int, post) -> None:
+        """`sent` POSTs at once, each `post(i) -> (status, text)`: those past the zone's burst
+        (and what its rate refilled meanwhile) refused 429 with the site's words, the others
+        passed to daphne (403: no CSRF token), every refusal in nginx's log under the zone."""
+        limits = nginx_limits()
+        answers: list[tuple[int, str]] = []
+        logged = self.nginx_refusals(zone)
+        started = time.monotonic()
+        threads = [
+            threading.Thread(target=lambda i=i: answers.append(post(i))) for i in range(sent)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        took = time.monotonic() - started
+        refused = [text for status, text in answers if status == 429]
+        passed = [status for status, _ in answers if status != 429]
+        name = zone.removeprefix("circolo_")
+        # At most the burst and the one the rate allows, plus what the rate refilled meanwhile.
+        allowed = 1 + limits[f"{name}_burst"] + limits[f"{name}_rate"] * took
+        say(
+            len(answers) == sent
+            and 0 < len(passed) <= allowed
+            and refused
+            and all("Troppe richieste da questo indirizzo" in text for text in refused)
+            and set(passed) == {403}
+            and self.nginx_refusals(zone) - logged == len(refused),
+            f"nginx limit_req: {sent} POSTs at once to {kind} from one address,"
+            f" {len(passed)} let through, {len(refused)} refused 429 by nginx",
+            f"{took:.1f} s, statuses {dict(sorted(Counter(s for s, _ in answers).items()))}",
+        )
+
     def check_nginx_limits(self) -> None:
         """The limits of deploy/nginx/circolo.conf in force, each from a loopback address of
         its own (nginx counts per address; the browser's 127.0.0.1 stays untouched): POSTs to
@@ -677,43 +710,21 @@ http {{
         limit_conn allows refused at the handshake, and one more let in once one closes;
         handshakes faster than their rate past the burst refused."""
         limits = nginx_limits()
-        too_many = "Troppe richieste da questo indirizzo"
 
         # The forms: POSTs without a CSRF token, so the ones let through cost daphne nothing
         # (403) and nginx's 429 cannot be the site's own throttle.
-        sent = int(limits["forms_burst"]) * 2 + 10
-        answers: list[tuple[int, str]] = []
-
-        def post(i: int) -> None:
+        def post(i: int) -> tuple[int, str]:
             path = FORM_POSTS[i % len(FORM_POSTS)]
             response, text = Client(self.https, "127.0.0.4").request(
                 "POST", path, {"username": f"nessuno{i}", "password": "sbagliata-0"}
             )
-            answers.append((response.status, text))
+            return response.status, text
 
-        logged = self.nginx_refusals("circolo_forms")
-        started = time.monotonic()
-        threads = [threading.Thread(target=post, args=(i,)) for i in range(sent)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        took = time.monotonic() - started
-        refused = [text for status, text in answers if status == 429]
-        passed = [status for status, _ in answers if status != 429]
-        # At most the burst and the one the rate allows, plus what the rate refilled meanwhile.
-        allowed = 1 + limits["forms_burst"] + limits["forms_rate"] * took
-        say(
-            len(answers) == sent
-            and 0 < len(passed) <= allowed
-            and refused
-            and all(too_many in text for text in refused)
-            and set(passed) == {403}
-            and self.nginx_refusals("circolo_forms") - logged == len(refused),
-            f"nginx limit_req: {sent} POSTs at once to the {len(FORM_POSTS)} account and"
-            f" password forms from one address, {len(passed)} let through, {len(refused)}"
-            " refused 429 by nginx",
-            f"{took:.1f} s, statuses {dict(sorted(Counter(s for s, _ in answers).items()))}",
+        self.burst(
+            "circolo_forms",
+            f"the {len(FORM_POSTS)} account and password forms",
+            int(limits["forms_burst"]) * 2 + 10,
+            post,
         )
         response, _ = Client(self.https, "127.0.0.4").request("GET", "/accounts/login/")
         other, _ = Client(self.https, "127.0.0.5").request("POST", "/accounts/login/", {})
@@ -750,35 +761,16 @@ http {{
         )
 
         # The analysis board's POSTs: as the forms, all at once from one address.
-        sent = int(limits["analysis_burst"]) * 2 + 10
-        answers = []
-
-        def analyse(i: int) -> None:
+        def analyse(i: int) -> tuple[int, str]:
             path = ("/games/analysis/move/", "/games/1/analysis/export/")[i % 2]
             response, text = Client(self.https, "127.0.0.8").request("POST", path, {})
-            answers.append((response.status, text))
+            return response.status, text
 
-        logged = self.nginx_refusals("circolo_analysis")
-        started = time.monotonic()
-        threads = [threading.Thread(target=analyse, args=(i,)) for i in range(sent)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-        took = time.monotonic() - started
-        refused = [text for status, text in answers if status == 429]
-        passed = [status for status, _ in answers if status != 429]
-        allowed = 1 + limits["analysis_burst"] + limits["analysis_rate"] * took
-        say(
-            len(answers) == sent
-            and 0 < len(passed) <= allowed
-            and refused
-            and all(too_many in text for text in refused)
-            and set(passed) == {403}
-            and self.nginx_refusals("circolo_analysis") - logged == len(refused),
-            f"nginx limit_req: {sent} POSTs at once to the analysis board from one address,"
-            f" {len(passed)} let through, {len(refused)} refused 429 by nginx",
-            f"{took:.1f} s, statuses {dict(sorted(Counter(s for s, _ in answers).items()))}",
+        self.burst(
+            "circolo_analysis",
+            "the analysis board",
+            int(limits["analysis_burst"]) * 2 + 10,
+            analyse,
         )
 
         # Open sockets per address: as many as limit_conn allows, at the handshakes' own rate
