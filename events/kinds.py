@@ -24,6 +24,9 @@ class EventKind:
     model: type[models.Model]
     game_finished: Callable[..., Any]
     entrants: Callable[[Iterable[int]], Iterable[tuple[int, int, datetime]]] | None = None
+    # The kind's own pages tell a player that an event of theirs was cancelled (the
+    # tournaments' banner, with the reason): the shared notice would say it twice (RULES 11.3).
+    tells_cancellation: bool = False
 
     @property
     def code(self) -> str:

@@ -128,8 +128,9 @@ def start_moved(event) -> None:
 
 def event_cancelled(event, *, by_id: int | None = None, now: datetime | None = None) -> int:
     """RULES 11.3: an event was cancelled (called in the cancelling transaction): each of its
-    players is told on the site's pages (their notice, for a day or until closed) and, if they
-    chose reminder mails to a confirmed address, by mail. Returns how many were told; telling
+    players is told on the site's pages (their notice, for a day or until closed, unless the
+    kind's own pages say it: `EventKind.tells_cancellation`) and, if they chose reminder mails
+    to a confirmed address, by mail; its reminders go. Returns how many were told; telling
     twice changes nothing."""
     kind = by_code(event._meta.model_name)
     if kind is None or kind.entrants is None:
@@ -143,8 +144,12 @@ def event_cancelled(event, *, by_id: int | None = None, now: datetime | None = N
     ]
     if not players:
         return 0
-    told = Reminder.objects.filter(kind=kind.code, event_id=event.pk)
-    told.filter(cancelled_at=None).update(cancelled_at=now, dismissed=False, name=event.name)
+    start_moved(event)  # its reminders (and their notices) no longer hold, nor its unsent mails
+    mail_queue_many(
+        _cancelled_mail(p, kind, event) for p in players if p.remind_by_email and p.email_verified
+    )
+    if kind.tells_cancellation:
+        return len(players)  # its own pages say it, with the reason
     Reminder.objects.bulk_create(
         [
             Reminder(
@@ -158,11 +163,7 @@ def event_cancelled(event, *, by_id: int | None = None, now: datetime | None = N
             )
             for p in players
         ],
-        ignore_conflicts=True,  # a player reminded already: their row was updated above
-    )
-    start_moved(event)  # the reminders not sent yet are no longer worth sending
-    mail_queue_many(
-        _cancelled_mail(p, kind, event) for p in players if p.remind_by_email and p.email_verified
+        ignore_conflicts=True,  # told already: nothing new
     )
     user_changed_on_commit(
         [p.pk for p in players if p.remind_on_site or p.remind_in_browser],

@@ -134,26 +134,36 @@ def test_a_cancelled_event_tells_its_players(client, mailbox, django_capture_on_
     assert "è stato annullato" in received.text
     mail = Mail.objects.get()
     assert mail.reason == Reason.CANCELLED and mail.user == mailed
-    assert set(Reminder.objects.values_list("user_id", flat=True)) == {mailed.pk, on_site.pk}
+    # A tournament's own banner says it, with the reason: no second notice.
+    assert not Reminder.objects.exists()
     client.force_login(on_site)
-    page = client.get(reverse("events:reminders")).content.decode()
-    assert 'data-testid="cancelled-notice"' in page and "Open annullato" in page
-    assert notices_for(on_site, now=timezone.now() + timedelta(hours=25)) == []
+    assert "Open annullato" not in client.get(reverse("events:reminders")).content.decode()
+    banner = client.get(reverse("tournaments:banner")).content.decode()
+    assert "Open annullato" in banner and "annullato da chi l'ha aperto" in banner
     from events.reminders import event_cancelled
 
     event_cancelled(tournament, by_id=tournament.opened_by_id)  # twice: nothing new
-    assert Mail.objects.count() == 1 and Reminder.objects.count() == 2
+    assert Mail.objects.count() == 1
 
 
-def test_a_cancelled_arena_tells_its_players_too():
-    arena = ArenaFactory(starts_at=timezone.now() + timedelta(hours=5))
+def test_a_cancelled_arena_tells_its_players_on_every_page(client):
+    """An arena has no banner of its own: the shared notice says it, for a day or until
+    closed, beside the mail; telling twice changes nothing."""
+    from arena import services as arena_services
+    from events.reminders import event_cancelled
+
+    arena = ArenaFactory(name="Arena annullata", starts_at=timezone.now() + timedelta(hours=5))
     player = verified()
     EntryFactory(arena=arena, player=player)
-    from arena import services as arena_services
-
     arena_services.arena_cancel(arena_id=arena.pk, by=arena.opened_by)
     assert Reminder.objects.get().cancelled_at is not None
     assert Mail.objects.get().reason == Reason.CANCELLED
+    client.force_login(player)
+    page = client.get(reverse("events:reminders")).content.decode()
+    assert 'data-testid="cancelled-notice"' in page and "Arena annullata" in page
+    assert notices_for(player, now=timezone.now() + timedelta(hours=25)) == []
+    event_cancelled(arena, by_id=arena.opened_by_id)
+    assert Mail.objects.count() == 1 and Reminder.objects.count() == 1
 
 
 def options_of(tournament, starts_at):

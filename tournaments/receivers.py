@@ -19,7 +19,14 @@ def game_finished(*, game_id: int) -> bool:
 
 # One kind of event (events.kinds): its games' ends come through the events router, and its
 # entrants are reminded before the start (events.reminders).
-register(EventKind(model=Tournament, game_finished=game_finished, entrants=personal.entrants))
+register(
+    EventKind(
+        model=Tournament,
+        game_finished=game_finished,
+        entrants=personal.entrants,
+        tells_cancellation=True,  # its banner, with the reason (tournaments/_banner.html)
+    )
+)
 
 # Its news on a player's site socket: one of their tournaments changed (the banner re-fetches).
 messages.register_what(broadcast.PLAYER_WHAT)
