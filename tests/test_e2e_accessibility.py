@@ -62,6 +62,12 @@ MISSING_REFERENCES = """() => [...document.querySelectorAll("[aria-describedby],
     (el.getAttribute(name) || "").split(/\\s+/).filter(id => id && !document.getElementById(id))))"""
 
 
+# The lists a phone reads as cards (events, a player's games): none wider than its place, so no
+# column is cut off at 390 px behind a scroll the reader may not notice.
+CLIPPED_LISTS = """() => [...document.querySelectorAll(".event-list, .player-games")]
+  .some(t => t.scrollWidth > t.parentElement.clientWidth + 1)"""
+
+
 def report(label: str, width: int, violations: list[dict]) -> list[str]:
     """One line per violation, printed; the serious and critical ones returned."""
     failing = []
@@ -189,6 +195,8 @@ def test_every_page_has_no_serious_or_critical_axe_violation(site, browser):
             )
             violations = violations_of(axe, page, preload=not admin)
             failing.extend(report(label, width, violations))
+            if width < 500 and page.evaluate(CLIPPED_LISTS):
+                failing.append(f"{label} @{width}: a list of events or games wider than the page")
         missing = [] if admin else page.evaluate(MISSING_REFERENCES)
         if missing:
             failing.append(f"{label}: aria references to no element: {missing}")
