@@ -525,8 +525,8 @@ http {{
 
     def check_password_reset(self) -> None:
         """The password reset end to end, from a loopback address of its own (the sign-up and
-        reset counters, and nginx's, are per address): a player signs up with an address; a
-        signed-out client asks for a reset on the form; the worker sends the mail to the run's
+        reset counters, and nginx's, are per address): a player signs up with an address and
+        follows the check mailed to it; a signed-out client asks for a reset on the form; the worker sends the mail to the run's
         SMTP server; the link in its text, under SITE_URL, is followed through nginx to the form
         of a new password, which signs the player in; the new password logs in on the log-in
         form; the same link again is refused as used."""
@@ -554,6 +554,22 @@ http {{
                 {"username": username, "email": address, "password1": old, "password2": old},
             )
             expect(response.status == 302, f"sign-up with an address answered {response.status}")
+
+            # A reset goes only to a confirmed address (docs/rules.md 10.2): the sign-up's
+            # check, mailed by the worker, is followed first, through nginx.
+            def verify_link() -> str:
+                for received in self.mailbox.to(address):
+                    found = re.search(r"\S+/accounts/email/verify/\S+/", received.text)
+                    if found:
+                        return found.group(0)
+                return ""
+
+            link = wait_until(verify_link, 30, f"the address check mailed to {address}")
+            expect(link.startswith(self.site + "/"), f"the check's link {link} is not under nginx")
+            response, page = Client(self.https, source).request(
+                "GET", urllib.parse.urlsplit(link).path
+            )
+            expect(response.status == 200, f"the address check answered {response.status}")
 
             asking = Client(self.https, source)
             response, page = asking.submit("/accounts/password/reset/", {"email": address})
