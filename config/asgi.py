@@ -36,13 +36,27 @@ class PageGate:
     whose dozen scripts and style sheets queued two at a time came alive late (a button pressed
     before its script was in did nothing)."""
 
-    def __init__(self, app, limit: int, free: str = "") -> None:
+    def __init__(
+        self, app, limit: int, free: str = "", lane: tuple[str, ...] = (), lane_limit: int = 1
+    ) -> None:
         self.app, self.limit, self.free = app, limit, free
+        self.lane, self.lane_limit = lane, lane_limit
         self.gate: asyncio.Semaphore | None = None  # made in the loop that serves
+        self.lane_gate: asyncio.Semaphore | None = None
 
     async def __call__(self, scope, receive, send):
-        if self.limit <= 0 or (self.free and scope.get("path", "").startswith(self.free)):
+        path = scope.get("path", "")
+        if self.limit <= 0 or (self.free and path.startswith(self.free)):
             return await self.app(scope, receive, send)
+        # The account forms' POSTs (a password hashed, a mail counted: the forms a flood of
+        # sign-ups, resets or deletions hits) take turns in a lane of their own, so however many
+        # come at once they never hold the pages' turns (make attack, the mail and deletion
+        # scenarios: another visitor's page waited behind them).
+        if self.lane and scope.get("method") == "POST" and path.startswith(self.lane):
+            if self.lane_gate is None:
+                self.lane_gate = asyncio.Semaphore(self.lane_limit)
+            async with self.lane_gate:
+                return await self.app(scope, receive, send)
         if self.gate is None:
             self.gate = asyncio.Semaphore(self.limit)
         async with self.gate:
@@ -51,7 +65,12 @@ class PageGate:
 
 application = ProtocolTypeRouter(
     {
-        "http": PageGate(django_asgi_app, settings.HTTP_CONCURRENCY, free=settings.STATIC_URL),
+        "http": PageGate(
+            django_asgi_app,
+            settings.HTTP_CONCURRENCY,
+            free=settings.STATIC_URL,
+            lane=settings.ACCOUNT_FORM_PATHS,
+        ),
         # The full origin (scheme, host and port), not only the host: another port or scheme on
         # the same host is another site (live/sockets.py, SameOriginValidator).
         # The socket's user from its session cookie, once at the handshake (live/auth.py).

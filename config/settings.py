@@ -109,6 +109,15 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Django's hashers, PBKDF2 first as by default, hashed one at a time on the machine
+# (accounts/hashers.py).
+PASSWORD_HASHERS = [
+    "accounts.hashers.OneAtATimePBKDF2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+    "django.contrib.auth.hashers.Argon2PasswordHasher",
+    "django.contrib.auth.hashers.BCryptSHA256PasswordHasher",
+    "django.contrib.auth.hashers.ScryptPasswordHasher",
+]
 # Tests only (FAST_PASSWORD_HASHER=1, set by the test suite for itself and the processes it
 # starts): MD5 instead of PBKDF2, which made creating players most of a test's time.
 if env_bool(os.environ, "FAST_PASSWORD_HASHER", False):
@@ -189,6 +198,16 @@ SOCKET_PLAY_THREADS = env_int(os.environ, "SOCKET_PLAY_THREADS", 4)
 # Pages a daphne process serves at once (config/asgi.py, PageGate); more wait their turn. 0: no
 # limit.
 HTTP_CONCURRENCY = env_int(os.environ, "HTTP_CONCURRENCY", 2, minimum=0)
+# The account forms whose POST hashes a password or queues an account mail: one at a time per
+# process, in a lane of their own beside the pages' HTTP_CONCURRENCY (config/asgi.py PageGate).
+ACCOUNT_FORM_PATHS = (
+    "/accounts/signup/",
+    "/accounts/login/",
+    "/accounts/password/",
+    "/accounts/settings/email/",
+    "/accounts/settings/delete/",
+    "/admin/login/",
+)
 # The part of an event's live page that is the same for every viewer is rendered once per
 # change and kept at most this long when nothing pushes a change (events/shared_part.py); 0
 # renders it for every request (the in-process tests, which commit nothing).

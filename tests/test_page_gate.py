@@ -55,3 +55,36 @@ async def test_static_files_pass_the_gate():
 @pytest.mark.asyncio
 async def test_no_limit_lets_every_page_in():
     assert await _serve(limit=0, pages=6) == (6, 6)
+
+
+@pytest.mark.asyncio
+async def test_account_forms_take_turns_in_a_lane_of_their_own():
+    """A flood of sign-ups or resets holds the lane, never the pages' turns: a page still goes
+    in while the lane is full, and the lane's posts pass one at a time."""
+    inside = {"lane": 0, "most": 0}
+    hold = asyncio.Event()
+    served = []
+
+    async def app(scope, receive, send):
+        if scope["method"] == "POST":
+            inside["lane"] += 1
+            inside["most"] = max(inside["most"], inside["lane"])
+            await hold.wait()
+            inside["lane"] -= 1
+        served.append(scope["path"])
+
+    gate = PageGate(app, 1, lane=("/accounts/signup/",))
+    posts = [
+        asyncio.create_task(
+            gate({"type": "http", "method": "POST", "path": "/accounts/signup/"}, None, None)
+        )
+        for _ in range(5)
+    ]
+    for _ in range(10):
+        await asyncio.sleep(0)
+    # The lane is busy (one post in, four waiting): a page passes the pages' gate at once.
+    await asyncio.wait_for(gate({"type": "http", "method": "GET", "path": "/"}, None, None), 1)
+    assert served == ["/"] and inside["lane"] == 1
+    hold.set()
+    await asyncio.gather(*posts)
+    assert inside["most"] == 1 and served.count("/accounts/signup/") == 5
