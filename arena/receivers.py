@@ -27,11 +27,13 @@ def arena_started_news(user_id: int) -> list[dict]:
     is active and not in a game (a game's own `mygame` comes first)."""
     from arena.selectors import arenas_just_started, in_live_game
 
-    if in_live_game(user_id):
+    # Every site socket that opens asks this: the one query that is nearly always empty first.
+    arena_ids = arenas_just_started(user_id)
+    if not arena_ids or in_live_game(user_id):
         return []
     return [
-        messages.user_changed(messages.What.EVENT_CALL, url=arena.get_absolute_url())
-        for arena in Arena.objects.filter(pk__in=arenas_just_started(user_id)).order_by("pk")
+        messages.user_changed(messages.What.EVENT_CALL, url=Arena(pk=pk).get_absolute_url())
+        for pk in sorted(arena_ids)
     ]
 
 
