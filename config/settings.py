@@ -118,6 +118,9 @@ PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.BCryptSHA256PasswordHasher",
     "django.contrib.auth.hashers.ScryptPasswordHasher",
 ]
+# The nice value of each process's password-hashing thread (0 to 19; 0 = the process's own):
+# pages waiting for a core are served before a hash (accounts/hashers.py).
+PASSWORD_HASHING_NICE = min(env_int(os.environ, "PASSWORD_HASHING_NICE", 10, minimum=0), 19)
 # Tests only (FAST_PASSWORD_HASHER=1, set by the test suite for itself and the processes it
 # starts): MD5 instead of PBKDF2, which made creating players most of a test's time.
 if env_bool(os.environ, "FAST_PASSWORD_HASHER", False):

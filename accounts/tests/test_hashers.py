@@ -4,6 +4,7 @@ own PBKDF2 ones, read and written alike."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import threading
@@ -56,3 +57,26 @@ def test_its_hashes_are_djangos_pbkdf2(settings, tmp_path):
     theirs = PBKDF2PasswordHasher().encode("Correct-Horse-42", "saltsaltsalt", 1000)
     assert check_password("Correct-Horse-42", theirs) and check_password("Correct-Horse-42", ours)
     assert not check_password("wrong", ours)
+
+
+def test_the_hash_runs_in_a_thread_of_lower_priority(settings, tmp_path):
+    """Fails if the hash runs in the caller's thread or at the caller's priority: the thread
+    that hashes reports its own nice value, and it is the setting's, not the caller's."""
+    settings.VAR_DIR = tmp_path
+    settings.PASSWORD_HASHING_NICE = 7
+    seen: dict[str, int] = {}
+
+    class Watching(OneAtATimePBKDF2PasswordHasher):
+        def _encode_in_turn(self, password, salt, iterations):
+            seen["thread"] = threading.get_native_id()
+            seen["nice"] = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+            return super()._encode_in_turn(password, salt, iterations)
+
+    mine = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    encoded = Watching().encode("Correct-Horse-42", "saltsaltsalt", 1000)
+    assert encoded == PBKDF2PasswordHasher().encode("Correct-Horse-42", "saltsaltsalt", 1000)
+    assert seen["thread"] != threading.get_native_id()
+    # The thread is made once per process: its nice value is the one set when it was made
+    # (7 if this test made it, else the default 10), never the caller's.
+    assert seen["nice"] > mine and seen["nice"] in (7, 10)
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == mine
