@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import math
 import os
 import sys
+import time
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -19,6 +21,34 @@ from django.conf import settings  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from live.auth import SocketAuthMiddleware  # noqa: E402
 from live.sockets import SameOriginValidator  # noqa: E402
+
+
+class Pace:
+    """A token bucket of BURST tokens filled at RATE a second, kept as the time the bucket is
+    full again (the generic cell rate algorithm): `wait(now)` says how long a request must wait
+    for its token, and takes it, or says None without taking one when that wait would pass
+    `most` seconds. Requests are served in their order of arrival."""
+
+    def __init__(self, burst: float, rate: float, most: float) -> None:
+        self.interval = 1.0 / rate
+        self.tolerance = (burst - 1) * self.interval
+        self.most = most
+        self.full_at = -math.inf  # the moment the last token taken has been made again
+
+    def wait(self, now: float) -> float | None:
+        due = max(self.full_at, now)
+        delay = max(0.0, due - self.tolerance - now)
+        if delay > self.most:
+            return None
+        self.full_at = due + self.interval
+        return delay
+
+
+TOO_MANY = (
+    b'<!DOCTYPE html><html lang="it"><meta charset="utf-8"><title>429</title>'
+    b"<p>Troppe richieste di account in questo momento: riprova tra un minuto.</p>"
+    b'<p lang="en">Too many account requests right now: try again in a minute.</p></html>'
+)
 
 
 class PageGate:
@@ -37,10 +67,16 @@ class PageGate:
     before its script was in did nothing)."""
 
     def __init__(
-        self, app, limit: int, free: str = "", lane: tuple[str, ...] = (), lane_limit: int = 1
+        self,
+        app,
+        limit: int,
+        free: str = "",
+        lane: tuple[str, ...] = (),
+        lane_limit: int = 1,
+        lane_pace: Pace | None = None,
     ) -> None:
         self.app, self.limit, self.free = app, limit, free
-        self.lane, self.lane_limit = lane, lane_limit
+        self.lane, self.lane_limit, self.lane_pace = lane, lane_limit, lane_pace
         self.gate: asyncio.Semaphore | None = None  # made in the loop that serves
         self.lane_gate: asyncio.Semaphore | None = None
 
@@ -53,6 +89,16 @@ class PageGate:
         # come at once they never hold the pages' turns (make attack, the mail and deletion
         # scenarios: another visitor's page waited behind them).
         if self.lane and scope.get("method") == "POST" and path.startswith(self.lane):
+            # And at a pace (ACCOUNT_FORM_RATE): one at a time still let a flood from many
+            # addresses keep a core of each daphne busy, and every other visitor's page waited
+            # for a core. Past the pace the posts wait on the loop, where waiting is free; one
+            # that would wait over ACCOUNT_FORM_WAIT is told to try again (429), changing nothing.
+            if self.lane_pace is not None:
+                delay = self.lane_pace.wait(time.monotonic())
+                if delay is None:
+                    return await self._too_many(send)
+                if delay > 0:
+                    await asyncio.sleep(delay)
             if self.lane_gate is None:
                 self.lane_gate = asyncio.Semaphore(self.lane_limit)
             async with self.lane_gate:
@@ -62,6 +108,15 @@ class PageGate:
         async with self.gate:
             return await self.app(scope, receive, send)
 
+    async def _too_many(self, send) -> None:
+        headers = [
+            (b"content-type", b"text/html; charset=utf-8"),
+            (b"retry-after", b"60"),
+            (b"cache-control", b"no-store"),
+        ]
+        await send({"type": "http.response.start", "status": 429, "headers": headers})
+        await send({"type": "http.response.body", "body": TOO_MANY})
+
 
 application = ProtocolTypeRouter(
     {
@@ -70,6 +125,7 @@ application = ProtocolTypeRouter(
             settings.HTTP_CONCURRENCY,
             free=settings.STATIC_URL,
             lane=settings.ACCOUNT_FORM_PATHS,
+            lane_pace=Pace(*settings.ACCOUNT_FORM_RATE, most=settings.ACCOUNT_FORM_WAIT),
         ),
         # The full origin (scheme, host and port), not only the host: another port or scheme on
         # the same host is another site (live/sockets.py, SameOriginValidator).

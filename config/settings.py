@@ -211,6 +211,10 @@ ACCOUNT_FORM_PATHS = (
     "/accounts/settings/delete/",
     "/admin/login/",
 )
+# And at this pace per process, BURST/RATE (a second): the lane's posts past it wait, and one
+# that would wait over ACCOUNT_FORM_WAIT seconds is answered 429 (config/asgi.py Pace).
+ACCOUNT_FORM_RATE = env_rate(os.environ, "ACCOUNT_FORM_RATE", "10/5")
+ACCOUNT_FORM_WAIT = env_float(os.environ, "ACCOUNT_FORM_WAIT", 20.0)
 # The part of an event's live page that is the same for every viewer is rendered once per
 # change and kept at most this long when nothing pushes a change (events/shared_part.py); 0
 # renders it for every request (the in-process tests, which commit nothing).

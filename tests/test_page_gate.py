@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from config.asgi import PageGate
+from config.asgi import Pace, PageGate
 
 
 async def _serve(limit: int, pages: int) -> tuple[int, int]:
@@ -88,3 +88,42 @@ async def test_account_forms_take_turns_in_a_lane_of_their_own():
     hold.set()
     await asyncio.gather(*posts)
     assert inside["most"] == 1 and served.count("/accounts/signup/") == 5
+
+
+def test_the_pace_lets_a_burst_through_then_one_per_interval_and_refuses_a_long_wait():
+    pace = Pace(burst=3, rate=2, most=1.0)  # three at once, then one each half second
+    assert [pace.wait(10.0) for _ in range(3)] == [0.0, 0.0, 0.0]
+    assert pace.wait(10.0) == 0.5
+    assert pace.wait(10.0) == 1.0
+    # A third waiting post would wait 1.5 s, over `most`: refused, and no token taken.
+    assert pace.wait(10.0) is None
+    assert pace.wait(10.5) == 1.0
+    # Idle long enough, the bucket is full again: a burst passes once more.
+    assert [pace.wait(100.0) for _ in range(3)] == [0.0, 0.0, 0.0]
+
+
+@pytest.mark.asyncio
+async def test_the_lane_keeps_its_pace_and_answers_429_past_the_wait():
+    """Fails without the pace: a flood of posts passes one right after the other."""
+    served: list[str] = []
+    sent: list[dict] = []
+
+    async def app(scope, receive, send):
+        served.append(scope["path"])
+
+    async def send(message):
+        sent.append(message)
+
+    gate = PageGate(app, 1, lane=("/accounts/",), lane_pace=Pace(1, 50, most=0.05))
+    post = {"type": "http", "method": "POST", "path": "/accounts/password/reset/"}
+    began = asyncio.get_running_loop().time()
+    await asyncio.gather(*(gate(dict(post), None, send) for _ in range(5)))
+    took = asyncio.get_running_loop().time() - began
+    # One at once, then one each 20 ms up to 50 ms of waiting: three served, two refused.
+    assert len(served) == 3 and took >= 0.035
+    starts = [m for m in sent if m["type"] == "http.response.start"]
+    assert [m["status"] for m in starts] == [429, 429]
+    assert (b"retry-after", b"60") in starts[0]["headers"]
+    # Pages never wait for the lane's pace.
+    await asyncio.wait_for(gate({"type": "http", "method": "GET", "path": "/"}, None, send), 1)
+    assert served[-1] == "/"
