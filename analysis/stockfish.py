@@ -51,7 +51,10 @@ def _start(path: str) -> chess.engine.SimpleEngine:
     except (OSError, chess.engine.EngineError, TimeoutError) as error:
         raise EngineUnavailable(f"the engine at {path!r} did not start: {error}") from error
     try:
-        engine.configure({"Threads": 1, "Hash": HASH_MB})
+        # One thread (the worker's concurrency is the number of engines at once) and a small
+        # hash; an engine without these options keeps its own.
+        wanted = {"Threads": 1, "Hash": HASH_MB}
+        engine.configure({name: value for name, value in wanted.items() if name in engine.options})
     except (chess.engine.EngineError, TimeoutError) as error:
         engine.close()
         raise EngineFailed(f"the engine refused its options: {error}") from error
