@@ -260,9 +260,16 @@ commentEl.addEventListener("input", () => {
 
 // --- the computer analysis of the game (RULES 14) ------------------------------------------
 let computer = {};
+let computerText = null;
+// The panel's data, read again when the panel was swapped in with other data (it is re-read
+// when the site socket says the analysis changed). True when it changed.
 function readComputer() {
   const el = document.getElementById("computer-analysis-data");
-  computer = el ? JSON.parse(el.textContent) || {} : {};
+  const text = el ? el.textContent : "";
+  if (text === computerText) return false;
+  computerText = text;
+  computer = (text && JSON.parse(text)) || {};
+  return true;
 }
 // The judgement of the game's move that made `n`, if the analysis has one.
 function computerMove(n) {
@@ -311,7 +318,7 @@ function drawComputer() {
   const ply = current.game ? gameNodes.indexOf(current) : null;
   const position = ply !== null && computer.positions ? computer.positions[ply] : null;
   if (bar) {
-    bar.hidden = !computer.positions;
+    bar.hidden = !(computer.positions && computer.positions.length);
     if (position) {
       bar.querySelector(".eval-fill").style.height = `${winPercent(position).toFixed(1)}%`;
       bar.setAttribute("aria-label", `${root.dataset.tEval} ${position.text}`);
@@ -330,8 +337,8 @@ function drawComputer() {
   }
   drawGraph(ply);
 }
-document.body.addEventListener("htmx:afterSettle", (event) => {
-  if (event.target && event.target.id === "computer-analysis") { readComputer(); draw(); }
+document.body.addEventListener("htmx:afterSettle", () => {
+  if (readComputer()) draw();
 });
 readComputer();
 
