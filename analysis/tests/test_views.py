@@ -151,7 +151,7 @@ def test_bad_pastes_are_refused_with_a_reason(client, text, code):
 
 
 def test_too_many_moves_are_refused():
-    moves = " ".join(["Nf3 Nf6 Ng1 Ng8"] * 130)
+    moves = "1. " + " ".join(["Nf3 Nf6 Ng1 Ng8"] * 130)
     with pytest.raises(paste.BadPaste) as bad:
         paste.read_paste("chess", moves)
     assert bad.value.code == "too_many"

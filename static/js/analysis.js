@@ -337,8 +337,9 @@ function drawComputer() {
   }
   drawGraph(ply);
 }
+let ready = false;  // the board is built (below): only then may a swapped panel redraw
 document.body.addEventListener("htmx:afterSettle", () => {
-  if (readComputer()) draw();
+  if (readComputer() && ready) draw();
 });
 readComputer();
 
@@ -530,3 +531,4 @@ exportForm.addEventListener("submit", async (event) => {
 const boardEl = document.getElementById("board");
 const board = chess ? await chessBoard(boardEl) : draughtsOn(boardEl);
 go(gameEnd);
+ready = true;
