@@ -14,7 +14,7 @@ from pathlib import Path
 
 from celery import Celery, signals
 from django.conf import settings
-from kombu import Queue
+from kombu import Exchange, Queue
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # `celery -A config` puts the working directory on the path only while it loads the app, and
@@ -75,11 +75,9 @@ def _connections_as_a_request_does(task=None, **_kwargs) -> None:
 # deploy/systemd/circolo-analysis.service, one process at the lowest CPU priority), so the tick's
 # worker never waits behind an engine and the engine yields both cores to games.
 app.conf.task_routes = {"analysis.*": {"queue": settings.ANALYSIS_QUEUE}}
-app.conf.task_queues = [
-    Queue(
-        settings.ANALYSIS_QUEUE if settings.ANALYSIS_WORKER else settings.CELERY_TASK_DEFAULT_QUEUE
-    )
-]
+_taken = settings.ANALYSIS_QUEUE if settings.ANALYSIS_WORKER else settings.CELERY_TASK_DEFAULT_QUEUE
+# Declared as celery declares its default queue (an exchange of its name, routed by its name).
+app.conf.task_queues = [Queue(_taken, Exchange(_taken), routing_key=_taken)]
 if settings.ANALYSIS_WORKER:
     # One analysis at a time per process, acknowledged when it is done: a worker killed
     # mid-analysis leaves the task for the next (the analysis row says whether it is still due).

@@ -396,7 +396,8 @@ function chooser(title, options) {
     b.addEventListener("click", () => { closeChooser(); action(); });
     box.appendChild(b);
   }
-  document.getElementById("board").after(box);
+  const boardEl = document.getElementById("board");
+  (boardEl.closest(".board-with-bar") || boardEl).after(box);
 }
 
 function chessDests(n) {
