@@ -48,7 +48,9 @@ def test_asking_from_the_page_runs_it_and_the_panel_shows_it(
     client.force_login(game.black)
     url = reverse("analysis:panel", args=[game.pk])
     with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(url, HTTP_HX_REQUEST="true")
+        asked = client.post(url, HTTP_HX_REQUEST="true")
+    assert 'data-state="queued"' in asked.content.decode()  # the run follows the commit
+    response = client.get(url, HTTP_HX_REQUEST="true")  # as the push makes the page do
     assert response.status_code == 200
     html = response.content.decode()
     assert 'data-state="done"' in html and 'data-testid="accuracy"' in html
