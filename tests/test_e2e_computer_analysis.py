@@ -77,7 +77,7 @@ def test_a_computer_analysis_asked_for_arrives_and_the_free_board(browser, site)
             1
         )
         blunder = page.get_by_test_id("tree").locator(".mv.mark-blunder")
-        expect(blunder).to_have_text("3… Cf6??")
+        expect(blunder).to_have_text("Cf6??")
         blunder.click()
         line = page.get_by_test_id("computer-line")
         expect(line).to_contain_text("Errore grave (??).")
