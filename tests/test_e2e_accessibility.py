@@ -165,7 +165,7 @@ def test_every_page_has_no_serious_or_critical_axe_violation(site, browser):
 
     # The computer analysis (RULES 14): a game of the viewer's analysed (the engine run here,
     # inline), another not yet.
-    analysed, unanalysed = mated(viewer, others[0]), mated(viewer, others[1])
+    analysed, unanalysed = mated(viewer, UserFactory()), mated(viewer, UserFactory())
     assert analysis_request(user=viewer, game_id=analysed.pk).analysis
 
     axe = Axe()
