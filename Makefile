@@ -13,7 +13,7 @@ TEST_DIR ?= /tmp/circolo-test-$(shell id -u)-$(notdir $(CURDIR))
 TEST_WORKERS ?= 3
 
 .PHONY: run test lint venv deps dev-deps lock messages system-run system-test \
-        bench-pairing bench-rules bench-live bench-tournament bench-arena bench-reminders soak-pairing check-lim test-differential test-chromium clean compile \
+        bench-pairing bench-rules bench-live bench-analysis bench-tournament bench-arena bench-reminders soak-pairing check-lim test-differential test-chromium clean compile \
         attack
 
 $(PY):
@@ -100,6 +100,11 @@ check-lim: dev-deps
 # Benchmarks that need PostgreSQL and Redis get private ones unless DATABASE_URL is set.
 bench-live: system-test dev-deps
 	scripts/with-services.sh $(PY) bench/live.py $(BENCH_ARGS)
+
+# A 40-move game's computer analysis timed through the analysis worker, then bench-live's p99
+# and the tick's queue wait quiet, with two analyses running, and quiet again (bench/analysis.py).
+bench-analysis: system-test dev-deps
+	scripts/with-services.sh $(PY) bench/analysis.py $(BENCH_ARGS)
 
 bench-tournament: system-test dev-deps
 	scripts/with-services.sh $(PY) bench/tournament.py $(BENCH_ARGS)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from celery import Celery, signals
 from django.conf import settings
+from kombu import Exchange, Queue
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # `celery -A config` puts the working directory on the path only while it loads the app, and
@@ -67,6 +68,31 @@ def _connections_as_a_request_does(task=None, **_kwargs) -> None:
     from django.db import close_old_connections
 
     close_old_connections()
+
+
+# RULES 14.5, live play first: a computer analysis (minutes of an engine's CPU) goes to a queue
+# of its own, which only the analysis worker takes (ANALYSIS_WORKER=1: its own unit,
+# deploy/systemd/circolo-analysis.service, one process at the lowest CPU priority), so the tick's
+# worker never waits behind an engine and the engine yields both cores to games.
+app.conf.task_routes = {"analysis.*": {"queue": settings.ANALYSIS_QUEUE}}
+_taken = settings.ANALYSIS_QUEUE if settings.ANALYSIS_WORKER else settings.CELERY_TASK_DEFAULT_QUEUE
+# Declared as celery declares its default queue (an exchange of its name, routed by its name).
+app.conf.task_queues = [Queue(_taken, Exchange(_taken), routing_key=_taken)]
+if settings.ANALYSIS_WORKER:
+    # One analysis at a time per process, acknowledged when it is done: a worker killed
+    # mid-analysis leaves the task for the next (the analysis row says whether it is still due).
+    app.conf.worker_prefetch_multiplier = 1
+    app.conf.task_acks_late = True
+    app.conf.task_reject_on_worker_lost = True
+
+
+@signals.worker_process_init.connect(weak=False)
+def _analysis_yields(**_kwargs) -> None:
+    """The analysis worker's processes, and the engines they start, run at the lowest CPU
+    priority (the unit's Nice= says the same under systemd; `make run` and the tests start the
+    command alone)."""
+    if settings.ANALYSIS_WORKER:
+        os.nice(19 - os.nice(0))
 
 
 TICK_SECONDS = settings.TICK_SECONDS

@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "tournaments",
     "arena",
     "chat",
+    "analysis",
 ]
 
 MIDDLEWARE = [
@@ -321,6 +322,18 @@ RATING_INITIAL = env_int(os.environ, "RATING_INITIAL", 1500)
 DATA_ARCHIVE_DAILY = env_int(os.environ, "DATA_ARCHIVE_DAILY", 2)
 DATA_ARCHIVE_KEEP_HOURS = env_int(os.environ, "DATA_ARCHIVE_KEEP_HOURS", 72)
 DATA_ARCHIVE_CHUNK = env_int(os.environ, "DATA_ARCHIVE_CHUNK", 200)
+
+# RULES 14: the computer analysis (analysis/). Stockfish is Debian's package; its analyses run
+# on a Celery queue of their own, taken only by the analysis worker (ANALYSIS_WORKER=1, its own
+# unit, at most ANALYSIS_CONCURRENCY engines at once, niced), never by the tick's worker.
+STOCKFISH_PATH = os.environ.get("STOCKFISH_PATH", "/usr/games/stockfish")
+ANALYSIS_NODES = env_int(os.environ, "ANALYSIS_NODES", 200_000)  # per position (RULES 14.2)
+ANALYSIS_BOARD_NODES = env_int(os.environ, "ANALYSIS_BOARD_NODES", 1_000_000)  # the free board
+ANALYSIS_DAILY = env_int(os.environ, "ANALYSIS_DAILY", 10)  # game analyses a player asks a day
+ANALYSIS_WORKER = env_bool(os.environ, "ANALYSIS_WORKER", False)
+ANALYSIS_QUEUE = CELERY_TASK_DEFAULT_QUEUE + "-analysis"
+# An analysis still "running" this long after it started lost its worker: it may be asked again.
+ANALYSIS_STALE_SECONDS = env_int(os.environ, "ANALYSIS_STALE_SECONDS", 900)
 
 LANGUAGE_CODE = "it"
 LANGUAGES = [("it", _("Italiano")), ("en", _("English"))]

@@ -7,6 +7,7 @@ from config import health, views
 urlpatterns = [
     path("", views.home, name="home"),
     path("", include("games.urls")),
+    path("", include("analysis.urls")),
     path("tournaments/", include("tournaments.urls")),
     path("arenas/", include("arena.urls")),
     path("players/", account_views.player_list, name="players"),

@@ -57,6 +57,7 @@ import harness  # noqa: E402
 from deploy import envfile  # noqa: E402
 from harness import Processes, free_port  # noqa: E402
 from harness.units import (  # noqa: E402
+    ANALYSIS,
     BEAT,
     DAPHNE,
     INSTALL_ROOT,
@@ -387,7 +388,7 @@ class Run:
     def start_units(self) -> None:
         for port in self.daphne_ports:
             self.start_daphne(port)
-        for name, unit in (("worker", WORKER), ("beat", BEAT)):
+        for name, unit in (("worker", WORKER), ("analysis", ANALYSIS), ("beat", BEAT)):
             argv, extra = unit_command(unit)
             self.procs.start(name, argv, self.process_env() | extra)
 

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.units import (
+    ANALYSIS,
     BEAT,
     DAPHNE,
     ROOT,
@@ -121,6 +122,15 @@ def worker_argv(node: str, loglevel: str | None = None, include: Iterable[str] =
     return argv
 
 
+def analysis_worker_argv(node: str, include: Iterable[str] = ()) -> list[str]:
+    """The analysis worker unit's command (one process, the analysis queue only: the unit's
+    ANALYSIS_WORKER=1), named `node@%h`, loading the `include` modules too."""
+    argv = set_option(exec_start(ANALYSIS, bin_dir=BIN), "-n", f"{node}@%h")
+    for module in include:
+        argv += ["--include", module]
+    return argv
+
+
 def beat_argv(loglevel: str | None = None) -> list[str]:
     """The beat unit's command (`--scheduler config.beat:HeartbeatScheduler`, no pid file)."""
     argv = exec_start(BEAT, bin_dir=BIN)
@@ -208,6 +218,17 @@ class Processes:
         node = node or f"harness-{os.getpid()}-{next(_nodes)}"
         argv = worker_argv(node, loglevel, include)
         return self.start(name, argv, self._unit_env(WORKER, env))
+
+    def start_analysis_worker(
+        self,
+        name: str = "analysis",
+        node: str | None = None,
+        include: Iterable[str] = (),
+        env: Mapping[str, str] | None = None,
+    ) -> subprocess.Popen:
+        node = node or f"harness-analysis-{os.getpid()}-{next(_nodes)}"
+        argv = analysis_worker_argv(node, include)
+        return self.start(name, argv, self._unit_env(ANALYSIS, env))
 
     def start_beat(
         self, name: str = "beat", loglevel: str | None = None, env: Mapping[str, str] | None = None

@@ -16,6 +16,7 @@ UNITS = ROOT / "deploy" / "systemd"
 INSTALL_ROOT = "/srv/circolo"
 DAPHNE = "circolo-daphne@.service"
 WORKER = "circolo-worker.service"
+ANALYSIS = "circolo-analysis.service"  # the computer analysis's worker (RULES 14.5)
 BEAT = "circolo-beat.service"
 
 

@@ -67,6 +67,12 @@ fi
   --without-gossip --without-mingle \
   >var/log/worker.log 2>&1 &
 pids+=($!)
+# The computer analysis's worker (docs/rules.md 14): the analysis queue only, one engine at a
+# time, niced (deploy/systemd/circolo-analysis.service).
+ANALYSIS_WORKER=1 nice -n 19 "$VENV/bin/celery" -A config worker --loglevel=WARNING --concurrency=1 \
+  -n "analysis-$PORT@%h" --without-gossip --without-mingle \
+  >var/log/analysis.log 2>&1 &
+pids+=($!)
 "$VENV/bin/celery" -A config beat --loglevel=WARNING --scheduler config.beat:HeartbeatScheduler \
   --pidfile= >var/log/beat.log 2>&1 &
 pids+=($!)

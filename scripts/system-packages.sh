@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Debian packages the project needs, installed with apt when missing.
-#   system-packages.sh run   -> gettext, redis-server            (make run)
+#   system-packages.sh run   -> gettext, redis-server, stockfish (make run)
 #   system-packages.sh test  -> + postgresql, chromium-headless-shell, chromium,
 #                               nginx, openssl                   (make test, make deploy-check)
 # As root on Debian they are installed; otherwise the script says what to install and stops.
 set -euo pipefail
 
-want=(gettext:msgfmt redis-server:redis-server redis-tools:redis-cli)
+# Stockfish: the computer analysis's engine (docs/rules.md 14), Debian's build in /usr/games.
+want=(gettext:msgfmt redis-server:redis-server redis-tools:redis-cli stockfish:/usr/games/stockfish)
 if [ "${1:-run}" = test ]; then
   # The browser tests drive Debian's headless shell build of Chromium (the same Blink as the
   # full browser, without its windowing parts: a third of the CPU per page); the full

@@ -29,6 +29,8 @@ def background(django_db_setup, django_db_blocker, tmp_path_factory, mailbox_ser
     )
     with Processes(tmp_path_factory.mktemp("processes"), env) as procs:
         procs.start_worker()
+        # The computer analysis's worker (RULES 14.5): its own queue and process.
+        procs.start_analysis_worker()
         procs.start_beat()
         procs.wait_for(
             lambda: (

@@ -85,3 +85,8 @@ class Processes(harness.Processes):
         options.setdefault("node", f"test-{os.getpid()}")
         options["include"] = [*options.get("include", ()), "tests.celery_hooks"]
         return super().start_worker(name, **options)
+
+    def start_analysis_worker(self, name: str = "analysis", **options):
+        options.setdefault("node", f"test-analysis-{os.getpid()}")
+        options["include"] = [*options.get("include", ()), "tests.celery_hooks"]
+        return super().start_analysis_worker(name, **options)

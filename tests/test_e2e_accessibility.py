@@ -17,6 +17,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from accounts.tests.factories import UserFactory
+from analysis.services import analysis_request
 from arena.running import arena_advance
 from arena.tests.factories import ArenaFactory, EntryFactory
 from chat import rooms as chat_rooms
@@ -27,6 +28,7 @@ from games.rules.variants import VARIANTS
 from games.services import game_resign
 from games.tests.factories import open_game
 from tests.browser import no_csp_violations, session_cookie
+from tests.test_e2e_computer_analysis import mated
 from tournaments import running
 from tournaments.models import Registration, Tournament
 
@@ -160,6 +162,11 @@ def test_every_page_has_no_serious_or_critical_axe_violation(site, browser):
     arena_on.refresh_from_db()
     arena_off.refresh_from_db()
     assert (arena_on.status, arena_off.status) == ("running", "finished")
+
+    # The computer analysis (RULES 14): a game of the viewer's analysed (the engine run here,
+    # inline), another not yet.
+    analysed, unanalysed = mated(viewer, UserFactory()), mated(viewer, UserFactory())
+    assert analysis_request(user=viewer, game_id=analysed.pk).analysis
 
     axe = Axe()
     failing: list[str] = []
@@ -296,6 +303,19 @@ def test_every_page_has_no_serious_or_critical_axe_violation(site, browser):
         for variant, game in finished.items():
             visit(f"finished {variant}", f"/games/{game.pk}/")
             visit(f"analysis {variant}", f"/games/{game.pk}/analysis/")
+        where["label"] = "computer analysis done"
+        page.goto(f"{site}/games/{analysed.pk}/analysis/")
+        expect(page.get_by_test_id("eval-graph").locator("svg")).to_have_count(1)  # drawn
+        page.wait_for_load_state("networkidle")
+        check("computer analysis done")
+        visit("finished chess, analysis offered", f"/games/{unanalysed.pk}/")
+        visit("free analysis board", "/analysis/")
+        page.get_by_test_id("paste-text").fill("not a position")
+        where.update(label="free board, paste refused", status="400")
+        page.get_by_test_id("paste-submit").click()
+        expect(page.get_by_test_id("paste-error")).to_be_visible()
+        check("free board, paste refused")
+        where.pop("status")
 
         # The staff: the admin's pages of the site's own models.
         as_user(staff)

@@ -65,6 +65,8 @@ FORMS = {
     "/accounts/settings/delete/": ["password", "confirm"],
     "/accounts/unsubscribe/forged/": ["List-Unsubscribe"],
     "/i18n/setlang/": ["language", "next"],
+    "/analysis/": ["variant", "text"],
+    "/analysis/export/": ["variant", "start", "tree"],
 }  # fmt: skip
 
 

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from harness import BIN, Processes, UnitError, beat_argv, daphne_argv, wait_until, worker_argv
-from harness.units import BEAT, DAPHNE, WORKER, exec_start, set_option
+from harness.processes import analysis_worker_argv
+from harness.units import ANALYSIS, BEAT, DAPHNE, WORKER, exec_start, set_option, unit_environment
 
 
 def test_daphne_is_the_units_command_on_the_port_asked():
@@ -33,6 +34,18 @@ def test_the_worker_and_beat_are_the_units_commands_with_only_the_asked_changes(
     beat = exec_start(BEAT, bin_dir=BIN)
     assert beat_argv() == beat and "config.beat:HeartbeatScheduler" in beat
     assert beat_argv("INFO") == [a.replace("=WARNING", "=INFO") for a in beat]
+
+
+def test_the_analysis_worker_takes_its_queue_alone_one_engine_at_a_time():
+    """RULES 14.5: the unit's own environment makes it the analysis worker (config/celery.py),
+    with one process; the harness changes only its name."""
+    unit = exec_start(ANALYSIS, bin_dir=BIN)
+    assert "--concurrency=1" in unit and {"--without-gossip", "--without-mingle"} <= set(unit)
+    assert unit_environment(ANALYSIS)["ANALYSIS_WORKER"] == "1"
+    argv = analysis_worker_argv("bench-a", ["tests.celery_hooks"])
+    changed = [(a, b) for a, b in zip(unit, argv, strict=False) if a != b]
+    assert changed == [("circolo-analysis@%h", "bench-a@%h")]
+    assert "ANALYSIS_WORKER" not in unit_environment(WORKER)
 
 
 def test_an_option_the_unit_lacks_is_an_error():

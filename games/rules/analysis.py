@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import variant
-from .base import Color, MoveNode, Outcome, Played, RulesError
+from .base import COMMENT_LIMIT, Color, MoveNode, Outcome, Played, RulesError, comment_text
 
 # What one request may carry: a game of a few hundred plies with its variations fits well
 # inside (the longest games of the site run to some 300 plies).
@@ -140,7 +140,8 @@ def read_line(
     depth: int = 0,
 ) -> tuple:
     """A line as the browser sends it — a list whose items are move texts or
-    `{"move": text, "variations": [line, ...]}` — as the rules' `MoveNode`s. Checks only its
+    `{"move": text, "variations": [line, ...], "comment": text, "nags": [n, ...]}` — as the
+    rules' `MoveNode`s. Checks only its
     shape and size; legality is the export's (`Variant.export` raises IllegalMove). `counted`,
     if given, holds the tree's moves once read (each a position the export replays); past
     `limit` of them (at most MAX_NODES) TreeTooLarge is raised as soon as it is counted."""
@@ -166,8 +167,35 @@ def read_line(
         read = tuple(
             read_line(v, limit=limit, counted=counted, depth=depth + 1) for v in variations
         )
-        line.append(MoveNode(_text(item.get("move"), "a move"), tuple(v for v in read if v)))
+        line.append(
+            MoveNode(
+                _text(item.get("move"), "a move"),
+                tuple(v for v in read if v),
+                comment=_comment(item.get("comment", "")),
+                nags=_nags(item.get("nags", [])),
+            )
+        )
     return tuple(line)
+
+
+# The symbols a player may put on a move (PGN 10's NAGs): ! ? !! ?? !? ?!.
+SYMBOL_NAGS = frozenset((1, 2, 3, 4, 5, 6))
+
+
+def _comment(value: Any) -> str:
+    if not isinstance(value, str):
+        raise BadAnalysis("a comment must be a string")
+    if len(value) > COMMENT_LIMIT:
+        raise BadAnalysis(f"a comment is longer than {COMMENT_LIMIT} characters")
+    return comment_text(value)
+
+
+def _nags(value: Any) -> tuple[int, ...]:
+    if not isinstance(value, list) or len(value) > 2:
+        raise BadAnalysis("nags must be a list of at most two symbols")
+    if any(type(nag) is not int or nag not in SYMBOL_NAGS for nag in value):
+        raise BadAnalysis("a symbol must be one of ! ? !! ?? !? ?! ($1 to $6)")
+    return tuple(dict.fromkeys(value))
 
 
 def main_line(line: Sequence[str | MoveNode]) -> list[str]:

@@ -148,6 +148,27 @@ class MoveNode:
 
     move: str
     variations: tuple[tuple[str | MoveNode, ...], ...] = ()
+    # A comment after the move and its symbols as PGN's NAGs (PGN 10: $1 !, $2 ?, $5 !?,
+    # $6 ?!, $4 ??), from an analysis board or the computer analysis; the export writes them.
+    comment: str = ""
+    nags: tuple[int, ...] = ()
+
+
+COMMENT_LIMIT = 500  # characters of a move's comment, at most
+
+
+def comment_text(value: str) -> str:
+    """A move comment as a PGN / PDN comment's contents: plain text (`plain_text`) of at most
+    COMMENT_LIMIT characters, with no brace (a `}` would close the comment early)."""
+    text = plain_text(value).replace("{", "(").replace("}", ")")
+    return text[:COMMENT_LIMIT].rstrip()
+
+
+def node_notes(item: str | MoveNode) -> tuple[str, tuple[int, ...]]:
+    """A line's entry's comment and NAGs (none for a plain move text)."""
+    if isinstance(item, MoveNode):
+        return comment_text(item.comment), item.nags
+    return "", ()
 
 
 def split_node(item: str | MoveNode) -> tuple[str, tuple[tuple[str | MoveNode, ...], ...]]:

@@ -34,6 +34,7 @@ from .base import (
     Reason,
     Result,
     Variant,
+    node_notes,
     split_node,
     tag_pair,
     tag_value,
@@ -593,6 +594,9 @@ class Chess(Variant):
         for index, item in enumerate(line):
             text, variations = split_node(item)
             child = node.add_variation(self._move(board, text))
+            comment, nags = node_notes(item)
+            child.nags.update(nags)
+            child.comment = comment
             if clocks is not None:
                 child.set_clock(max(0, clocks[index]) // 1000)  # whole seconds, as lichess
             for variation in variations:

@@ -64,6 +64,7 @@ from .base import (
     Reason,
     Result,
     Variant,
+    node_notes,
     split_node,
     tag_pair,
 )
@@ -684,8 +685,12 @@ class DraughtsVariant(Variant):
             elif resumed:
                 tokens.append(f"{number}...")
             tokens.append(move_text(move))
+            comment, nags = node_notes(item)
+            tokens.extend(f"${nag}" for nag in nags)  # PDN 3.0 takes PGN's NAGs over
             if clocks is not None:
                 tokens.append(f"{{[%clk {clock_text(clocks[index])}]}}")
+            if comment:
+                tokens.append(f"{{{comment}}}")
             for variation in variations:
                 inner = self._line_tokens(pos, variation, number, first, None)
                 if inner:

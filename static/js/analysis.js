@@ -1,7 +1,11 @@
-// The analysis board of a finished game: step through it, try other moves, keep them as a tree
-// of variations, copy the FEN, download the PGN / PDN with the variations. The page decides no
-// rule: every move tried is sent to the server (games/analysis_views.py), which answers the
-// new position, its notation and its legal moves, or refuses it.
+// The analysis board of a finished game, and the free analysis board (analysis/views.py board,
+// `page.free`): step through a line, try other moves, keep them as a tree of variations, put
+// symbols (! ? !! ?? !? ?!) and comments on moves, promote a variation, copy the FEN, download
+// the PGN / PDN with all of it. The page decides no rule: every move tried is sent to the
+// server (games/analysis_views.py), which answers the new position, its notation and its legal
+// moves, or refuses it. A game's computer analysis (RULES 14), when there is one, draws an
+// evaluation bar, a graph of the whole game, the marks and the engine's better lines; the free
+// board asks the engine about the position on screen.
 import { draughtsBoard } from "./board-draughts.js";
 
 const root = document.getElementById("analysis");
@@ -12,6 +16,11 @@ const page = JSON.parse(document.getElementById("analysis-page").textContent);
 const chess = geometry.kind === "chessground";
 const csrf = document.querySelector("#export-form [name=csrfmiddlewaretoken]").value;
 let orientation = page.orientation;
+// The free board has no game: the pasted (or empty) line is an ordinary line, which variations
+// may replace.
+const free = Boolean(page.free);
+const NAGS = { "!": 1, "?": 2, "!!": 3, "??": 4, "!?": 5, "?!": 6 };
+const SYMBOL_OF = Object.fromEntries(Object.entries(NAGS).map(([k, v]) => [v, k]));
 
 // --- the tree ------------------------------------------------------------------------------
 // A node is a position: {fen, to_move, legal_moves, outcome, move, notation, parent, children,
@@ -19,7 +28,7 @@ let orientation = page.orientation;
 // marks the game's own moves (the main line, which stays).
 let nextId = 0;
 function node(data, parent, game = false) {
-  const made = { ...data, parent, children: [], game, id: nextId++ };
+  const made = { ...data, parent, children: [], game, id: nextId++, comment: "", nags: [] };
   // The number of the move to be played from here, and whether the side that moves first in
   // the variant is to move (chess's FEN says its move number; draughts count from 1).
   if (!parent) {
@@ -34,7 +43,10 @@ function node(data, parent, game = false) {
 }
 const start = node(page.line[0], null, true);
 let current = start;
-for (const data of page.line.slice(1)) current = node(data, current, true);
+for (const data of page.line.slice(1)) current = node(data, current, !free);
+// The game's positions in order (the start first): what the computer analysis speaks of.
+const gameNodes = [];
+for (let n = start; n; n = n.children[0]) gameNodes.push(n);
 const gameEnd = current;
 current = start;
 
@@ -43,7 +55,7 @@ current = start;
 function variationHead(n) {
   for (let at = n; at && at.parent; at = at.parent) {
     if (at.game) return null;
-    if (at.parent.children[0] !== at || at.parent.game) return at;
+    if (at.parent.children[0] !== at || (at.parent.game && !free)) return at;
   }
   return null;
 }
@@ -123,6 +135,9 @@ function draw() {
   document.getElementById("status-line").textContent = statusText(current);
   document.getElementById("delete-variation").disabled = !variationHead(current);
   document.getElementById("main-line").disabled = !variationHead(current);
+  document.getElementById("promote").disabled = !promotable(current);
+  drawAnnotation();
+  drawComputer();
   const at = (name) => document.querySelector(`[data-nav="${name}"]`);
   at("first").disabled = at("prev").disabled = !current.parent;
   at("next").disabled = at("last").disabled = !current.children.length;
@@ -137,10 +152,22 @@ function moveButton(n, numbered) {
   b.className = "mv" + (n === current ? " current" : "") + (n.game ? " game" : "");
   b.dataset.node = n.id;
   const label = n.parent.first ? `${n.parent.number}.` : numbered ? `${n.parent.number}…` : "";
-  b.textContent = (label ? label + " " : "") + n.notation[lang];
+  const judged = computerMove(n);
+  const symbol = n.nags.length ? SYMBOL_OF[n.nags[0]] : judged && judged.symbol ? judged.symbol : "";
+  b.textContent = (label ? label + " " : "") + n.notation[lang] + symbol;
+  if (judged && judged.mark) {
+    b.classList.add(`mark-${judged.mark}`);
+    b.title = judged.word;
+  }
   if (n === current) b.setAttribute("aria-current", "true");
   b.addEventListener("click", () => go(n));
-  return b;
+  if (!n.comment) return b;
+  const note = document.createElement("span");
+  note.className = "move-comment";
+  note.textContent = n.comment;
+  const both = document.createDocumentFragment();
+  both.append(b, " ", note);
+  return both;
 }
 function renderLine(first, container) {
   let numbered = true;
@@ -183,9 +210,175 @@ function lineOf(first) {
   const line = [];
   for (let n = first; n; n = n.children[0]) {
     const variations = n.parent.children[0] === n ? n.parent.children.slice(1).map(lineOf) : [];
-    line.push(variations.length ? { move: n.move, variations } : n.move);
+    if (!variations.length && !n.comment && !n.nags.length) { line.push(n.move); continue; }
+    const item = { move: n.move };
+    if (variations.length) item.variations = variations;
+    if (n.comment) item.comment = n.comment;
+    if (n.nags.length) item.nags = n.nags;
+    line.push(item);
   }
   return line;
+}
+
+// --- symbols, comments, promotion ----------------------------------------------------------
+// A variation may take its line's place (become the line's own continuation) where that line
+// is not the game's own moves, which stay the main line of a game's analysis.
+function promotable(n) {
+  const head = variationHead(n);
+  if (!head || head.parent.children[0] === head) return null;
+  return head.parent.children[0].game ? null : head;
+}
+document.getElementById("promote").addEventListener("click", () => {
+  const head = promotable(current);
+  if (!head) return;
+  const siblings = head.parent.children;
+  siblings.splice(siblings.indexOf(head), 1);
+  siblings.unshift(head);
+  draw();
+});
+const commentEl = document.getElementById("move-comment");
+function drawAnnotation() {
+  const none = !current.parent;
+  commentEl.disabled = none;
+  if (document.activeElement !== commentEl) commentEl.value = current.comment || "";
+  document.querySelectorAll("[data-symbol]").forEach((b) => {
+    b.disabled = none;
+    b.setAttribute("aria-pressed", String(current.nags.includes(NAGS[b.dataset.symbol])));
+  });
+}
+document.querySelectorAll("[data-symbol]").forEach((b) => b.addEventListener("click", () => {
+  if (!current.parent) return;
+  const nag = NAGS[b.dataset.symbol];
+  current.nags = current.nags.includes(nag) ? [] : [nag];
+  draw();
+}));
+commentEl.addEventListener("input", () => {
+  if (!current.parent) return;
+  current.comment = commentEl.value.slice(0, 500);
+  renderTree();
+});
+
+// --- the computer analysis of the game (RULES 14) ------------------------------------------
+let computer = {};
+let computerText = null;
+// The panel's data, read again when the panel was swapped in with other data (it is re-read
+// when the site socket says the analysis changed). True when it changed.
+function readComputer() {
+  const el = document.getElementById("computer-analysis-data");
+  const text = el ? el.textContent : "";
+  if (text === computerText) return false;
+  computerText = text;
+  computer = (text && JSON.parse(text)) || {};
+  return true;
+}
+// The judgement of the game's move that made `n`, if the analysis has one.
+function computerMove(n) {
+  if (!n.game || !n.parent || !computer.moves) return null;
+  return computer.moves[gameNodes.indexOf(n) - 1] || null;
+}
+// White's winning chance in per cent (RULES 14.3), from an evaluation of the analysis.
+function winPercent(p) {
+  const cp = p.mate ? Math.sign(p.mate) * 1000 : Math.max(-1000, Math.min(1000, p.cp || 0));
+  return 50 + 50 * (2 / (1 + Math.exp(-0.00368208 * cp)) - 1);
+}
+const SVG = "http://www.w3.org/2000/svg";
+function svg(name, attrs) {
+  const el = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  return el;
+}
+function drawGraph(ply) {
+  const box = document.getElementById("eval-graph");
+  if (!box || !computer.positions) return;
+  const W = 1000, H = 200, n = computer.positions.length;
+  const x = (i) => (n > 1 ? (i / (n - 1)) * W : 0);
+  const y = (p) => H - (winPercent(p) / 100) * H;
+  const graph = svg("svg", { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: "none", role: "img", "aria-label": root.dataset.tGraph, class: "eval-svg" });
+  const points = computer.positions.map((p, i) => `${x(i).toFixed(1)},${y(p).toFixed(1)}`);
+  graph.append(
+    svg("polygon", { points: `0,${H} ${points.join(" ")} ${W},${H}`, class: "eval-area" }),
+    svg("line", { x1: 0, y1: H / 2, x2: W, y2: H / 2, class: "eval-mid" }),
+  );
+  computer.moves.forEach((m, i) => {
+    if (m.mark) graph.append(svg("circle", { cx: x(i + 1), cy: y(computer.positions[i + 1]), r: 7, class: `eval-mark mark-${m.mark}` }));
+  });
+  if (ply !== null) graph.append(svg("line", { x1: x(ply), y1: 0, x2: x(ply), y2: H, class: "eval-now" }));
+  box.replaceChildren(graph);
+}
+document.addEventListener("click", (event) => {
+  const box = event.target.closest && event.target.closest("#eval-graph");
+  if (!box || !computer.positions) return;
+  const rect = box.getBoundingClientRect();
+  const i = Math.round(((event.clientX - rect.left) / rect.width) * (computer.positions.length - 1));
+  go(gameNodes[Math.max(0, Math.min(gameNodes.length - 1, i))]);
+});
+function drawComputer() {
+  const bar = document.getElementById("eval-bar");
+  const lineEl = document.getElementById("computer-line");
+  const ply = current.game ? gameNodes.indexOf(current) : null;
+  const position = ply !== null && computer.positions ? computer.positions[ply] : null;
+  if (bar) {
+    bar.hidden = !(computer.positions && computer.positions.length);
+    if (position) {
+      bar.querySelector(".eval-fill").style.height = `${winPercent(position).toFixed(1)}%`;
+      bar.setAttribute("aria-label", `${root.dataset.tEval} ${position.text}`);
+      bar.classList.toggle("flipped", orientation === "black");
+    }
+  }
+  if (lineEl) {
+    const judged = computerMove(current);
+    const words = [];
+    if (position) words.push(`${root.dataset.tEval} ${position.text}`);
+    if (judged && judged.mark) words.push(`${judged.word} (${judged.symbol}).`);
+    if (judged && judged.best && judged.best.length) words.push(`${t("tBest")} ${judged.best.join(" ")}`);
+    if (judged && judged.refutation && judged.refutation.length) words.push(`${t("tRefutation")} ${judged.refutation.join(" ")}`);
+    lineEl.textContent = words.join(" · ");
+    lineEl.hidden = !words.length;
+  }
+  drawGraph(ply);
+}
+let ready = false;  // the board is built (below): only then may a swapped panel redraw
+document.body.addEventListener("htmx:afterSettle", () => {
+  if (readComputer() && ready) draw();
+});
+readComputer();
+
+// --- the engine's look at the position on screen (the free board, chess) -------------------
+const engineButton = document.getElementById("engine-ask");
+if (engineButton) {
+  const answerEl = document.getElementById("engine-answer");
+  engineButton.addEventListener("click", async () => {
+    engineButton.disabled = true;
+    answerEl.textContent = t("tThinking");
+    const asked = current;
+    try {
+      const response = await fetch(root.dataset.engineUrl, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
+        body: JSON.stringify({ fen: asked.fen }),
+        credentials: "same-origin",
+      });
+      const answer = await response.json().catch(() => ({}));
+      if (response.status !== 202) { answerEl.textContent = answer.error || t("tFailed"); return; }
+      // The engine has at most a few seconds (ANALYSIS_BOARD_NODES): ask for the answer
+      // every half second, for a minute at most.
+      for (let i = 0; i < 120; i++) {
+        await new Promise((r) => setTimeout(r, 500));
+        const reply = await fetch(`${root.dataset.engineUrl}${answer.token}/`, { credentials: "same-origin" });
+        const got = await reply.json().catch(() => ({}));
+        if (got.state === "done") {
+          answerEl.textContent = `${t("tEval")} ${got.text} · ${t("tBest")} ${got.best.join(" ")}`;
+          return;
+        }
+        if (got.state !== "queued") { answerEl.textContent = got.error || t("tFailed"); return; }
+      }
+      answerEl.textContent = t("tFailed");
+    } catch {
+      answerEl.textContent = t("tFailed");
+    } finally {
+      engineButton.disabled = false;
+    }
+  });
 }
 
 // --- the boards ----------------------------------------------------------------------------
@@ -203,7 +396,8 @@ function chooser(title, options) {
     b.addEventListener("click", () => { closeChooser(); action(); });
     box.appendChild(b);
   }
-  document.getElementById("board").after(box);
+  const boardEl = document.getElementById("board");
+  (boardEl.closest(".board-with-bar") || boardEl).after(box);
 }
 
 function chessDests(n) {
@@ -274,9 +468,10 @@ document.addEventListener("keydown", (e) => {
   nav(action);
 });
 document.getElementById("main-line").addEventListener("click", () => {
-  // Back where the variation left the game's moves.
+  // Back where the variation left the game's moves (on the free board, the main line).
   let n = current;
-  while (!n.game) n = n.parent;
+  if (free) for (let head = variationHead(n); head; head = variationHead(n)) n = head.parent;
+  else while (!n.game) n = n.parent;
   go(n);
 });
 document.getElementById("delete-variation").addEventListener("click", () => {
@@ -307,6 +502,8 @@ const exportForm = document.getElementById("export-form");
 exportForm.addEventListener("submit", async (event) => {
   event.preventDefault();
   document.getElementById("export-tree").value = JSON.stringify(start.children.length ? lineOf(start.children[0]) : []);
+  const startField = document.getElementById("export-start");
+  if (startField) startField.value = start.fen;
   const button = exportForm.querySelector("[type=submit]");
   button.disabled = true;
   try {
@@ -335,3 +532,4 @@ exportForm.addEventListener("submit", async (event) => {
 const boardEl = document.getElementById("board");
 const board = chess ? await chessBoard(boardEl) : draughtsOn(boardEl);
 go(gameEnd);
+ready = true;
