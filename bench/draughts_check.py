@@ -74,7 +74,7 @@ def greedy_player(rules: DraughtsVariant, rng: random.Random) -> Player:
         # The opponent's forced captures played out greedily (no choice is searched).
         replies = board.legal_moves(pos)
         if replies and replies[0][1]:
-            return -max(settled(board.apply(pos, m)) for m in replies)
+            return max(-settled(board.apply(pos, m)) for m in replies)
         return material(pos)
 
     def play(pos: Position) -> Move:
@@ -90,11 +90,12 @@ def play_game(rules: DraughtsVariant, start: Position, white: Player, black: Pla
     board = rules.board
     pos, history = start, []
     for _ in range(limit):
-        outcome = rules._outcome(pos, history)
+        fen = format_fen(pos)
+        outcome = rules.outcome(fen, history)  # no legal move, or the variant's draw rules
         if outcome is not None:
             return {"1-0": 1, "0-1": -1}.get(str(outcome.result), 0)
         move = (white if pos.white_to_move else black)(pos)
-        history.append(format_fen(pos))
+        history.append(fen)
         pos = board.apply(pos, move)
     kings = pos.kings
     king = Searcher(board).king_value
