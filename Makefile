@@ -13,7 +13,7 @@ TEST_DIR ?= /tmp/circolo-test-$(shell id -u)-$(notdir $(CURDIR))
 TEST_WORKERS ?= 3
 
 .PHONY: run test lint venv deps dev-deps lock messages system-run system-test \
-        bench-pairing bench-rules bench-live bench-analysis bench-tournament bench-arena bench-reminders soak-pairing check-lim test-differential test-chromium clean compile \
+        bench-pairing bench-rules bench-draughts-check bench-live bench-analysis bench-tournament bench-arena bench-reminders soak-pairing check-lim test-differential test-chromium clean compile \
         attack
 
 $(PY):
@@ -129,6 +129,11 @@ attack: system-test dev-deps messages
 
 bench-rules: dev-deps
 	$(PY) bench/rules.py
+
+# The draughts tactical check (RULES 14.D): nodes per second, and matches at fixed nodes
+# against itself at a lower depth and a greedy player (a few minutes; BENCH_ARGS for more).
+bench-draughts-check: dev-deps
+	$(PY) bench/draughts_check.py $(BENCH_ARGS)
 
 # The full differential run (docs/benchmarks.md): 100,000 random positions per draughts
 # variant compared with pydraughts (about an hour on 2 cores). make test runs a smaller sample

@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "arena",
     "chat",
     "analysis",
+    "fairplay",
 ]
 
 MIDDLEWARE = [

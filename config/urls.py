@@ -17,6 +17,7 @@ urlpatterns = [
     # Django's language switch, which also keeps a signed-in player's choice (their mails).
     path("i18n/setlang/", account_views.set_language, name="set_language"),
     path("events/", include("events.urls")),
+    path("fairplay/", include("fairplay.urls")),
     path("healthz", health.healthz, name="healthz"),
     path("admin/", admin.site.urls),
 ]

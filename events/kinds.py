@@ -27,6 +27,10 @@ class EventKind:
     # The kind's own pages tell a player that an event of theirs was cancelled (the
     # tournaments' banner, with the reason): the shared notice would say it twice (RULES 11.3).
     tells_cancellation: bool = False
+    # RULES 15.5: annul a player's results before the event is rated,
+    # `annul(event_id=, player_id=)`, raising `events.services.EventError` when it cannot. None
+    # for a kind that rates each game as it ends (an arena): there is no "before".
+    annul: Callable[..., Any] | None = None
 
     @property
     def code(self) -> str:

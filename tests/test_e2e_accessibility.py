@@ -23,6 +23,8 @@ from arena.tests.factories import ArenaFactory, EntryFactory
 from chat import rooms as chat_rooms
 from chat import services as chat_services
 from chat.models import Report
+from fairplay.models import Review
+from fairplay.tests.factories import fabricated_event
 from games.models import Game
 from games.rules.variants import VARIANTS
 from games.services import game_resign
@@ -162,6 +164,11 @@ def test_every_page_has_no_serious_or_critical_axe_violation(site, browser):
     arena_on.refresh_from_db()
     arena_off.refresh_from_db()
     assert (arena_on.status, arena_off.status) == ("running", "finished")
+    # Fair play (docs/rules.md §15): a player under review on an arena's standings, and the
+    # report of an event whose one machine-flat player is flagged, another marked.
+    Review.objects.create(kind="arena", event_id=arena_off.pk, player=others[10], under_review=True)
+    fair, fair_players, _machine = fabricated_event(players=8, games_each=4)
+    Review.objects.create(kind="arena", event_id=fair.pk, player=fair_players[0], under_review=True)
 
     # The computer analysis (RULES 14): a game of the viewer's analysed (the engine run here,
     # inline), another not yet.
@@ -320,6 +327,8 @@ def test_every_page_has_no_serious_or_critical_axe_violation(site, browser):
         # The staff: the admin's pages of the site's own models.
         as_user(staff)
         visit("admin", "/admin/")
+        visit("fair-play report", f"/fairplay/arena/{fair.pk}/")
+        visit("fair-play report (running tournament)", f"/fairplay/tournament/{during.pk}/")
         admin_pages = {
             "accounts/user": staff.pk,
             "tournaments/tournament": after.pk,

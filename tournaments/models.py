@@ -197,6 +197,8 @@ class Participant(models.Model):
     buchholz_cut1 = models.PositiveSmallIntegerField(_("Buchholz -1"), null=True, blank=True)
     sonneborn_berger = models.FloatField(_("Sonneborn-Berger"), null=True, blank=True)
     wins = models.PositiveSmallIntegerField(_("vittorie"), null=True, blank=True)
+    # RULES 15.5: the staff annulled this player's results before the tournament was rated.
+    annulled = models.BooleanField(_("risultati annullati"), default=False)
 
     class Meta:
         verbose_name = _("partecipante")

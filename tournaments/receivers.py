@@ -11,6 +11,12 @@ from tournaments.models import Tournament
 from tournaments.selectors import commitments_of
 
 
+def annul(*, event_id: int, player_id: int) -> None:
+    from tournaments.services import participant_annul
+
+    participant_annul(tournament_id=event_id, player_id=player_id)
+
+
 def game_finished(*, game_id: int) -> bool:
     from tournaments.running import tournament_game_finished
 
@@ -25,6 +31,7 @@ register(
         game_finished=game_finished,
         entrants=personal.entrants,
         tells_cancellation=True,  # its banner, with the reason (tournaments/_banner.html)
+        annul=annul,  # RULES 15.5
     )
 )
 

@@ -22,7 +22,8 @@ SOON = timedelta(hours=2)
 
 
 def engine_tournament(tournament: Tournament) -> model.Tournament:
-    """The tournament as the engine sees it, from the database (two queries)."""
+    """The tournament as the engine sees it, from the database (two queries), with the
+    results of any annulled player annulled (RULES 15.5, `annulled_results`)."""
     participants = list(tournament.participants.select_related("player"))
     number = {p.pk: p.number for p in participants}
     results: list[model.GameResult] = []
@@ -48,6 +49,9 @@ def engine_tournament(tournament: Tournament) -> model.Tournament:
             results.append(model.GameResult(r, white, black, wp1, bp1, played1, 1))
         if wp2 is not None:  # RULES 4.5: colours reversed in the second game
             results.append(model.GameResult(r, black, white, bp2, wp2, played2, 2))
+    annulled = {p.number for p in participants if p.annulled}
+    if annulled:
+        results, byes = annulled_results(results, byes, annulled)
     return model.Tournament(
         entrants=tuple(
             model.Entrant(p.number, p.player.username, p.start_rating) for p in participants
@@ -59,6 +63,30 @@ def engine_tournament(tournament: Tournament) -> model.Tournament:
         double_games=tournament.legs == 2,
         name=tournament.name,
     )
+
+
+def annulled_results(
+    results: list[model.GameResult], byes: list[model.Bye], annulled: set[int]
+) -> tuple[list[model.GameResult], list[model.Bye]]:
+    """RULES 15.5: an annulled player scores nothing, in every game and bye; each opponent
+    scores the game as a win. The game stays a game played (`played`): the colours and the
+    meetings of the Lim pairing (Lim 2, 10) are those of the board, whatever the score."""
+    games = []
+    for g in results:
+        if g.white in annulled or g.black in annulled:
+            white = 0 if g.white in annulled else model.WIN_POINTS
+            black = 0 if g.black in annulled else model.WIN_POINTS
+            if not g.played and g.white_points == g.black_points == 0:
+                white = black = 0  # a 0-0 double absence stays nobody's game (RULES 4.7)
+            g = model.GameResult(g.round, g.white, g.black, white, black, g.played, g.leg)
+        games.append(g)
+    kept = [model.Bye(b.round, b.player, b.kind, 0) if b.player in annulled else b for b in byes]
+    return games, kept
+
+
+def annulled_player_ids(tournament: Tournament) -> set[int]:
+    """RULES 15.5: the players whose results the staff annulled."""
+    return set(tournament.participants.filter(annulled=True).values_list("player_id", flat=True))
 
 
 def final_standings(tournament: Tournament, state: model.Tournament | None = None) -> list:
@@ -190,6 +218,7 @@ class StandingRow:
     rated: bool = False
     rating_change: int | None = None
     performance: int | None = None
+    annulled: bool = False  # RULES 15.5: the staff annulled this player's results
 
 
 POINTS_TEXT = {2: "2", 1: "1", 0: "0"}
@@ -352,6 +381,7 @@ def run_standings(tournament: Tournament) -> list[StandingRow]:
             rated=bool(changes),
             rating_change=changes.get(participants[s.player].player_id),
             performance=performances.get(participants[s.player].player_id),
+            annulled=participants[s.player].annulled,
         )
         for s in standings
     ]

@@ -204,3 +204,28 @@ def registration_withdraw(*, tournament_id: int, player, now: datetime | None = 
     if not deleted:
         raise TournamentError("not_registered", _("Non sei iscritto a questo torneo."))
     changed_on_commit(tournament.pk)
+
+
+@locks.atomic
+def participant_annul(*, tournament_id: int, player_id: int) -> Tournament:
+    """RULES 15.5: annul a player's results in a running tournament, before it is rated (a
+    tournament is rated at its end, RULES 7.1). The caller (fair play's service) checked that
+    the staff asked. The tournament row is locked first (EVENT rank), so the end cannot rate
+    it meanwhile: the end runs under the same lock. Annulling twice changes nothing.
+
+    The standings, the pairing of the next rounds and the final rating read it through
+    `selectors.engine_tournament` and `running.end`; the pages re-fetch at the push."""
+    tournament = _locked(tournament_id)
+    if tournament.status != Tournament.Status.RUNNING:
+        raise TournamentError(
+            "not_running",
+            _("Si possono annullare i risultati solo mentre il torneo è in corso."),
+        )
+    updated = tournament.participants.filter(player_id=player_id, annulled=False).update(
+        annulled=True
+    )
+    if not updated and not tournament.participants.filter(player_id=player_id).exists():
+        raise TournamentError("not_participant", _("Questo giocatore non è nel torneo."))
+    if updated:
+        changed_on_commit(tournament.pk, tournament.current_round)
+    return tournament

@@ -3,6 +3,7 @@ one period; a running tournament cancelled by staff."""
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime
 
 from events import ending
@@ -14,7 +15,7 @@ from tournaments.broadcast import (
     players_changed_on_commit,
 )
 from tournaments.models import EndReason, Participant, Tournament
-from tournaments.selectors import final_standings, game_ids
+from tournaments.selectors import annulled_player_ids, final_standings, game_ids
 
 
 def _tournament_finish(tournament: Tournament, reason: str, now: datetime) -> None:
@@ -43,13 +44,22 @@ def _tournament_finish(tournament: Tournament, reason: str, now: datetime) -> No
     finished = Game.objects.filter(
         pk__in=game_ids(tournament), status=GameStatus.FINISHED
     ).order_by("pk")
+    annulled = annulled_player_ids(tournament)
+
+    def rated_as(game: Game):
+        described = finished_game_of(game)
+        if annulled & {game.white_id, game.black_id}:
+            # RULES 15.5: no game against an annulled player is rated, for either side.
+            return dataclasses.replace(described, forfeit=True)
+        return described
+
     tournament_rate(
         tournament=FinishedTournament(
             tournament_id=tournament.pk,
             variant=tournament.variant,
             time_control=tournament.time_control,
             rated=tournament.rated,
-            games=[finished_game_of(g) for g in finished],
+            games=[rated_as(g) for g in finished],
             start_ratings={p.player_id: p.start_rating for p in participants.values()},
             # REI art. 11, RULES 7.1: whoever finishes first never loses points, ex aequo
             # included: every player with the winner's points, whatever the tiebreaks say.
