@@ -253,7 +253,7 @@ def _draughts(game: Game) -> dict:
     material within its horizon, with the refutation; no evaluation and no accuracy."""
     from analysis.draughts.check import check_game  # present: draughts_check_available()
 
-    nodes = settings.ANALYSIS_NODES
+    nodes = settings.ANALYSIS_DRAUGHTS_NODES
     start = game.start_fen if game.start_fen != variant(game.variant).start_fen() else None
     checks = check_game(game.variant, list(game.moves), node_budget=nodes, start_fen=start)
     by_ply = {check.ply: check for check in checks}

@@ -329,6 +329,9 @@ DATA_ARCHIVE_CHUNK = env_int(os.environ, "DATA_ARCHIVE_CHUNK", 200)
 # unit, at most ANALYSIS_CONCURRENCY engines at once, niced), never by the tick's worker.
 STOCKFISH_PATH = os.environ.get("STOCKFISH_PATH", "/usr/games/stockfish")
 ANALYSIS_NODES = env_int(os.environ, "ANALYSIS_NODES", 200_000)  # per position (RULES 14.2)
+# The draughts check's nodes per move (RULES 14.10): our Python search makes about 20,000-40,000
+# a second (make bench-draughts-check), so an 80-ply game takes a minute or two of one core.
+ANALYSIS_DRAUGHTS_NODES = env_int(os.environ, "ANALYSIS_DRAUGHTS_NODES", 30_000)
 ANALYSIS_BOARD_NODES = env_int(os.environ, "ANALYSIS_BOARD_NODES", 1_000_000)  # the free board
 ANALYSIS_DAILY = env_int(os.environ, "ANALYSIS_DAILY", 10)  # game analyses a player asks a day
 ANALYSIS_WORKER = env_bool(os.environ, "ANALYSIS_WORKER", False)

@@ -206,14 +206,25 @@ def test_a_live_game_and_a_game_without_moves_are_not_analysed():
     assert refused.value.code == "no_moves"
 
 
-@pytest.mark.skipif(services.draughts_check_available(), reason="the draughts check is here")
-def test_draughts_is_refused_until_its_check_is_there():
-    rules = variant("italian")
-    game = played([rules.legal_moves(rules.start_fen())[0]], "italian")
-    with pytest.raises(AnalysisRefused) as refused:
-        services.analysis_request(user=game.white, game_id=game.pk)
-    assert refused.value.code == "unavailable"
-    assert "non è ancora disponibile per questa variante" in refused.value.message
+def test_a_draughts_game_is_checked_and_the_move_allowing_a_shot_marked(
+    django_capture_on_commit_callbacks, settings
+):
+    """RULES 14.10 through the request and the run: Italian draughts from a position where
+    19-15 lets Black's 12 take two men (analysis/tests/test_draughts_check.py SHOTS)."""
+    settings.ANALYSIS_DRAUGHTS_NODES = 4000
+    game = open_game(variant_code="italian", rated=False, start_fen="W:W5,19,22:B4,6,12,21")
+    for user in (game.white_id, game.black_id):
+        game_presence(game_id=game.pk, user_id=user, key=f"s-{user}", connected=True, at_ms=T0)
+    game_move(game_id=game.pk, user_id=game.white_id, expected_ply=0, move="19-15", at_ms=T0)
+    game_resign(game_id=game.pk, user_id=game.white_id, at_ms=T0 + 1000)
+    game.refresh_from_db()
+    analysis = ask(game.white, game, django_capture_on_commit_callbacks).analysis
+    assert analysis.state == State.DONE and analysis.engine == "draughts-check"
+    assert analysis.nodes == 4000
+    (move,) = analysis.moves
+    assert move["mark"] == "blunder" and move["loss"] >= 1.8
+    assert move["refutation"][0] == "12x19x26"
+    assert analysis.white_accuracy is None and analysis.black_accuracy is None
 
 
 def test_a_run_is_safe_twice_and_a_lost_run_is_taken_again(django_capture_on_commit_callbacks):
