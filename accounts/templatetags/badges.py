@@ -36,7 +36,9 @@ def player_badge(player: Any, badges: dict | None = None) -> str:
     pk = _id(player)
     if pk is None:
         return ""
-    found = (badges if badges is not None else registry.badges([pk])).get(pk)
+    if not isinstance(badges, dict):  # not given (or not in the context): ask for this one
+        badges = registry.badges([pk])
+    found = badges.get(pk)
     if found is None:
         return ""
     return format_html(
@@ -44,4 +46,20 @@ def player_badge(player: Any, badges: dict | None = None) -> str:
         found.url,
         found.title,
         found.text,
+    )
+
+
+@register.simple_tag
+def players_badges_line(white: Any, black: Any) -> str:
+    """`{% players_badges_line game.white game.black %}`: a game page's line naming both
+    players with their clubs (one query); nothing when neither has a club."""
+    found = registry.badges([_id(white), _id(black)])
+    if not found:
+        return ""
+    return format_html(
+        '<p class="club-line" data-testid="club-line">{} {} – {} {}</p>',
+        getattr(white, "username", ""),
+        player_badge(white, found),
+        getattr(black, "username", ""),
+        player_badge(black, found),
     )
