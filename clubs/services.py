@@ -135,9 +135,12 @@ def _not_committed(club: Club, user_id: int, *, you: bool = True) -> None:
         raise ClubError(
             "committed",
             (
-                _("Giochi per il circolo in %(events)s: potrai uscire quando sarà finito.")
+                _(
+                    "Sei in %(events)s del circolo, non ancora finito: potrai uscire quando "
+                    "sarà finito (da un evento non ancora iniziato, ritirati prima)."
+                )
                 if you
-                else _("Gioca per il circolo in %(events)s: resta socio finché non è finito.")
+                else _("È in %(events)s del circolo, non ancora finito: resta socio fino ad allora.")
             )
             % {"events": shown},
         )
