@@ -140,7 +140,9 @@ def _not_committed(club: Club, user_id: int, *, you: bool = True) -> None:
                     "sarà finito (da un evento non ancora iniziato, ritirati prima)."
                 )
                 if you
-                else _("È in %(events)s del circolo, non ancora finito: resta socio fino ad allora.")
+                else _(
+                    "È in %(events)s del circolo, non ancora finito: resta socio fino ad allora."
+                )
             )
             % {"events": shown},
         )
