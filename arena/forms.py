@@ -6,7 +6,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from arena.engine import battle
+from arena.engine import battle as battle_rules
 from arena.models import DURATION_MAX, DURATION_MIN
 from arena.services import ArenaOptions
 from clubs.models import Club
@@ -60,8 +60,8 @@ class ArenaForm(EventForm):
     battle_top_n = forms.TypedChoiceField(
         label=_("Migliori che contano per circolo"),
         coerce=int,
-        choices=[(n, str(n)) for n in range(battle.TOP_N_MIN, battle.TOP_N_MAX + 1)],
-        initial=battle.TOP_N_DEFAULT,
+        choices=[(n, str(n)) for n in range(battle_rules.TOP_N_MIN, battle_rules.TOP_N_MAX + 1)],
+        initial=battle_rules.TOP_N_DEFAULT,
         required=False,
     )
 
@@ -77,7 +77,7 @@ class ArenaForm(EventForm):
         data = super().clean()
         if data.get("battle") and self.instance is None:
             chosen = data.get("battle_clubs") or []
-            if not battle.CLUBS_MIN <= len(chosen) <= battle.CLUBS_MAX:
+            if not battle_rules.CLUBS_MIN <= len(chosen) <= battle_rules.CLUBS_MAX:
                 self.add_error("battle_clubs", _("Scegli da 2 a 10 circoli."))
             if data.get("club_only"):
                 self.add_error(
@@ -85,7 +85,7 @@ class ArenaForm(EventForm):
                     _("Una battaglia tra circoli è aperta ai soci dei circoli invitati."),
                 )
             if not data.get("battle_top_n"):
-                data["battle_top_n"] = battle.TOP_N_DEFAULT
+                data["battle_top_n"] = battle_rules.TOP_N_DEFAULT
         return data
 
     def clean_duration_minutes(self) -> int:
@@ -103,5 +103,5 @@ class ArenaForm(EventForm):
             battle_club_ids=tuple(c.pk for c in data.get("battle_clubs") or ())
             if is_battle
             else (),
-            battle_top_n=data.get("battle_top_n") or battle.TOP_N_DEFAULT if is_battle else None,
+            battle_top_n=data.get("battle_top_n") or battle_rules.TOP_N_DEFAULT if is_battle else None,
         )

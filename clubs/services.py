@@ -345,7 +345,7 @@ def member_leave(*, club_id: int, user, now=None) -> Membership:
         raise ClubError(
             "president",
             _(
-                "Sei il presidente: passa la presidenza a un altro socio prima di uscire, o scioglie il circolo."
+                "Sei il presidente: passa la presidenza a un altro socio prima di uscire, o sciogli il circolo."
             ),
         )
     _not_committed(club, user.pk)
