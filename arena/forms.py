@@ -103,5 +103,7 @@ class ArenaForm(EventForm):
             battle_club_ids=tuple(c.pk for c in data.get("battle_clubs") or ())
             if is_battle
             else (),
-            battle_top_n=data.get("battle_top_n") or battle_rules.TOP_N_DEFAULT if is_battle else None,
+            battle_top_n=data.get("battle_top_n") or battle_rules.TOP_N_DEFAULT
+            if is_battle
+            else None,
         )
