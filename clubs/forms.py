@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import forms
 from django.conf import settings
+from django.core.validators import MaxValueValidator
 from django.utils.translation import gettext_lazy as _
 
 from clubs.models import PROVINCES, Club
@@ -49,20 +50,24 @@ class ClubForm(forms.ModelForm):
 
 
 class InviteForm(forms.Form):
-    uses = forms.IntegerField(
-        label=_("Iscrizioni consentite"),
-        min_value=1,
-        max_value=settings.SIGNUP_LINK_USES,
-        initial=30,
-        help_text=_("Quanti giocatori possono entrare con questo link (al più %(n)d).")
-        % {"n": settings.SIGNUP_LINK_USES},
-    )
-    days = forms.IntegerField(
-        label=_("Giorni di validità"),
-        min_value=1,
-        max_value=settings.SIGNUP_LINK_DAYS,
-        initial=settings.SIGNUP_LINK_DAYS,
-    )
+    """RULES 12.4: the link's own bound, never above the site's (read per form: the settings
+    may change)."""
+
+    uses = forms.IntegerField(label=_("Iscrizioni consentite"), min_value=1, initial=30)
+    days = forms.IntegerField(label=_("Giorni di validità"), min_value=1)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        uses, days = self.fields["uses"], self.fields["days"]
+        uses.max_value, days.max_value = settings.SIGNUP_LINK_USES, settings.SIGNUP_LINK_DAYS
+        uses.validators.append(MaxValueValidator(settings.SIGNUP_LINK_USES))
+        days.validators.append(MaxValueValidator(settings.SIGNUP_LINK_DAYS))
+        uses.widget.attrs["max"], days.widget.attrs["max"] = uses.max_value, days.max_value
+        uses.initial = min(30, settings.SIGNUP_LINK_USES)
+        days.initial = settings.SIGNUP_LINK_DAYS
+        uses.help_text = _("Quanti giocatori possono entrare con questo link (al più %(n)d).") % {
+            "n": settings.SIGNUP_LINK_USES
+        }
 
 
 class ClubSearchForm(forms.Form):

@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.core.exceptions import ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -490,8 +490,8 @@ def joined_through_link(*, user, link) -> None:
     at once, in the sign-up's transaction (a failure undoes the account and the link's use)."""
     try:
         club = _club_locked(link.target_id)
-    except ClubError as error:
-        raise ValidationError(error.message) from None
+    except ClubError as error:  # the sign-up form shows it above its fields
+        raise ValidationError({NON_FIELD_ERRORS: [error.message]}) from None
     Membership.objects.create(club=club, user=user, joined_at=timezone.now())
 
 
