@@ -3,7 +3,8 @@ through its form (a look-alike name refused first), makes an invite link; a newc
 it, signs up through it and is a member at once; another player asks to join, the president
 accepts on the management page and the player's club page tells them; the rating list sorts
 by a column without a reload; two members talk in the club's own chat, which a stranger cannot
-open; the club's short name follows a member's name on their player page. Screenshots of the
+open; the club's short name follows a member's name on their player page; a club battle's
+page shows the clubs' standings and the player's own place. Screenshots of the
 pages at 1280 and 390 px with SCREENSHOTS=1."""
 
 from __future__ import annotations
@@ -14,7 +15,10 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from accounts.models import User
 from accounts.tests.factories import UserFactory
+from arena.models import BattleClub
+from arena.tests.factories import ArenaFactory, EntryFactory
 from clubs.models import Club, Membership
 from clubs.tests.factories import club_with
 from ratings.models import Rating
@@ -122,6 +126,29 @@ def test_a_club_from_its_founding_to_its_chat(site, browser, monkeypatch):
         expect(stranger.get_by_test_id("club-page")).to_be_visible()
         stranger.goto(f"{site}/clubs/")
         both_widths(stranger, "list")
+
+        # A club battle's page: the clubs' standings, each club's best, the player's own place.
+        rivals = club_with(name="Dama Pavia", short_name="DAMA")
+        arena = ArenaFactory(
+            name="Battaglia del giovedì", opened_by=founder, battle_top_n=3,
+            status="running", starts_at=timezone.now(), started_at=timezone.now(),
+        )  # fmt: skip
+        for battling in (club, rivals):
+            BattleClub.objects.create(arena=arena, club=battling)
+        for name, points in (("presidente", 7), ("nuovo_socio", 4), ("aspirante", 2)):
+            EntryFactory(arena=arena, player=User.objects.get(username=name), club=club,
+                         points=points, state="paused")  # fmt: skip
+        for n, points in enumerate((6, 6, 5, 1)):
+            rival = UserFactory(username=f"damista{n}")
+            Membership.objects.create(club=rivals, user=rival, joined_at=timezone.now())
+            EntryFactory(arena=arena, player=rival, club=rivals, points=points, state="paused")
+        boss.goto(f"{site}/arenas/{arena.pk}/")
+        rows = boss.get_by_test_id("battle-row")
+        expect(rows).to_have_count(2)
+        expect(rows.first).to_have_attribute("data-club", "DAMA")  # 6 + 6 + 5 = 17 > 13
+        expect(rows.first.get_by_test_id("battle-score")).to_have_text("17")
+        expect(boss.get_by_test_id("my-battle")).to_contain_text("1°")
+        both_widths(boss, "battle")
     finally:
         for context in contexts:
             context.close()
