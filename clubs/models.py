@@ -77,14 +77,14 @@ class Club(models.Model):
     name = models.CharField(_("nome"), max_length=NAME_MAX, validators=[plain_line])
     # RULES 12.2: the name as compared (clubs.names), unique among the clubs not dissolved.
     # Text: NFKC may make one character eighteen.
-    name_key = models.TextField(_("nome normalizzato"), editable=False)
+    name_key = models.TextField(_("nome normalizzato"), blank=True, editable=False)
     short_name = models.CharField(
         _("sigla"),
         max_length=SHORT_MAX,
         validators=[short_validator],
         help_text=_("Da 2 a 8 lettere o cifre: si vede accanto al nome dei soci."),
     )
-    short_key = models.TextField(_("sigla normalizzata"), editable=False)
+    short_key = models.TextField(_("sigla normalizzata"), blank=True, editable=False)
     city = models.CharField(_("città"), max_length=60, validators=[plain_line])
     province = models.CharField(_("provincia"), max_length=2, choices=[(p, p) for p in PROVINCES])
     description = models.TextField(

@@ -88,11 +88,6 @@ def _player_locked(user_id: int) -> User:
     return user
 
 
-def _players_locked(user_ids) -> None:
-    for user_id in sorted(set(user_ids)):
-        _player_locked(user_id)
-
-
 def _officer(club: Club, user) -> Membership:
     membership = selectors.membership_of(club_id=club.pk, user_id=getattr(user, "pk", None))
     if membership is None or membership.role not in OFFICERS:

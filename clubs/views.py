@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.models import SignupLink
+from accounts.redirects import local_next
 from clubs import registry, selectors, services
 from clubs.forms import ClubForm, ClubSearchForm, InviteForm
 from clubs.models import LINK_PURPOSE, OFFICERS, Club, Role
@@ -237,7 +238,7 @@ def request_decide(request: HttpRequest, pk: int, request_id: int) -> HttpRespon
 @login_required
 def notice_dismiss(request: HttpRequest, request_id: int) -> HttpResponse:
     services.notice_seen(user=request.user, request_id=request_id)
-    return redirect(request.POST.get("next") or reverse("clubs:list"))
+    return redirect(local_next(request, request.POST.get("next")) or reverse("clubs:list"))
 
 
 @require_POST
