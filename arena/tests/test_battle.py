@@ -186,23 +186,31 @@ def test_a_battle_of_three_clubs_of_four_played_to_the_end(settings):
     arena_advance(arena_id=arena.pk, now=now)  # the start pairs everybody
 
     played: list[tuple[int, int]] = []
-    for _round in range(3):
-        games = list(
-            Game.objects.filter(arena_game__arena=arena, status=Status.LIVE).order_by("pk")
-        )
-        assert len(games) == 6  # 12 players, nobody left out, nobody with a teammate
+
+    def live_games():
+        return list(Game.objects.filter(arena_game__arena=arena, status=Status.LIVE).order_by("pk"))
+
+    def play_all(games) -> None:
         for game in games:
             assert club_of[game.white_id] != club_of[game.black_id]  # RULES 12.7
             white, black = users[game.white_id], users[game.black_id]
             loser = white if STRENGTH[club_of[white.pk]] < STRENGTH[club_of[black.pk]] else black
             async_to_sync(_play)(game.pk, white, black, loser)
-            winner = black if loser is white else white
-            played.append((winner.pk, loser.pk))
+            played.append((black.pk if loser is white else white.pk, loser.pk))
         tick(timezone.now())  # the games scored, everybody waiting, the next pass
-    # The arena ends: its clock moved to now, the tick closes it.
+
+    assert len(live_games()) == 6  # the start pairs all 12, nobody with a teammate
+    # Games are paired as soon as others end (RULES 8): played until everyone has 3.
+    for _sweep in range(12):
+        play_all(live_games())
+        if min(Entry.objects.filter(arena=arena).values_list("games", flat=True)) >= 3:
+            break
+    # The arena ends (its clock moved to now): nobody new is paired; the games left are played.
     Arena.objects.filter(pk=arena.pk).update(
         starts_at=timezone.now() - timedelta(minutes=61), next_due_at=timezone.now()
     )
+    while games := live_games():
+        play_all(games)
     tick(timezone.now())
     arena.refresh_from_db()
     assert arena.status == Arena.Status.FINISHED
@@ -229,4 +237,4 @@ def test_a_battle_of_three_clubs_of_four_played_to_the_end(settings):
     for row in standings:
         (event,) = [e for e in registry.events_of(row.club.pk) if e.battle]
         assert f"{row.rank}° di 3 circoli, {row.score} punti" in event.result
-    assert ArenaGame.objects.filter(arena=arena).count() == 18
+    assert ArenaGame.objects.filter(arena=arena).count() == len(played)
