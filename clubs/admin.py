@@ -15,7 +15,9 @@ from clubs.models import Club, JoinRequest, Membership
 class MembershipInline(admin.TabularInline):
     model = Membership
     fields = ["user", "role", "joined_at", "left_at", "end_reason", "chat_muted"]
-    readonly_fields = ["user", "role", "joined_at", "left_at", "end_reason"]
+    # Read only: the services decide memberships (an editable box in a tabular inline has no
+    # label of its own either, axe's `label`).
+    readonly_fields = fields
     extra = 0
     can_delete = False
     show_change_link = False
