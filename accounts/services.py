@@ -58,10 +58,17 @@ def user_create(
 
 
 def signup_link_create(
-    *, maker: User, purpose: str = "", target_id: int | None = None, now: datetime | None = None
+    *,
+    maker: User,
+    purpose: str = "",
+    target_id: int | None = None,
+    uses_limit: int | None = None,
+    days: int | None = None,
+    now: datetime | None = None,
 ) -> SignupLink:
     """A new sign-up link of `maker` (RULES 10.6): SIGNUP_LINK_USES sign-ups, SIGNUP_LINK_DAYS
-    days. Refused (ValidationError) unless the maker's address is verified, or when they hold
+    days, or fewer of either when the feature making it asks (a club's invite, RULES 12.4: its
+    own bound, never above the site's). Refused (ValidationError) unless the maker's address is verified, or when they hold
     SIGNUP_LINK_LIVE links not expired, leaving out those revoked before anyone used them
     (counted under the maker's row lock, so two presses at once cannot make one too many): at
     most SIGNUP_LINK_LIVE x SIGNUP_LINK_USES accounts through one player's links a period."""
@@ -82,12 +89,14 @@ def signup_link_create(
                 _("Hai già %(n)d link attivi: revocane uno o aspetta che scada.")
                 % {"n": settings.SIGNUP_LINK_LIVE}
             )
+        uses = min(uses_limit or settings.SIGNUP_LINK_USES, settings.SIGNUP_LINK_USES)
+        days = min(days or settings.SIGNUP_LINK_DAYS, settings.SIGNUP_LINK_DAYS)
         return SignupLink.objects.create(
             maker=maker,
             token=secrets.token_urlsafe(24),
-            uses_limit=settings.SIGNUP_LINK_USES,
+            uses_limit=max(1, uses),
             created_at=now,
-            expires_at=now + timedelta(days=settings.SIGNUP_LINK_DAYS),
+            expires_at=now + timedelta(days=max(1, days)),
             purpose=purpose,
             target_id=target_id,
         )

@@ -10,7 +10,7 @@ from django.utils.translation import ngettext_lazy
 
 from accounts.admin_messages import FEMININE, MASCULINE, Noun
 from arena import services
-from arena.models import Arena, ArenaGame, Entry
+from arena.models import Arena, ArenaGame, BattleClub, Entry
 from events.admin import EventAdmin, ReadOnlyAdmin, read_only_inline
 
 
@@ -20,7 +20,10 @@ class ArenaAdmin(EventAdmin):
     kind_columns = ["duration_minutes"]
     readonly_fields = [*EventAdmin.readonly_fields, "pairing_due_at"]
     # Each player's state and score, as the run keeps them (RULES 8).
-    inlines = [read_only_inline(Entry, exclude=["entered_at", "waiting_since"])]
+    inlines = [
+        read_only_inline(Entry, exclude=["entered_at", "waiting_since"]),
+        read_only_inline(BattleClub),  # a club battle's clubs (RULES 12.7)
+    ]
     actions = ["cancel_arenas"]
     cancel_event = staticmethod(services.arena_cancel)
     cancelled_note = ngettext_lazy("%(n)d arena annullata.", "%(n)d arene annullate.", "n")

@@ -36,6 +36,11 @@ class Arena(Event):
     )
     # A pairing pass was asked for and will run at this instant (passes are coalesced, RULES 8).
     pairing_due_at = models.DateTimeField(_("prossimo abbinamento"), null=True, blank=True)
+    # A club battle (RULES 12.7): a club's score is the sum of its N best scorers; None for an
+    # arena of no clubs. Its clubs are `battle_clubs`.
+    battle_top_n = models.PositiveSmallIntegerField(
+        _("battaglia tra circoli: migliori che contano"), null=True, blank=True
+    )
 
     class Meta:
         verbose_name = _("arena")
@@ -51,6 +56,12 @@ class Arena(Event):
             models.CheckConstraint(
                 condition=Q(floor__isnull=True) | Q(rated=True), name="arena_floor_rated"
             ),
+            # RULES 12.7: N from 3 to 10.
+            models.CheckConstraint(
+                condition=Q(battle_top_n__isnull=True)
+                | Q(battle_top_n__gte=3, battle_top_n__lte=10),
+                name="arena_battle_top_n_range",
+            ),
         ]
 
     def get_absolute_url(self) -> str:
@@ -58,8 +69,17 @@ class Arena(Event):
 
         return reverse("arena:detail", args=[self.pk])
 
+    def winner_names(self) -> list[str]:
+        return sorted(
+            self.entries.filter(rank=1).values_list("player__username", flat=True), key=str.lower
+        )
+
     def calendar_end(self):
         return self.ends_at
+
+    @property
+    def is_battle(self) -> bool:
+        return self.battle_top_n is not None
 
     @property
     def ends_at(self):
@@ -109,6 +129,15 @@ class Entry(models.Model):
     games = models.PositiveIntegerField(_("partite"), default=0)
     on_streak = models.BooleanField(_("in serie"), default=False)
     rank = models.PositiveIntegerField(_("posizione finale"), null=True, blank=True)
+    # The club the player scores for in a club battle (RULES 12.7), theirs when they entered.
+    club = models.ForeignKey(
+        "clubs.Club",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("circolo"),
+    )
 
     class Meta:
         verbose_name = _("partecipante")
@@ -154,3 +183,25 @@ class ArenaGame(models.Model):
 
     def __str__(self) -> str:
         return f"{self.arena} · #{self.game_id}"
+
+
+class BattleClub(models.Model):
+    """A club invited to a club battle (RULES 12.7): 2 to 10 per battle."""
+
+    arena = models.ForeignKey(
+        Arena, on_delete=models.CASCADE, related_name="battle_clubs", verbose_name=_("arena")
+    )
+    club = models.ForeignKey(
+        "clubs.Club", on_delete=models.PROTECT, related_name="battles", verbose_name=_("circolo")
+    )
+
+    class Meta:
+        verbose_name = _("circolo in battaglia")
+        verbose_name_plural = _("circoli in battaglia")
+        ordering = ["arena", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["arena", "club"], name="arena_battle_club_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club} · {self.arena}"

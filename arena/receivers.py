@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from accounts import personal as account_data
-from arena import personal, tasks  # noqa: F401  (tasks: registered in every process, sent by name)
+from arena import battles, personal, tasks  # noqa: F401  (tasks: registered in every process, sent by name)
 from arena.models import Arena
 from arena.running.common import PLAYER_WHAT
+from clubs import registry as clubs
 from events.kinds import EventKind, register
 from live import messages
 from live.consumers import news_on_connect
@@ -49,3 +50,7 @@ news_on_connect(arena_started_news)
 account_data.register_section("arenas", personal.arenas_section)
 account_data.register_blocker(personal.live_arena_blocker)
 account_data.register_eraser(personal.pages_renamed)
+
+# A club's battles on its page, and the players in one not over for it (clubs.registry).
+clubs.register_events(battles.club_events)
+clubs.register_commitments(battles.commitments)

@@ -10,9 +10,10 @@ from datetime import UTC, datetime, timedelta
 from django.db.models import Count, Max, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
-from arena.engine import pairing
+from arena.engine import battle, pairing
 from arena.engine.sheet import Mark, Outcome, Result, ranks, sheet
 from arena.models import Arena, ArenaGame, Entry, EntryState
+from clubs.models import Club
 from games.models import Game, GameResult, Status
 from live import presence
 from live.models import Connection
@@ -230,6 +231,8 @@ def pass_inputs(arena: Arena, entries: list[Entry], at_ms: int) -> PassInputs:
             blacks=blacks[e.pk],
             last_colour=last_colour.get(e.pk),
             waiting_since_ms=ms(e.waiting_since) if e.waiting_since else at_ms,
+            # RULES 12.7: teammates of a club battle never meet.
+            team=(e.club_id or 0) if arena.battle_top_n is not None else 0,
         )
         for e in entries
     ]
@@ -463,4 +466,71 @@ def arenas_of(user) -> list[Arena]:
         .exclude(entries__player=user, entries__state=EntryState.LEFT)
         .distinct()
         .order_by("starts_at", "id")[:5]
+    )
+
+
+# --- club battles (RULES 12.7) ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BattleRow:
+    rank: int
+    club: Club
+    score: int
+    counted: list[tuple[int, str, int]]  # (rank in the arena, username, points) of its N best
+    players: int
+
+
+def battle_standings(arena: Arena) -> list[BattleRow]:
+    """The clubs' standings of a battle, each with the N best that count (two queries)."""
+    if arena.battle_top_n is None:
+        return []
+    clubs = {bc.club_id: bc.club for bc in arena.battle_clubs.select_related("club")}
+    rows = list(
+        Entry.objects.filter(arena=arena, club_id__isnull=False).values_list(
+            "pk", "club_id", "player_id", "player__username", "points", "wins"
+        )
+    )
+    names = {player: name for _pk, _club, player, name, _p, _w in rows}
+    rank_of = dict(
+        zip(
+            [r[2] for r in rows],
+            ranks([(points, wins) for *_rest, points, wins in rows]),
+            strict=True,
+        )
+    )
+    scorers = [
+        battle.Scorer(club=club, player=player, points=points, wins=wins, order=pk)
+        for pk, club, player, _name, points, wins in rows
+        if club in clubs
+    ]
+    return [
+        BattleRow(
+            rank=row.rank,
+            club=clubs[row.club],
+            score=row.score,
+            counted=[(rank_of[s.player], names[s.player], s.points) for s in row.counted],
+            players=row.players,
+        )
+        for row in battle.club_standings(list(clubs), scorers, arena.battle_top_n)
+    ]
+
+
+def my_battle_club(arena: Arena, entry: Entry | None) -> dict | None:
+    """The viewer's own part in a battle: their club, their points and whether they count
+    among its N best now."""
+    if arena.battle_top_n is None or entry is None or entry.club_id is None:
+        return None
+    better = Entry.objects.filter(arena=arena, club_id=entry.club_id).filter(
+        Q(points__gt=entry.points)
+        | Q(points=entry.points, wins__gt=entry.wins)
+        | Q(points=entry.points, wins=entry.wins, pk__lt=entry.pk)
+    )
+    place = better.count() + 1
+    return {"club_id": entry.club_id, "place": place, "counts": place <= arena.battle_top_n}
+
+
+def battles_of_club(club_id: int) -> list[Arena]:
+    return list(
+        Arena.objects.filter(battle_clubs__club_id=club_id).order_by("-starts_at", "-id")[:50]
     )

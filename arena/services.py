@@ -10,14 +10,17 @@ account does (`events.player_lock_and_check`), so a deleted account is never lef
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from arena import running, selectors
-from arena.models import Arena, EndReason, Entry, EntryState, PauseReason
+from arena.engine import battle
+from arena.models import Arena, BattleClub, EndReason, Entry, EntryState, PauseReason
+from clubs import selectors as clubs
+from clubs.models import OFFICERS, Club
 from events import reminders
 from events import services as events
 from events.models import new_invite_token
@@ -32,6 +35,10 @@ class ArenaOptions(EventOptions):
     """What the opener chose (RULES 8), already checked field by field by the form."""
 
     duration_minutes: int
+    # A club battle (RULES 12.7): the clubs invited and how many best scorers count; fixed at
+    # the opening.
+    battle_club_ids: tuple[int, ...] = field(default=(), kw_only=True)
+    battle_top_n: int | None = field(default=None, kw_only=True)
 
 
 def _check_person(user, *, opening: bool) -> None:
@@ -52,12 +59,40 @@ def _apply(arena: Arena, data: ArenaOptions) -> None:
 @locks.atomic
 def arena_create(*, opener, data: ArenaOptions) -> Arena:
     _check_person(opener, opening=True)
-    events.opener_lock_and_check(opener)  # RULES 1: one live event per person, any kind
-    arena = Arena(opened_by=opener)
+    battle_clubs = _battle_clubs_locked(opener, data) if data.battle_top_n is not None else []
+    # RULES 1: one live event per person, any kind; RULES 12.6: an officer's event of their club.
+    club = events.opener_lock_and_check(opener, club_only=data.club_only)
+    arena = Arena(opened_by=opener, club=club, battle_top_n=data.battle_top_n)
     _apply(arena, data)
     arena.full_clean(exclude=["invite_token"])
     arena.save()
+    BattleClub.objects.bulk_create(BattleClub(arena=arena, club=c) for c in battle_clubs)
     return arena
+
+
+def _battle_clubs_locked(opener, data: ArenaOptions) -> list[Club]:
+    """RULES 12.7: 2 to 10 clubs, not dissolved, N from 3 to 10, opened by an officer of one
+    of them (who becomes its organizer). The clubs' rows are locked (CLUB rank, ascending id)
+    before the opener's: a dissolution at once waits, or is waited for."""
+    ids = sorted(set(data.battle_club_ids))
+    if data.club_only:
+        raise ArenaError(
+            "battle", _("Una battaglia tra circoli è aperta ai soci dei circoli invitati.")
+        )
+    if not battle.CLUBS_MIN <= len(ids) <= battle.CLUBS_MAX:
+        raise ArenaError("battle", _("Una battaglia tra circoli invita da 2 a 10 circoli."))
+    if not battle.TOP_N_MIN <= data.battle_top_n <= battle.TOP_N_MAX:
+        raise ArenaError("battle", _("Contano da 3 a 10 migliori per circolo."))
+    found = locks.lock_rows(Club.objects.filter(pk__in=ids), locks.Rank.CLUB)
+    if len(found) != len(ids) or any(c.dissolved_at is not None for c in found):
+        raise ArenaError("battle", _("Uno dei circoli invitati non esiste più."))
+    mine = clubs.current_membership(user_id=opener.pk)
+    if mine is None or mine.club_id not in ids or mine.role not in OFFICERS:
+        raise ArenaError(
+            "battle",
+            _("Apre una battaglia tra circoli un consigliere di uno dei circoli invitati."),
+        )
+    return found
 
 
 def _locked(arena_id: int) -> Arena:
@@ -169,8 +204,10 @@ def entry_enter(
                 else _("Password sbagliata."),
             )
     events.check_floor(arena, player.pk)  # RULES 7.2, at each entry
+    events.check_club(arena, player.pk)  # RULES 12.6, at each entry
+    club_id = _battle_club_of(arena, player) if arena.is_battle else None
     if entry is None:
-        entry = Entry.objects.create(arena=arena, player=player, waiting_since=now)
+        entry = Entry.objects.create(arena=arena, player=player, waiting_since=now, club_id=club_id)
     else:
         entry.state, entry.pause_reason, entry.waiting_since = EntryState.ACTIVE, "", now
         entry.save(update_fields=["state", "pause_reason", "waiting_since"])
@@ -183,6 +220,20 @@ def entry_enter(
         running.request_pairing(arena, now)
     running.changed_on_commit(arena.pk)
     return entry
+
+
+def _battle_club_of(arena: Arena, player) -> int:
+    """RULES 12.7: a battle lets in the members of its clubs, each scoring for their own
+    (read under the player's row lock, which leaving a club takes too: a player who entered
+    stays in the club until the battle ends)."""
+    mine = clubs.current_membership(user_id=player.pk)
+    invited = set(arena.battle_clubs.values_list("club_id", flat=True))
+    if mine is None or mine.club_id not in invited:
+        raise ArenaError(
+            "battle",
+            _("Questa battaglia è tra circoli: entra chi è socio di uno di quelli invitati."),
+        )
+    return mine.club_id
 
 
 def _set_state(arena_id: int, player, state: str, reason: str) -> Entry:

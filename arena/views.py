@@ -11,6 +11,7 @@ from django.utils.decorators import method_decorator
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
+from accounts import player_badges
 from arena import selectors, services
 from arena.describe import describe, outcome_line
 from arena.forms import ArenaForm
@@ -46,6 +47,9 @@ def render_board(arena: Arena, page: int, ended: bool) -> str:
         else None,
         "stats": selectors.stats(arena),
         "podium": selectors.podium(arena) if arena.status == Arena.Status.FINISHED else [],
+        # RULES 12.7: a club battle's clubs, live; RULES 12.9: the club beside each name.
+        "battle": selectors.battle_standings(arena),
+        "badges": player_badges.badges(r.entry.player_id for r in rows),
     }
     return render_to_string("arena/_board.html", context)
 
@@ -115,6 +119,7 @@ class ArenaPages(EventPages):
             # until when no opponent can come.
             "next_opponent_at": selectors.next_opponent_at(arena, entry, waiting_now, at_ms),
             "my_game_id": selectors.live_game_id(arena, entry) if entry else None,
+            "my_battle": selectors.my_battle_club(arena, entry),
             "paused_absent": entry is not None
             and entry.state == EntryState.PAUSED
             and entry.pause_reason == PauseReason.ABSENT,

@@ -1,7 +1,8 @@
 """Which rooms a page has, and what its viewer may do in each (RULES 9.1, 9.4).
 
-A page's chat is a *place*: a game (`game`, its id) or an event (its kind's code,
-`tournament` or `arena`, and its id). `place_rooms` reads the place once and says, for one
+A page's chat is a *place*: a game (`game`, its id), an event (its kind's code,
+`tournament` or `arena`, and its id) or a club (`club`, its id: its members' room, RULES
+12.5). `place_rooms` reads the place once and says, for one
 viewer, which rooms they read, in which they may write, and whether they may close an event's
 room. The socket (`chat.consumers`) and the services ask it, so the rule is written once.
 """
@@ -10,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from clubs import selectors as clubs
+from clubs.models import OFFICERS
 from events import kinds
 from games.models import Game, Status
 
@@ -56,6 +59,8 @@ def place_rooms(kind: str, pk: int, viewer: Viewer) -> list[Room] | None:
     there is no such place."""
     if kind == "game":
         return _game_rooms(pk, viewer)
+    if kind == "club":
+        return _club_rooms(pk, viewer)
     event_kind = kinds.by_code(kind)
     if event_kind is None:
         return None
@@ -90,3 +95,23 @@ def _game_rooms(game_id: int, viewer: Viewer) -> list[Room] | None:
     if not shielded:
         rooms.append(Room(spectators, SPECTATORS, writable=True))
     return rooms
+
+
+def club_room(club_id: int) -> str:
+    return f"club:{club_id}"
+
+
+def _club_rooms(club_id: int, viewer: Viewer) -> list[Room] | None:
+    """RULES 12.5: a club's room is its members' own: only they read it (the staff too, as
+    they see any room's reported lines), a member an officer silenced reads and does not
+    write, and its officers (and the staff) close and open it, as an event's organizer does."""
+    membership = clubs.membership_of(club_id=club_id, user_id=viewer.user_id)
+    if membership is None and not viewer.is_staff:
+        return None
+    from chat.models import ClosedRoom
+
+    key = club_room(club_id)
+    officer = membership is not None and membership.role in OFFICERS
+    writable = membership is not None and not membership.chat_muted
+    closed = ClosedRoom.objects.filter(room=key).exists()
+    return [Room(key, EVENT, writable=writable, closed=closed, closable=officer or viewer.is_staff)]

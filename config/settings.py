@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "ratings",
+    "clubs",
     "events",
     "tournaments",
     "arena",

@@ -10,6 +10,7 @@ urlpatterns = [
     path("", include("analysis.urls")),
     path("tournaments/", include("tournaments.urls")),
     path("arenas/", include("arena.urls")),
+    path("clubs/", include("clubs.urls")),
     path("players/", account_views.player_list, name="players"),
     path("@/<str:username>/", account_views.player_detail, name="player"),
     path("accounts/", include("accounts.urls")),

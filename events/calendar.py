@@ -42,22 +42,8 @@ def stamp(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
 
 
-def event_ics(
-    *,
-    uid: str,
-    name: str,
-    starts_at: datetime,
-    ends_at: datetime,
-    url: str,
-    description: str,
-    now: datetime,
-) -> str:
-    lines = [
-        "BEGIN:VCALENDAR",
-        "VERSION:2.0",
-        "PRODID:-//Circolo//Circolo di scacchi e dama//IT",
-        "CALSCALE:GREGORIAN",
-        "METHOD:PUBLISH",
+def _vevent(*, uid, name, starts_at, ends_at, url, description, now) -> list[str]:
+    return [
         "BEGIN:VEVENT",
         f"UID:{uid}",
         f"DTSTAMP:{stamp(now)}",
@@ -72,9 +58,67 @@ def event_ics(
         "TRIGGER:-PT30M",
         "END:VALARM",
         "END:VEVENT",
+    ]
+
+
+def _calendar(vevents: list[list[str]]) -> str:
+    lines = [
+        "BEGIN:VCALENDAR",
+        "VERSION:2.0",
+        "PRODID:-//Circolo//Circolo di scacchi e dama//IT",
+        "CALSCALE:GREGORIAN",
+        "METHOD:PUBLISH",
+        *(line for vevent in vevents for line in vevent),
         "END:VCALENDAR",
     ]
     return "\r\n".join(fold(line) for line in lines) + "\r\n"
+
+
+def event_ics(
+    *,
+    uid: str,
+    name: str,
+    starts_at: datetime,
+    ends_at: datetime,
+    url: str,
+    description: str,
+    now: datetime,
+) -> str:
+    return _calendar(
+        [
+            _vevent(
+                uid=uid,
+                name=name,
+                starts_at=starts_at,
+                ends_at=ends_at,
+                url=url,
+                description=description,
+                now=now,
+            )
+        ]
+    )
+
+
+def events_ics(items, *, host: str, now: datetime) -> str:
+    """Many events in one calendar file (a club's coming events, RULES 12.5): `items` have
+    `kind`, `pk`, `name`, `url` (absolute or the site's path), `starts_at`, `ends_at`."""
+    from django.conf import settings
+
+    vevents = []
+    for item in items:
+        url = item.url if "://" in item.url else settings.SITE_URL + item.url
+        vevents.append(
+            _vevent(
+                uid=f"{item.kind}-{item.pk}@{host}",
+                name=item.name,
+                starts_at=item.starts_at,
+                ends_at=item.ends_at,
+                url=url,
+                description=_("Pagina dell'evento: %(url)s") % {"url": url},
+                now=now,
+            )
+        )
+    return _calendar(vevents)
 
 
 def description(event, url: str) -> str:

@@ -201,6 +201,12 @@ class EventForm(forms.Form):
         choices=[("", _("Nessuno"))] + [(f, str(f)) for f in options.FLOORS],
     )
     private = forms.BooleanField(label=_("Privato"), required=False)
+    # RULES 12.6: the opener's club's members only (an officer's; fixed at the opening).
+    club_only = forms.BooleanField(
+        label=_("Solo i soci del mio circolo"),
+        required=False,
+        help_text=_("Per i consiglieri di un circolo: entra solo chi ne è socio."),
+    )
     password = forms.CharField(
         label=_("Password"),
         required=False,
@@ -245,6 +251,7 @@ class EventForm(forms.Form):
             "rated": event.rated or event.rated_switched_off,
             "floor": event.floor,
             "private": event.is_private,
+            "club_only": event.club_id is not None,
         }
 
     def zone(self) -> zoneinfo.ZoneInfo:
@@ -325,6 +332,7 @@ class EventForm(forms.Form):
             "rated": d["rated"],
             "floor": d["floor"] if d["rated"] else None,
             "password": password,
+            "club_only": bool(d.get("club_only")),
         }
 
     @classmethod

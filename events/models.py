@@ -97,6 +97,15 @@ class Event(HasVariant, models.Model):
     invite_token = models.CharField(
         _("codice d'invito"), max_length=64, unique=True, default=new_invite_token
     )
+    # RULES 12.6: only this club's members join (fixed when the event is opened).
+    club = models.ForeignKey(
+        "clubs.Club",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="%(class)ss",
+        verbose_name=_("solo i soci del circolo"),
+    )
     status = models.CharField(
         _("stato"), max_length=20, choices=Status.choices, default=Status.SCHEDULED
     )
@@ -158,6 +167,11 @@ class Event(HasVariant, models.Model):
         scacchiera 2"): the game page reads it from the game's event without knowing its
         kind. Each kind says what it can; by default nothing."""
         return ""
+
+    def winner_names(self) -> list[str]:
+        """Who finished first (ties share), for the club's page (RULES 12.5): each kind says;
+        by default nobody."""
+        return []
 
     def calendar_end(self):
         """When the event is expected to end, for calendars (".ics"): each kind says."""

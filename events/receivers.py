@@ -13,6 +13,8 @@ from django.dispatch import receiver
 from django.utils.translation import gettext as _
 
 from accounts import personal
+from clubs import registry as clubs
+from events import calendar, club_events
 from events.kinds import kind_of_game, open_live_event
 from events.models import Reminder
 from games.signals import game_finished
@@ -42,3 +44,9 @@ def forget_reminders(user) -> None:
 
 personal.register_blocker(opened_event_blocker)
 personal.register_eraser(forget_reminders)
+
+
+# A club's events, who is in one, and its calendar file (RULES 12.5, 12.6; clubs.registry).
+clubs.register_events(club_events.events_of)
+clubs.register_commitments(club_events.commitments_of)
+clubs.register_calendar(calendar.events_ics)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from django.conf import settings
@@ -22,6 +22,8 @@ from redis.exceptions import RedisError
 
 from accounts.services import account_lock_open
 from accounts.throttle import Counter, ThrottleUnavailable, attempt_right, count_in_order
+from clubs import selectors as clubs
+from clubs.models import OFFICERS, Club
 from events import options, reminders
 from events.kinds import open_live_event
 from ratings.selectors import rating_value, ratings_snapshot
@@ -52,6 +54,8 @@ class EventOptions:
     rated: bool
     floor: int | None
     password: str | None  # None: keep the current one (edit); "": public
+    # RULES 12.6: only the members of the opener's club (fixed at the opening).
+    club_only: bool = field(default=False, kw_only=True)
 
 
 def player_lock_and_check(player) -> None:
@@ -63,9 +67,13 @@ def player_lock_and_check(player) -> None:
         raise EventError("account_closed", _("Questo account è stato chiuso."))
 
 
-def opener_lock_and_check(opener) -> None:
+def opener_lock_and_check(opener, *, club_only: bool = False) -> Club | None:
     """RULES 1: lock the opener's user row, then refuse if they have a live event of any kind
-    (or their account is closed, `player_lock_and_check`)."""
+    (or their account is closed, `player_lock_and_check`). For an event of the opener's club
+    (RULES 12.6) the club's row is locked first (CLUB rank, before USER: a dissolution at
+    once waits, or is waited for) and the opener must be one of its officers; it is
+    returned, for the event's `club`."""
+    club = club_lock_for_opening(opener) if club_only else None
     player_lock_and_check(opener)
     live = open_live_event(opener.pk)
     if live is not None:
@@ -73,6 +81,37 @@ def opener_lock_and_check(opener) -> None:
             "live_event",
             _("Hai già un evento aperto non ancora concluso: «%(name)s».") % {"name": live},
             event=live,
+        )
+    return club
+
+
+def club_lock_for_opening(opener, club_id: int | None = None) -> Club:
+    """RULES 12.6: the club (the opener's own, or `club_id`) locked, refusing one the opener is
+    not an officer of or one dissolved."""
+    from live import locks
+
+    membership = clubs.current_membership(user_id=opener.pk)
+    wanted = club_id if club_id is not None else getattr(membership, "club_id", None)
+    if wanted is None:
+        raise EventError("club", _("Non sei socio di nessun circolo."))
+    club = locks.lock_one(Club, wanted, locks.Rank.CLUB)
+    membership = clubs.membership_of(club_id=club.pk, user_id=opener.pk)
+    if club.dissolved_at is not None:
+        raise EventError("club", _("Questo circolo è stato sciolto."))
+    if membership is None or membership.role not in OFFICERS:
+        raise EventError("club", _("Solo i consiglieri del circolo possono aprirne gli eventi."))
+    return club
+
+
+def check_club(event, player_id: int) -> None:
+    """RULES 12.6: an event of a club lets in only its members (checked under the player's row
+    lock, which a change of club takes too)."""
+    if event.club_id is None:
+        return
+    if not clubs.is_member(club_id=event.club_id, user_id=player_id):
+        raise EventError(
+            "club",
+            _("Solo i soci del circolo «%(club)s» possono entrare.") % {"club": event.club.name},
         )
 
 

@@ -9,10 +9,12 @@ in ascending primary key:
 2. ``PAIR``: two players, as a pair (`lock_pair`: what either of them may offer the other, a
    rematch or a challenge, is decided one at a time, so two offers crossing become one game);
 3. ``CHALLENGE``: a challenge row (accepting, cancelling);
-4. ``USER``: user rows (opening a game checks one board at a time, RULES 1; opening an event
+4. ``CLUB``: a club row (`clubs.services`: its members joining, leaving and changing roles,
+   its dissolution, and an event opened for it, RULES 12);
+5. ``USER``: user rows (opening a game checks one board at a time, RULES 1; opening an event
    checks one live event per person);
-5. ``GAME``: game rows (every move, flag, draw offer, presence change, end by the event);
-6. ``RATING``: rating rows (`ratings.services`, ascending player id within a pool).
+6. ``GAME``: game rows (every move, flag, draw offer, presence change, end by the event);
+7. ``RATING``: rating rows (`ratings.services`, ascending player id within a pool).
 
 Deleting an account (`accounts.services.user_delete`) keeps the same order: the rows of a lower
 rank its erasers change (the player's open challenges, CHALLENGE) first, then the player's user
@@ -60,9 +62,10 @@ class Rank(IntEnum):
     EVENT = 1
     PAIR = 2
     CHALLENGE = 3
-    USER = 4
-    GAME = 5
-    RATING = 6
+    CLUB = 4
+    USER = 5
+    GAME = 6
+    RATING = 7
 
 
 class LockOrderError(RuntimeError):

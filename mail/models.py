@@ -16,6 +16,7 @@ class Reason(models.TextChoices):
     REMINDER = "reminder", _("Promemoria di un evento")
     CANCELLED = "cancelled", _("Evento annullato")
     ARCHIVE = "archive", _("Dati pronti")
+    CLUB = "club", _("Notizie del circolo")
 
 
 # Mails about the account itself: always sent, with no unsubscribe link (the player asked for

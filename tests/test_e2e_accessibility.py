@@ -23,6 +23,8 @@ from arena.tests.factories import ArenaFactory, EntryFactory
 from chat import rooms as chat_rooms
 from chat import services as chat_services
 from chat.models import Report
+from clubs import services as club_services
+from clubs.tests.factories import club_with
 from fairplay.models import Review
 from fairplay.tests.factories import fabricated_event
 from games.models import Game
@@ -175,6 +177,12 @@ def test_every_page_has_no_serious_or_critical_axe_violation(site, browser):
     analysed, unanalysed = mated(viewer, UserFactory()), mated(viewer, UserFactory())
     assert analysis_request(user=viewer, game_id=analysed.pk).analysis
 
+    # A club (docs/rules.md §12): the viewer its president, the running arena's two players its
+    # members (their short name beside their names), a request waiting.
+    club = club_with(president=viewer, members=others[8:10], name="Circolo Accessibile",
+                     short_name="CACC", description="Giovedì sera, sala al primo piano.")  # fmt: skip
+    club_services.request_create(club_id=club.pk, user=others[0])
+
     axe = Axe()
     failing: list[str] = []
     context = browser.new_context(locale="it-IT", viewport={"width": 1280, "height": 900})
@@ -285,6 +293,16 @@ def test_every_page_has_no_serious_or_critical_axe_violation(site, browser):
         visit("guide without the board", "/guida/senza-scacchiera/")
         visit("arena running", f"/arenas/{arena_on.pk}/")
         visit("arena ended", f"/arenas/{arena_off.pk}/")
+        visit("clubs", "/clubs/")
+        visit("club page", f"/clubs/{club.pk}/")
+        visit("club management", f"/clubs/{club.pk}/manage/")
+        page.goto(f"{site}/clubs/{club.pk}/edit/")
+        page.locator("#id_name").fill("")
+        where.update(label="club edit with errors", status="400")
+        page.locator("form[data-testid=club-form] button[type=submit]").click()
+        expect(page.locator(".has-error").first).to_be_visible()
+        check("club edit with errors")
+        where.pop("status")
         visit("account", "/accounts/settings/")
         # Its forms refused: the labels, the errors read with their fields (two password fields
         # on one page, each named by its own label).
@@ -335,6 +353,7 @@ def test_every_page_has_no_serious_or_critical_axe_violation(site, browser):
             "arena/arena": arena_off.pk,
             "games/game": finished["chess"].pk,
             "chat/report": Report.objects.get().pk,
+            "clubs/club": club.pk,
         }
         for model, pk in admin_pages.items():
             visit(f"admin {model} list", f"/admin/{model}/")

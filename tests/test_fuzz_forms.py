@@ -52,7 +52,11 @@ FORMS = {
     "/arenas/new/": [
         "name", "description", "variant", "time_control", "base_minutes", "increment",
         "starts_at", "timezone", "duration_minutes", "opening_mode", "thematic_opening",
-        "rated", "floor", "private", "password",
+        "rated", "floor", "private", "password", "club_only", "battle", "battle_clubs",
+        "battle_top_n",
+    ],
+    "/clubs/new/": [
+        "name", "short_name", "city", "province", "description", "fsi_code", "fid_code",
     ],
     "/play/": ["variant", "preset", "base_minutes", "increment_seconds", "color", "rated", "opponent"],
     "/accounts/password/reset/": ["email"],

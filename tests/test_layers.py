@@ -121,6 +121,24 @@ def test_a_forbidden_import_breaks_the_contract(tmp_path, contract):
     assert expected in result.stdout
 
 
+# The clubs' floor (docs/architecture.md): above ratings, below events. Events, the kinds and
+# the chat import it; it imports no event, and games (below it) never import it.
+CLUB_PROBES = [
+    ("clubs/probe.py", "from events.models import x", "clubs.probe -> events"),
+    ("games/probe.py", "from clubs.models import x", "games.probe -> clubs"),
+]
+
+
+@pytest.mark.parametrize(("where", "statement", "expected"), CLUB_PROBES)
+def test_clubs_sit_between_ratings_and_events(tmp_path, where, statement, expected):
+    root = copy_of_the_tree(tmp_path)
+    with open(root / where, "a") as f:
+        f.write(f"\n\ndef _probe():\n    {statement}\n")
+    result = lint_imports(root, "--contract", "floors")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert expected in result.stdout
+
+
 def test_a_new_app_must_be_placed(tmp_path):
     root = copy_of_the_tree(tmp_path)
     (root / "puzzles").mkdir()

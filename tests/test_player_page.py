@@ -151,8 +151,9 @@ def test_the_player_page_queries_do_not_grow_with_games(
     url = reverse("player", args=["anna"])
     # The player, presence, their ratings and history (2), the games with players and
     # challenge, their tournaments and arenas (2), the current ratings, the games' own
-    # changes, and for games rated with a tournament their events and its period (2).
-    with django_assert_num_queries(11) as captured:
+    # changes, and for games rated with a tournament their events and its period (2), and the
+    # player's club (the badge beside the name, RULES 12.9).
+    with django_assert_num_queries(12) as captured:
         client.get(url)
     before = len(captured.captured_queries)
     finished(games["live"], loser=games["anna"])

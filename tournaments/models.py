@@ -85,6 +85,12 @@ class Tournament(Event):
 
         return reverse("tournaments:detail", args=[self.pk])
 
+    def winner_names(self) -> list[str]:
+        return sorted(
+            self.registrations.filter(rank=1).values_list("player__username", flat=True),
+            key=str.lower,
+        )
+
     def calendar_end(self):
         """The announced end once started (RULES 4.9); before, the same estimate for the
         players registered now (at least the minimum)."""

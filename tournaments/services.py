@@ -59,8 +59,9 @@ def _apply(tournament: Tournament, data: TournamentOptions) -> None:
 @locks.atomic
 def tournament_create(*, opener, data: TournamentOptions) -> Tournament:
     _check_opener(opener)
-    events.opener_lock_and_check(opener)  # RULES 1: one live event per person
-    tournament = Tournament(opened_by=opener)
+    # RULES 1: one live event per person; RULES 12.6: an officer's event of their club.
+    club = events.opener_lock_and_check(opener, club_only=data.club_only)
+    tournament = Tournament(opened_by=opener, club=club)
     _apply(tournament, data)
     tournament.full_clean(exclude=["invite_token"])
     tournament.save()
@@ -187,6 +188,7 @@ def registration_join(
     if tournament.registrations.count() >= tournament.seats:
         raise TournamentError("full", _("Il torneo è al completo."))
     events.check_floor(tournament, player.pk)  # RULES 7.2
+    events.check_club(tournament, player.pk)  # RULES 12.6
     registration = Registration.objects.create(tournament=tournament, player=player)
     changed_on_commit(tournament.pk)
     return registration

@@ -15,6 +15,7 @@ from django.utils.decorators import method_decorator
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
+from accounts import player_badges
 from events import shared_part
 from events.forms import use_zone
 from events.top_boards import top_boards
@@ -96,6 +97,8 @@ def render_run(tournament: Tournament) -> str:
         "past_rounds": list(reversed(rounds[:-1])),
         "standings": selectors.run_standings(tournament),
     }
+    # RULES 12.9: the club beside each name (one query).
+    context["badges"] = player_badges.badges(s.player_id for s in context["standings"])
     if tournament.status == Tournament.Status.RUNNING:
         context["top_boards"] = top_boards(
             kind="tournament",

@@ -7,6 +7,8 @@ its inputs and the seed.
 
 - Hard rule, the rematch cooldown: two players with k games together in this arena meet again
   only 5 × k minutes after their last game together (no cap).
+- Hard rule of a club battle (RULES 12.7): two players of one club (`team`, 0 for none) never
+  meet; to the matching they are a pair blocked for good.
 - As many pairs as the cooldown allows: the pairing is a maximum matching of the graph of
   players allowed to meet.
 - Preference: opponents close in the arena ranking, then in rating. Players are taken in rank
@@ -46,6 +48,7 @@ class Waiting:
     blacks: int = 0
     last_colour: str | None = None  # "white" / "black" in their last game of this arena
     waiting_since_ms: int = 0
+    team: int = 0  # a club battle's club (RULES 12.7): teammates never meet; 0 for none
 
 
 @dataclass(frozen=True)
@@ -122,6 +125,14 @@ def pair_waiting(
             if i is not None and j is not None:
                 blocked_of[i].add(j)
                 blocked_of[j].add(i)
+    # RULES 12.7: teammates of a club battle are blocked with one another, whatever the time.
+    teams: dict[int, list[int]] = {}
+    for i, w in enumerate(players):
+        if w.team:
+            teams.setdefault(w.team, []).append(i)
+    for mates in teams.values():
+        for i in mates:
+            blocked_of[i].update(j for j in mates if j != i)
 
     def allowed(i: int, j: int) -> bool:
         return j not in blocked_of[i]

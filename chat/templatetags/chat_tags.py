@@ -16,7 +16,7 @@ register = template.Library()
 def chat_panel(context, place_object):
     if isinstance(place_object, Game):
         place = "game"
-    else:  # an event: its kind's code names the place (events.kinds)
+    else:  # an event (its kind's code names the place, events.kinds) or a club ("club")
         place = place_object._meta.model_name
     request = context.get("request")
     user = getattr(request, "user", None)

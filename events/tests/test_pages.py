@@ -81,7 +81,8 @@ def test_the_organizer_block_links_to_its_own_kind(client):
 
 def test_read_only_rows_show_the_fields_the_run_writes():
     arena_admin = admin.site._registry[Arena]
-    (entries,) = arena_admin.get_inline_instances(_request())
+    entries, battle_clubs = arena_admin.get_inline_instances(_request())
+    assert battle_clubs.model.__name__ == "BattleClub"  # a club battle's clubs (RULES 12.7)
     assert entries.model is Entry and not entries.has_add_permission(_request(), None)
     assert entries.get_fields(_request()) == [
         "player",
@@ -92,6 +93,7 @@ def test_read_only_rows_show_the_fields_the_run_writes():
         "games",
         "on_streak",
         "rank",
+        "club",
     ]
     (pairings,) = admin.site._registry[Round].get_inline_instances(_request())
     assert pairings.model is Pairing

@@ -1,0 +1,10 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class ClubsConfig(AppConfig):
+    name = "clubs"
+    verbose_name = _("Circoli")
+
+    def ready(self) -> None:
+        from clubs import receivers  # noqa: F401

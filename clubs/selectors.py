@@ -1,0 +1,200 @@
+"""Reading clubs (RULES 12): for pages, for the services' checks, and for the apps above
+(events, tournaments, arena, chat) that ask who is a member of which club."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import Count, Q, QuerySet
+
+from accounts.models import SignupLink
+from clubs.models import LINK_PURPOSE, OFFICERS, Club, JoinRequest, Membership, RequestStatus, Role
+from ratings.models import CadenceChoice, Rating, Variant, initial_rating
+
+
+def current_membership(*, user_id: int | None) -> Membership | None:
+    """The player's club now (RULES 12.3: at most one), with its club."""
+    if user_id is None:
+        return None
+    return (
+        Membership.objects.select_related("club")
+        .filter(user_id=user_id, left_at__isnull=True)
+        .first()
+    )
+
+
+def membership_of(*, club_id: int, user_id: int | None) -> Membership | None:
+    if user_id is None:
+        return None
+    return Membership.objects.filter(club_id=club_id, user_id=user_id, left_at=None).first()
+
+
+def is_member(*, club_id: int, user_id: int | None) -> bool:
+    return membership_of(club_id=club_id, user_id=user_id) is not None
+
+
+def is_officer(*, club_id: int, user_id: int | None) -> bool:
+    membership = membership_of(club_id=club_id, user_id=user_id)
+    return membership is not None and membership.role in OFFICERS
+
+
+def member_at(*, club_id: int, user_id: int, at: datetime) -> bool:
+    """Whether the player was a member of the club at that instant (a season's rule, RULES
+    12.3, is read from the memberships' dates)."""
+    return (
+        Membership.objects.filter(club_id=club_id, user_id=user_id, joined_at__lte=at)
+        .filter(Q(left_at__isnull=True) | Q(left_at__gt=at))
+        .exists()
+    )
+
+
+def clubs_of(user_ids: Iterable[int]) -> dict[int, Club]:
+    """Each player's club now (one query), for the badge beside their name (RULES 12.9)."""
+    rows = Membership.objects.filter(
+        user_id__in=list(user_ids), left_at__isnull=True, club__hidden=False
+    ).select_related("club")
+    return {m.user_id: m.club for m in rows}
+
+
+def club_list(*, query: str = "", province: str = "") -> QuerySet[Club]:
+    clubs = Club.objects.listed().annotate(
+        members=Count("memberships", filter=Q(memberships__left_at__isnull=True))
+    )
+    if query:
+        clubs = clubs.filter(Q(name__icontains=query) | Q(city__icontains=query))
+    if province:
+        clubs = clubs.filter(province=province)
+    return clubs.order_by("name", "id")
+
+
+def club_get(*, club_id: int, viewer=None) -> Club | None:
+    """The club for its page: a hidden one only to its members and the staff."""
+    club = Club.objects.filter(pk=club_id).first()
+    if club is None:
+        return None
+    if club.hidden and not (
+        getattr(viewer, "is_staff", False)
+        or is_member(club_id=club.pk, user_id=getattr(viewer, "pk", None))
+    ):
+        return None
+    return club
+
+
+@dataclass(frozen=True)
+class MemberRow:
+    membership: Membership
+    ratings: dict[str, int]  # "variant:cadence" -> rating
+
+    @property
+    def user(self):
+        return self.membership.user
+
+
+@dataclass(frozen=True)
+class Column:
+    key: str  # "variant:cadence", the sort key
+    variant: str
+    cadence: str
+
+
+@dataclass(frozen=True)
+class RatingList:
+    rows: list[MemberRow]
+    columns: list[Column]
+    sort: str  # the column sorted by, "" for the names
+
+
+def members(club: Club, *, sort: str = "") -> RatingList:
+    """The club's members with their ratings (the club's rating list, RULES 12.5): a column for
+    each variant and cadence in which a member has a rated game (**Decision**: a pool nobody
+    of the club has played would be a column of initial ratings), sorted by one column
+    (highest first, then by name) or by name. Two queries."""
+    rows = list(
+        club.memberships.filter(left_at__isnull=True)
+        .select_related("user")
+        .order_by("user__username")
+    )
+    ids = [m.user_id for m in rows]
+    start = initial_rating()
+    ratings: dict[int, dict[str, int]] = {pk: {} for pk in ids}
+    played: set[tuple[str, str]] = set()
+    for pk, variant, cadence, value, games in Rating.objects.filter(player_id__in=ids).values_list(
+        "player_id", "variant", "cadence", "value", "games"
+    ):
+        ratings[pk][f"{variant}:{cadence}"] = value
+        if games:
+            played.add((variant, cadence))
+    variant_labels = dict(Variant.choices)
+    cadence_labels = dict(CadenceChoice.choices)
+    columns = [
+        Column(f"{v}:{c}", str(variant_labels[v]), str(cadence_labels[c]))
+        for v in variant_labels
+        for c in cadence_labels
+        if (v, c) in played
+    ]
+    found = [
+        MemberRow(m, {col.key: ratings[m.user_id].get(col.key, start) for col in columns})
+        for m in rows
+    ]
+    if sort not in {col.key for col in columns}:
+        sort = ""
+    if sort:
+        found.sort(key=lambda r: (-r.ratings[sort], r.user.username.lower()))
+    return RatingList(found, columns, sort)
+
+
+def officers(club: Club) -> list[Membership]:
+    rows = club.memberships.filter(left_at__isnull=True, role__in=OFFICERS).select_related("user")
+    return sorted(rows, key=lambda m: (m.role != Role.PRESIDENT, m.user.username.lower()))
+
+
+def pending_requests(club: Club) -> list[JoinRequest]:
+    return list(
+        club.requests.filter(status=RequestStatus.PENDING)
+        .select_related("user")
+        .order_by("created_at", "id")
+    )
+
+
+def my_pending_request(*, user) -> JoinRequest | None:
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return (
+        JoinRequest.objects.select_related("club")
+        .filter(user=user, status=RequestStatus.PENDING)
+        .first()
+    )
+
+
+def decisions_to_tell(*, user) -> list[JoinRequest]:
+    """The decisions on the player's requests they have not closed yet (the site notice)."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    return list(
+        JoinRequest.objects.select_related("club")
+        .filter(
+            user=user,
+            status__in=[RequestStatus.ACCEPTED, RequestStatus.REFUSED],
+            seen=False,
+        )
+        .order_by("-decided_at")[:3]
+    )
+
+
+def invite_links(club: Club) -> list[SignupLink]:
+    return list(
+        SignupLink.objects.filter(purpose=LINK_PURPOSE, target_id=club.pk)
+        .select_related("maker")
+        .order_by("-created_at")[:20]
+    )
+
+
+def history(club: Club) -> list[Membership]:
+    """Who was a member and when, newest first (tombstones of deleted accounts included)."""
+    return list(
+        club.memberships.filter(left_at__isnull=False)
+        .select_related("user")
+        .order_by("-left_at")[:50]
+    )
