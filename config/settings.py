@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "tournaments",
     "arena",
     "chat",
+    "otb",
 ]
 
 MIDDLEWARE = [

@@ -9,6 +9,7 @@ urlpatterns = [
     path("", include("games.urls")),
     path("tournaments/", include("tournaments.urls")),
     path("arenas/", include("arena.urls")),
+    path("tavolino/", include("otb.urls")),
     path("players/", account_views.player_list, name="players"),
     path("@/<str:username>/", account_views.player_detail, name="player"),
     path("accounts/", include("accounts.urls")),
