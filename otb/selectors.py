@@ -237,8 +237,9 @@ def not_playing(tournament: OtbTournament, round_number: int) -> list[tuple[OtbP
 
 @dataclass(frozen=True)
 class CrossCell:
-    text: str
-    colour: str
+    text: str  # the result: 1, ½, 0, + or −
+    colour: str = ""  # "w" or "b" for a game
+    opponent: int | str = ""  # the opponent's rank
 
 
 def cross_table(
@@ -262,11 +263,11 @@ def cross_table(
     for b in OtbBoard.objects.filter(round__in=rounds).select_related("white", "black", "round"):
         n = b.round.number
         if b.black is None:
-            cells[(b.white.number, n)] = CrossCell("+", "")
+            cells[(b.white.number, n)] = CrossCell("+")
             continue
         w, bl = mine[b.result]
-        cells[(b.white.number, n)] = CrossCell(f"{rank_of.get(b.black.number, '')}{w}", "w")
-        cells[(b.black.number, n)] = CrossCell(f"{rank_of.get(b.white.number, '')}{bl}", "b")
+        cells[(b.white.number, n)] = CrossCell(w, "w", rank_of.get(b.black.number, ""))
+        cells[(b.black.number, n)] = CrossCell(bl, "b", rank_of.get(b.white.number, ""))
     for bye in OtbBye.objects.filter(player__tournament=tournament):
         if bye.player.number:
             cells[(bye.player.number, bye.round_number)] = CrossCell(
@@ -274,8 +275,7 @@ def cross_table(
             )
     numbers = [r.number for r in rounds]
     return numbers, [
-        (row, [cells.get((row.player.number, n), CrossCell("", "")) for n in numbers])
-        for row in rows
+        (row, [cells.get((row.player.number, n), CrossCell("")) for n in numbers]) for row in rows
     ]
 
 

@@ -44,6 +44,13 @@ def _lock(tournament_id: int, by) -> OtbTournament:
     return tournament
 
 
+def _player(tournament: OtbTournament, player_id: int) -> OtbPlayer:
+    player = tournament.players.filter(pk=player_id).first()
+    if player is None:
+        raise OtbError(_("Questo giocatore non è del torneo."))
+    return player
+
+
 def _changed(tournament: OtbTournament) -> None:
     tournament.version += 1
     tournament.save(update_fields=["version", "status"])
@@ -190,7 +197,7 @@ def players_import(*, tournament_id: int, by, text: str) -> int:
 def player_withdraw(*, tournament_id: int, by, player_id: int, from_round: int | None) -> None:
     """RULES 13.5: from a round not yet paired (the next one when None) to the end."""
     tournament = _lock(tournament_id, by)
-    player = tournament.players.get(pk=player_id)
+    player = _player(tournament, player_id)
     first_free = _paired_rounds(tournament) + 1
     from_round = from_round or first_free
     if from_round < first_free:
@@ -206,7 +213,7 @@ def player_withdraw(*, tournament_id: int, by, player_id: int, from_round: int |
 @locks.atomic
 def player_return(*, tournament_id: int, by, player_id: int) -> None:
     tournament = _lock(tournament_id, by)
-    player = tournament.players.get(pk=player_id)
+    player = _player(tournament, player_id)
     if player.withdrawn_from is not None and player.withdrawn_from <= _paired_rounds(tournament):
         raise OtbError(_("Il ritiro vale già per turni abbinati: non si annulla."))
     player.withdrawn_from = None
@@ -218,7 +225,7 @@ def player_return(*, tournament_id: int, by, player_id: int) -> None:
 def bye_request(*, tournament_id: int, by, player_id: int, round_number: int, kind: str) -> None:
     """RULES 13.4: a round not yet paired; half a point in any round but the last."""
     tournament = _lock(tournament_id, by)
-    player = tournament.players.get(pk=player_id)
+    player = _player(tournament, player_id)
     if tournament.format == ROUND_ROBIN or (
         not tournament.format and tournament.format_choice == FormatChoice.ROUND_ROBIN
     ):

@@ -19,6 +19,13 @@ from otb.services import OtbError, OtbOptions
 from otb.trf import otb_trf
 
 
+def _int(text: str | None) -> int:
+    try:
+        return int(text or 0)
+    except ValueError:
+        return 0
+
+
 def _tournament(pk: int) -> OtbTournament:
     return get_object_or_404(OtbTournament.objects.select_related("organizer"), pk=pk)
 
@@ -138,7 +145,7 @@ def desk_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
             done = _("Ritiro registrato.")
         elif action == "rientro":
             services.player_return(
-                tournament_id=pk, by=user, player_id=int(request.POST.get("player", 0))
+                tournament_id=pk, by=user, player_id=_int(request.POST.get("player"))
             )
             done = _("Il giocatore torna in gara.")
         elif action == "riposo":
@@ -160,8 +167,8 @@ def desk_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
             services.bye_cancel(
                 tournament_id=pk,
                 by=user,
-                player_id=int(request.POST.get("player", 0)),
-                round_number=int(request.POST.get("round", 0)),
+                player_id=_int(request.POST.get("player")),
+                round_number=_int(request.POST.get("round")),
             )
             done = _("Riposo annullato.")
         elif action == "coarbitro":
@@ -173,7 +180,7 @@ def desk_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
                 done = _("Coarbitro aggiunto.")
         elif action == "togli-coarbitro":
             services.arbiter_remove(
-                tournament_id=pk, by=user, user_id=int(request.POST.get("user", 0))
+                tournament_id=pk, by=user, user_id=_int(request.POST.get("user"))
             )
             done = _("Coarbitro tolto.")
         elif action == "abbina":
@@ -259,10 +266,7 @@ def round_action(request: HttpRequest, pk: int, number: int, action: str) -> Htt
 def _result(request: HttpRequest, tournament: OtbTournament, number: int) -> HttpResponse:
     """RULES 13.8: one board's result; for htmx its row alone (the sheet stays in place)."""
     error = warning = ""
-    try:
-        board = int(request.POST.get("board", ""))
-    except ValueError:
-        board = 0
+    board = _int(request.POST.get("board"))
     try:
         saved = services.result_set(
             tournament_id=tournament.pk,

@@ -54,6 +54,10 @@ FORMS = {
         "starts_at", "timezone", "duration_minutes", "opening_mode", "thematic_opening",
         "rated", "floor", "private", "password",
     ],
+    "/tavolino/nuovo/": [
+        "name", "variant", "cadence", "time_control", "format_choice", "rounds_wanted", "venue",
+        "starts_on", "ends_on", "prohibited_rounds", "prohibit_club",
+    ],
     "/play/": ["variant", "preset", "base_minutes", "increment_seconds", "color", "rated", "opponent"],
     "/accounts/password/reset/": ["email"],
     "/accounts/settings/email/": ["email", "password", "resend"],
