@@ -266,3 +266,18 @@ def test_a_round_robin_follows_the_berger_table():
         services.round_exchange(
             tournament_id=tournament.pk, by=organizer, number=1, first=2, second=3
         )
+
+
+def test_a_players_data_download_has_their_over_the_board_entries():
+    from accounts.personal import _sections
+
+    organizer, member = UserFactory(), UserFactory(username="iscritto")
+    tournament = services.otb_create(organizer=organizer, data=options())
+    services.players_import(
+        tournament_id=tournament.pk,
+        by=organizer,
+        text="cognome;utente;tessera_fsi\nSocio;iscritto;77\n",
+    )
+    section = _sections["otb"](member)
+    assert [(e["name"], e["fsi_card"]) for e in section["entries"]] == [("Socio", "77")]
+    assert _sections["otb"](organizer)["arbitrated"][0]["organizer"] is True
