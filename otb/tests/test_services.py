@@ -269,7 +269,7 @@ def test_a_round_robin_follows_the_berger_table():
 
 
 def test_a_players_data_download_has_their_over_the_board_entries():
-    from accounts.personal import _sections
+    from accounts.personal import sections
 
     organizer, member = UserFactory(), UserFactory(username="iscritto")
     tournament = services.otb_create(organizer=organizer, data=options())
@@ -278,6 +278,6 @@ def test_a_players_data_download_has_their_over_the_board_entries():
         by=organizer,
         text="cognome;utente;tessera_fsi\nSocio;iscritto;77\n",
     )
-    section = _sections["otb"](member)
+    section = sections(member)["otb"]
     assert [(e["name"], e["fsi_card"]) for e in section["entries"]] == [("Socio", "77")]
-    assert _sections["otb"](organizer)["arbitrated"][0]["organizer"] is True
+    assert sections(organizer)["otb"]["arbitrated"][0]["organizer"] is True
