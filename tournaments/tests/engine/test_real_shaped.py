@@ -92,7 +92,8 @@ def test_a_desktop_programs_file_of_240_players_is_read_and_judged(played):
     text = desktop_file(played)
     read = read_trf(text)
     assert len(read.entrants) == PLAYERS
-    assert (read.games, read.byes) == (played.games, played.byes)
+    assert sorted(read.games, key=str) == sorted(played.games, key=str)
+    assert sorted(read.byes, key=str) == sorted(played.byes, key=str)
     assert read.scores_after(ROUNDS) == played.scores_after(ROUNDS)
     findings = check_tournament(read)
     assert [f.agrees for f in findings] == [True] * ROUNDS
