@@ -6,6 +6,7 @@ players. (tests/test_e2e_otb.py plays the same tournament with one round typed i
 from __future__ import annotations
 
 import random
+from decimal import Decimal
 
 import pytest
 
@@ -66,4 +67,27 @@ def test_thirty_player_swiss_from_csv_to_trf_and_rating_report():
     assert kinds == [("paired", False), ("exchange", False), ("published", False)]
 
     lines = {line.number: line for line in selectors.rating_lines(tournament)}
-    assert lines  # the hand checks follow
+    figures = {
+        n: (lines[n].opponents, lines[n].score, lines[n].expected, lines[n].new_rating)
+        for n in (1, 6, 30)
+    }
+    D = Decimal
+    # By hand, with the REI table (the higher-rated expects the row's %, the lower 100 - it;
+    # over 350 counts as 350; PA's second decimal 1-5 down, 6-9 up; K 30 below 2200).
+    # #1 (Elo Italia 2127): 1805 (diff 322: 87), 1440 (#27 unrated, RULES 13.10; 687 -> 350:
+    # 89), 1874 (253: 81), 2012 (115: 66), 1989 (138: 69), 1667 (460 -> 350: 89); round 3 a
+    # forfeit win, not rated. Sum 4,81 -> PA 4,8; P = 0 + 1 + 1 + 1 + 1 + ½ = 4,5;
+    # V = 30 x (4,5 - 4,8) = -9, but #1 finished
+    # first ex aequo with #6 (5½ each, round 3's forfeit win counted): art. 11, stays 2127.
+    # #6 (1989): 1575 (414: 89), 1667 (322: 87), 1440 (#29 unrated: 89), 2012 (-23: 47),
+    # 1943 (46: 56), 2127 (-138: 31), 2058 (-69: 40). Sum 4,39 -> 4,4; P = 1 + ½ + 1 + 1 + 1 +
+    # 0 + 1 = 5,5; V = 30 x 1,1 = 33 -> 2022.
+    # #30 (Verdi, the late entry, 1900; rounds 3-7): 1552 (348: 89), 1598 (302: 85), 1713
+    # (187: 74), 1966 (-66: 41), 2104 (-204: 24). Sum 3,13 -> 3,1; P = ½ + 1 + ½ + ½ + 0 = 2,5;
+    # V = 30 x (2,5 - 3,1) = -18 -> 1882.
+    assert lines[1].change == -9 and lines[1].first_protected
+    assert figures == {
+        1: ((1805, 1440, 1874, 2012, 1989, 1667), D("4.5"), D("4.8"), 2127),
+        6: ((1575, 1667, 1440, 2012, 1943, 2127, 2058), D("5.5"), D("4.4"), 2022),
+        30: ((1552, 1598, 1713, 1966, 2104), D("2.5"), D("3.1"), 1882),
+    }
