@@ -6,6 +6,7 @@ from arena.routing import websocket_urlpatterns as arena_routes
 from chat.routing import websocket_urlpatterns as chat_routes
 from games.routing import websocket_urlpatterns as games_routes
 from live.routing import websocket_urlpatterns as live_routes
+from otb.routing import websocket_urlpatterns as otb_routes
 from tournaments.routing import websocket_urlpatterns as tournaments_routes
 
 websocket_urlpatterns: list = [
@@ -14,4 +15,5 @@ websocket_urlpatterns: list = [
     *tournaments_routes,
     *arena_routes,
     *chat_routes,
+    *otb_routes,
 ]

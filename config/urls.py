@@ -11,6 +11,7 @@ urlpatterns = [
     path("tournaments/", include("tournaments.urls")),
     path("arenas/", include("arena.urls")),
     path("clubs/", include("clubs.urls")),
+    path("tavolino/", include("otb.urls")),
     path("players/", account_views.player_list, name="players"),
     path("@/<str:username>/", account_views.player_detail, name="player"),
     path("accounts/", include("accounts.urls")),

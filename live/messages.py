@@ -111,6 +111,12 @@ def arena_changed() -> Message:
     return {"type": "arena.changed"}
 
 
+def otb_changed(version: int) -> Message:
+    """An over-the-board tournament's public page re-fetches (a result typed, a round
+    published); the version grows with every change (STYLE 4)."""
+    return {"type": "otb.changed", "version": version}
+
+
 def chat_line(room: str, line: dict[str, Any]) -> Message:
     """A new line in a chat room (`chat.services.say`), for the room's sockets."""
     return {"type": "chat.line", "room": room, "line": line}

@@ -31,6 +31,8 @@ from games.models import Game
 from games.rules.variants import VARIANTS
 from games.services import game_resign
 from games.tests.factories import open_game
+from otb import services as otb_services
+from otb.tests.test_services import field as otb_field
 from tests.browser import no_csp_violations, session_cookie
 from tests.test_e2e_computer_analysis import mated
 from tournaments import running
@@ -182,6 +184,12 @@ def test_every_page_has_no_serious_or_critical_axe_violation(site, browser):
     club = club_with(president=viewer, members=others[8:10], name="Circolo Accessibile",
                      short_name="CACC", description="Giovedì sera, sala al primo piano.")  # fmt: skip
     club_services.request_create(club_id=club.pk, user=others[0])
+    # An over-the-board tournament (RULES 13) the viewer arbitrates: round 1 published, one
+    # result typed, round 2's draft not.
+    otb = otb_field(viewer)
+    otb_services.round_pair(tournament_id=otb.pk, by=viewer)
+    otb_services.round_publish(tournament_id=otb.pk, by=viewer, number=1)
+    otb_services.result_set(tournament_id=otb.pk, by=viewer, number=1, board=1, typed="=")
 
     axe = Axe()
     failing: list[str] = []
@@ -291,6 +299,20 @@ def test_every_page_has_no_serious_or_critical_axe_violation(site, browser):
         visit("tournament round", f"/tournaments/{after.pk}/round/1/")
         visit("tournament print", f"/tournaments/{after.pk}/print/")
         visit("guide without the board", "/guida/senza-scacchiera/")
+        visit("otb list", "/tavolino/")
+        visit("otb new", "/tavolino/nuovo/")
+        visit("otb desk", f"/tavolino/{otb.pk}/arbitro/")
+        visit("otb round sheet", f"/tavolino/{otb.pk}/turno/1/")
+        visit("otb public", f"/tavolino/{otb.pk}/")
+        for label, path in (
+            ("pairings", "abbinamenti/1/"),
+            ("standings", "classifica/"),
+            ("cross table", "tabellone/"),
+            ("board labels", "cartellini/1/"),
+            ("result slips", "foglietti/1/"),
+        ):
+            visit(f"otb print {label}", f"/tavolino/{otb.pk}/stampa/{path}")
+        visit("otb rating report", f"/tavolino/{otb.pk}/elo/")
         visit("arena running", f"/arenas/{arena_on.pk}/")
         visit("arena ended", f"/arenas/{arena_off.pk}/")
         visit("clubs", "/clubs/")

@@ -58,6 +58,10 @@ FORMS = {
     "/clubs/new/": [
         "name", "short_name", "city", "province", "description", "fsi_code", "fid_code",
     ],
+    "/tavolino/nuovo/": [
+        "name", "variant", "cadence", "time_control", "format_choice", "rounds_wanted", "venue",
+        "starts_on", "ends_on", "prohibited_rounds", "prohibit_club",
+    ],
     "/play/": ["variant", "preset", "base_minutes", "increment_seconds", "color", "rated", "opponent"],
     "/accounts/password/reset/": ["email"],
     "/accounts/settings/email/": ["email", "password", "resend"],

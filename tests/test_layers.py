@@ -144,3 +144,12 @@ def test_a_new_app_must_be_placed(tmp_path):
     (root / "puzzles").mkdir()
     (root / "puzzles" / "apps.py").write_text("")
     assert unplaced_apps(root) == ["puzzles"]
+
+
+def test_the_arbiters_table_sits_above_the_events_alone():
+    """otb (RULES 13) uses the pairing engine and the rating maths, so it is above tournaments
+    and ratings; alone on its floor under config, so no app below may import it."""
+    (contract,) = (c for c in importlinter_config(ROOT)["contracts"] if c["id"] == "floors")
+    layers = [layer.replace(" ", "") for layer in contract["layers"]]
+    assert layers[:2] == ["config", "otb"]
+    assert layers.index("otb") < layers.index("tournaments|arena|chat") < layers.index("ratings")

@@ -1,0 +1,283 @@
+"""The arbiter's table's services (RULES 13): each refusal a clear message with nothing
+saved, corrections, prohibited pairings and overrides kept in the round's record."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from accounts.tests.factories import UserFactory
+from events.kinds import open_live_event
+from otb import selectors, services
+from otb.models import OtbBoard, OtbBye, OtbPlayer
+from otb.rules import PlayerRow
+from otb.services import OtbError, OtbOptions
+
+pytestmark = pytest.mark.django_db
+
+
+def options(**changes) -> OtbOptions:
+    values = dict(
+        name="Sociale",
+        variant="chess",
+        cadence="rapid",
+        time_control="15'+10\"",
+        format_choice="swiss",
+        rounds_wanted=4,
+        venue="Sede",
+        starts_on=date(2026, 12, 1),
+        ends_on=date(2026, 12, 1),
+        prohibited_rounds=0,
+        prohibit_club=False,
+    )
+    values.update(changes)
+    return OtbOptions(**values)
+
+
+def field(organizer, n: int = 8, **changes):
+    tournament = services.otb_create(organizer=organizer, data=options(**changes))
+    rows = "\n".join(f"Gioc{i};N;{2000 - 10 * i};F{i % 2}" for i in range(n))
+    services.players_import(
+        tournament_id=tournament.pk,
+        by=organizer,
+        text=f"cognome;nome;elo_italia;famiglia\n{rows}\n",
+    )
+    return tournament
+
+
+def type_all(tournament, by, number, typed="1"):
+    for board in tournament.rounds.get(number=number).boards.exclude(black=None):
+        services.result_set(
+            tournament_id=tournament.pk, by=by, number=number, board=board.board, typed=typed
+        )
+
+
+def test_an_otb_tournament_is_no_live_event_of_its_organizer():
+    # RULES 13.1: no game on the site, no clock: the one-live-event rule (RULES 1) ignores it.
+    organizer = UserFactory()
+    field(organizer)
+    assert open_live_event(organizer.pk) is None
+
+
+def test_a_csv_with_a_broken_line_names_it_and_imports_nothing():
+    organizer = UserFactory()
+    tournament = services.otb_create(organizer=organizer, data=options())
+    text = "cognome;nome;elo_italia\nRossi;Mario;1800\nBianchi;Anna;milleotto\nVerdi;Luca;1700\n"
+    with pytest.raises(OtbError, match="riga 3: elo_italia: «milleotto» non è un numero"):
+        services.players_import(tournament_id=tournament.pk, by=organizer, text=text)
+    assert tournament.players.count() == 0
+    with pytest.raises(OtbError, match="Riga 2: nessun giocatore del sito si chiama"):
+        services.players_import(
+            tournament_id=tournament.pk, by=organizer, text="cognome;utente\nRossi;nessuno\n"
+        )
+    assert tournament.players.count() == 0
+
+
+def test_a_site_account_gives_its_rating_when_none_is_typed():
+    organizer, member = UserFactory(), UserFactory(username="socio")
+    tournament = services.otb_create(organizer=organizer, data=options())
+    services.players_import(
+        tournament_id=tournament.pk,
+        by=organizer,
+        text="cognome;utente;elo_italia\nSocio;socio;\nAltro;;1620\n",
+    )
+    altro, socio = tournament.players.order_by("last_name")
+    # RULES 7.1: the site's initial rating, for a member with no game yet.
+    assert socio.user == member and socio.national_rating == 1500 and altro.national_rating == 1620
+
+
+def test_only_the_organizer_and_co_arbiters_act():
+    organizer, helper, stranger = UserFactory(), UserFactory(username="aiuto"), UserFactory()
+    tournament = field(organizer)
+    row = PlayerRow(line=0, last_name="Nuovo")
+    with pytest.raises(OtbError, match="Solo l'organizzatore"):
+        services.player_add(tournament_id=tournament.pk, by=stranger, row=row)
+    services.arbiter_add(tournament_id=tournament.pk, by=organizer, username="AIUTO")
+    services.player_add(tournament_id=tournament.pk, by=helper, row=row)  # RULES 13.1
+    with pytest.raises(OtbError, match="Solo l'organizzatore nomina"):
+        services.arbiter_add(tournament_id=tournament.pk, by=helper, username=stranger.username)
+
+
+def test_the_next_round_waits_for_every_result_and_a_result_must_be_of_the_round():
+    organizer = UserFactory()
+    tournament = field(organizer)
+    services.round_pair(tournament_id=tournament.pk, by=organizer)
+    with pytest.raises(OtbError, match="Pubblica il turno"):
+        services.result_set(tournament_id=tournament.pk, by=organizer, number=1, board=1, typed="1")
+    services.round_publish(tournament_id=tournament.pk, by=organizer, number=1)
+    with pytest.raises(OtbError, match="La scacchiera 9 non è un incontro del turno 1"):
+        services.result_set(tournament_id=tournament.pk, by=organizer, number=1, board=9, typed="1")
+    with pytest.raises(OtbError, match="non è un risultato"):
+        services.result_set(tournament_id=tournament.pk, by=organizer, number=1, board=1, typed="2")
+    services.result_set(tournament_id=tournament.pk, by=organizer, number=1, board=1, typed="½")
+    with pytest.raises(OtbError, match="Il turno 1 non ha ancora tutti i risultati"):
+        services.round_pair(tournament_id=tournament.pk, by=organizer)
+    assert tournament.rounds.count() == 1
+    type_all(tournament, organizer, 1)
+    assert services.round_pair(tournament_id=tournament.pk, by=organizer).number == 2
+
+
+def test_typed_keys_mean_the_results_the_sheet_says():
+    organizer = UserFactory()
+    tournament = field(organizer)
+    services.round_pair(tournament_id=tournament.pk, by=organizer)
+    services.round_publish(tournament_id=tournament.pk, by=organizer, number=1)
+    for typed, stored in (
+        ("1", "1-0"),
+        ("0", "0-1"),
+        ("=", "½-½"),
+        ("+", "+-"),
+        ("-", "-+"),
+        ("00", "--"),
+    ):
+        services.result_set(
+            tournament_id=tournament.pk, by=organizer, number=1, board=1, typed=typed
+        )
+        assert OtbBoard.objects.get(round__tournament=tournament, board=1).result == stored
+
+
+def test_a_correction_recomputes_the_standings_keeps_later_pairings_and_warns():
+    organizer = UserFactory()
+    tournament = field(organizer)
+    for number in (1, 2):
+        services.round_pair(tournament_id=tournament.pk, by=organizer)
+        services.round_publish(tournament_id=tournament.pk, by=organizer, number=number)
+        type_all(tournament, organizer, number)
+    services.round_pair(tournament_id=tournament.pk, by=organizer)
+    pairings = list(tournament.rounds.get(number=3).boards.values_list("white", "black"))
+    board = tournament.rounds.get(number=1).boards.select_related("white").get(board=1)
+    before = selectors.engine_tournament(tournament).scores_after(2)
+    saved = services.result_set(
+        tournament_id=tournament.pk, by=organizer, number=1, board=1, typed="0"
+    )
+    assert "gli abbinamenti dei turni successivi restano" in saved.warning
+    after = selectors.engine_tournament(tournament).scores_after(2)
+    white = board.white.number
+    assert after[white] == before[white] - 2  # a win (2) became a loss (RULES 4.6 units)
+    assert list(tournament.rounds.get(number=3).boards.values_list("white", "black")) == pairings
+    (entry,) = [e for e in tournament.rounds.get(number=1).record if e["what"] == "correction"]
+    assert (entry["from"], entry["to"], entry["later_rounds_kept"]) == ("1-0", "0-1", True)
+
+
+def test_an_edit_breaking_an_absolute_rule_needs_the_recorded_override():
+    organizer = UserFactory()
+    tournament = field(organizer)
+    services.round_pair(tournament_id=tournament.pk, by=organizer)
+    services.round_publish(tournament_id=tournament.pk, by=organizer, number=1)
+    type_all(tournament, organizer, 1)
+    met = tournament.rounds.get(number=1).boards.select_related("white", "black").get(board=1)
+    services.round_pair(tournament_id=tournament.pk, by=organizer)
+    round_two = tournament.rounds.get(number=2)
+    partner = next(
+        (b.black if b.white == met.white else b.white)
+        for b in round_two.boards.select_related("white", "black")
+        if met.white in (b.white, b.black)
+    )
+    pairs = list(round_two.boards.values_list("white", "black"))
+    with pytest.raises(OtbError, match=r"Lim 2: rematch .*forzatura esplicita"):
+        services.round_exchange(
+            tournament_id=tournament.pk, by=organizer, number=2,
+            first=met.black.number, second=partner.number,
+        )  # fmt: skip
+    assert list(round_two.boards.values_list("white", "black")) == pairs  # nothing changed
+    judgement = services.round_exchange(
+        tournament_id=tournament.pk, by=organizer, number=2,
+        first=met.black.number, second=partner.number, override=True,
+    )  # fmt: skip
+    assert judgement.broken and judgement.broken[0].startswith("Lim 2: rematch")
+    entry = tournament.rounds.get(number=2).record[-1]
+    assert (entry["what"], entry["override"], entry["by"]) == ("exchange", True, organizer.username)
+    services.round_publish(tournament_id=tournament.pk, by=organizer, number=2)
+    with pytest.raises(OtbError, match="pubblicato"):
+        services.round_exchange(
+            tournament_id=tournament.pk, by=organizer, number=2, first=1, second=2
+        )
+
+
+def test_prohibited_pairings_keep_a_family_apart_in_the_first_rounds():
+    organizer = UserFactory()
+    # Families F0 and F1 (every other player): round 1 may not pair two of one family.
+    tournament = field(organizer, prohibited_rounds=1)
+    services.round_pair(tournament_id=tournament.pk, by=organizer)
+    family = {p.number: p.family for p in OtbPlayer.objects.filter(tournament=tournament)}
+    boards = tournament.rounds.get(number=1).boards.select_related("white", "black")
+    assert all(family[b.white.number] != family[b.black.number] for b in boards)
+    b1, b2 = boards[0], boards[1]
+    # b1's Black for the player of b2 of b1's White's family: two of one family would meet.
+    kin = b2.white if family[b2.white.number] == family[b1.white.number] else b2.black
+    with pytest.raises(OtbError, match="RULES 13.7: .* stessa famiglia"):
+        services.round_exchange(
+            tournament_id=tournament.pk, by=organizer, number=1,
+            first=b1.black.number, second=kin.number,
+        )  # fmt: skip
+
+
+def test_late_entries_byes_and_withdrawals_have_their_limits():
+    organizer = UserFactory()
+    tournament = field(organizer, n=6, rounds_wanted=3)
+    p = tournament.players.order_by("pk").first()
+    services.round_pair(tournament_id=tournament.pk, by=organizer)
+    with pytest.raises(OtbError, match="in bozza"):
+        services.player_add(tournament_id=tournament.pk, by=organizer, row=PlayerRow(0, "Tardi"))
+    services.round_publish(tournament_id=tournament.pk, by=organizer, number=1)
+    with pytest.raises(OtbError, match="Il turno 1 è già abbinato"):
+        services.bye_request(
+            tournament_id=tournament.pk, by=organizer, player_id=p.pk, round_number=1, kind="half"
+        )
+    with pytest.raises(OtbError, match="ultimo turno il riposo richiesto vale zero"):
+        services.bye_request(
+            tournament_id=tournament.pk,
+            by=organizer,
+            player_id=p.pk,
+            round_number=3,
+            kind=OtbBye.HALF,
+        )
+    services.bye_request(
+        tournament_id=tournament.pk, by=organizer, player_id=p.pk, round_number=3, kind=OtbBye.ZERO
+    )
+    with pytest.raises(OtbError, match="il ritiro vale dal turno 2"):
+        services.player_withdraw(
+            tournament_id=tournament.pk, by=organizer, player_id=p.pk, from_round=1
+        )
+    for number in (1, 2, 3):
+        if number > 1:
+            services.round_pair(tournament_id=tournament.pk, by=organizer)
+            services.round_publish(tournament_id=tournament.pk, by=organizer, number=number)
+        type_all(tournament, organizer, number)
+    with pytest.raises(OtbError, match="L'ultimo turno è già abbinato: non si entra più"):
+        services.player_add(tournament_id=tournament.pk, by=organizer, row=PlayerRow(0, "Tardi"))
+    assert tournament.players.count() == 6
+    tournament.refresh_from_db()
+    assert tournament.status == "finished"
+
+
+def test_a_round_robin_follows_the_berger_table():
+    organizer = UserFactory()
+    tournament = field(organizer, n=5, format_choice="auto", rounds_wanted=None)
+    services.round_pair(tournament_id=tournament.pk, by=organizer)
+    tournament.refresh_from_db()
+    assert (tournament.format, tournament.total_rounds) == ("round_robin", 5)  # RULES 4.4
+    boards = tournament.rounds.get(number=1).boards.select_related("white", "black")
+    # FSI table for 6 (5 players and a rest): round 1 is 1-6 (1 rests), 2-5, 3-4.
+    pairs = {(b.white.number, b.black.number if b.black else None) for b in boards}
+    assert pairs == {(2, 5), (3, 4), (1, None)}
+    with pytest.raises(OtbError, match="Berger"):
+        services.round_exchange(
+            tournament_id=tournament.pk, by=organizer, number=1, first=2, second=3
+        )
+
+
+def test_a_players_data_download_has_their_over_the_board_entries():
+    from accounts.personal import sections
+
+    organizer, member = UserFactory(), UserFactory(username="iscritto")
+    tournament = services.otb_create(organizer=organizer, data=options())
+    services.players_import(
+        tournament_id=tournament.pk,
+        by=organizer,
+        text="cognome;utente;tessera_fsi\nSocio;iscritto;77\n",
+    )
+    section = sections(member)["otb"]
+    assert [(e["name"], e["fsi_card"]) for e in section["entries"]] == [("Socio", "77")]
+    assert sections(organizer)["otb"]["arbitrated"][0]["organizer"] is True

@@ -1,0 +1,104 @@
+"""The arbiter's table's pages (RULES 13): who sees what, the forms, the round sheet's row
+for htmx, every printout."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from accounts.tests.factories import UserFactory
+from otb import services
+from otb.models import OtbBoard, OtbTournament
+from otb.tests.test_services import field
+
+pytestmark = pytest.mark.django_db
+
+
+def test_opening_one_through_the_form(client):
+    organizer = UserFactory()
+    client.force_login(organizer)
+    form = {
+        "name": "Semilampo di Natale",
+        "variant": "italian",
+        "cadence": "blitz",
+        "time_control": "10'",
+        "format_choice": "auto",
+        "rounds_wanted": "",
+        "venue": "Sede",
+        "starts_on": "2026-12-20",
+        "ends_on": "2026-12-19",
+        "prohibited_rounds": "0",
+    }
+    response = client.post(reverse("otb:new"), form)
+    assert response.status_code == 200 and "viene prima del primo" in response.text
+    assert not OtbTournament.objects.exists()
+    response = client.post(reverse("otb:new"), form | {"ends_on": "2026-12-20"})
+    tournament = OtbTournament.objects.get()
+    assert response.url == reverse("otb:desk", args=[tournament.pk])
+    assert tournament.is_draughts and tournament.organizer == organizer
+
+
+def test_the_desk_is_the_arbiters_and_a_broken_csv_names_its_line(client):
+    organizer = UserFactory()
+    tournament = field(organizer)
+    client.force_login(UserFactory())
+    assert client.get(reverse("otb:desk", args=[tournament.pk])).status_code == 404
+    client.force_login(organizer)
+    assert client.get(reverse("otb:desk", args=[tournament.pk])).status_code == 200
+    upload = SimpleUploadedFile("g.csv", b"cognome;elo_italia\nNuovo;1500\nAltro;tanti\n")
+    response = client.post(
+        reverse("otb:action", args=[tournament.pk, "importa"]), {"file": upload}, follow=True
+    )
+    assert "riga 3: elo_italia: «tanti» non è un numero" in response.text
+    assert tournament.players.count() == 8
+    model = client.get(reverse("otb:csv_model"))
+    assert model["Content-Disposition"] == 'attachment; filename="giocatori.csv"'
+    assert model.content.decode().startswith("cognome;nome;sesso;")
+
+
+def test_the_round_sheet_saves_a_typed_result_and_answers_its_row(client):
+    organizer = UserFactory()
+    tournament = field(organizer)
+    client.force_login(organizer)
+    client.post(reverse("otb:action", args=[tournament.pk, "abbina"]))
+    client.post(reverse("otb:round_action", args=[tournament.pk, 1, "pubblica"]))
+    url = reverse("otb:round_action", args=[tournament.pk, 1, "risultato"])
+    response = client.post(url, {"board": "2", "typed": "="}, headers={"HX-Request": "true"})
+    assert response.status_code == 200
+    assert response.text.lstrip().startswith('<tr id="board-2"')
+    assert 'value="½-½"' in response.text
+    assert OtbBoard.objects.get(round__tournament=tournament, board=2).result == "½-½"
+    response = client.post(url, {"board": "2", "typed": "7"}, headers={"HX-Request": "true"})
+    assert "non è un risultato" in response.text and 'role="alert"' in response.text
+    response = client.post(url, {"board": "99", "typed": "1"}, headers={"HX-Request": "true"})
+    assert response.status_code == 422 and "non è un incontro del turno 1" in response.text
+
+
+def test_the_public_page_and_the_printouts(client):
+    organizer = UserFactory()
+    tournament = field(organizer)
+    services.round_pair(tournament_id=tournament.pk, by=organizer)
+    public = reverse("otb:public", args=[tournament.pk])
+    assert "Nessun turno pubblicato" in client.get(public).text  # the draft is not shown
+    services.round_publish(tournament_id=tournament.pk, by=organizer, number=1)
+    services.result_set(tournament_id=tournament.pk, by=organizer, number=1, board=1, typed="1")
+    page = client.get(public)
+    assert 'data-event-socket="/ws/otb/' in page.text and "1-0" in page.text
+    fragment = client.get(public, headers={"HX-Request": "true"})
+    assert "<h1>" not in fragment.text and "otb-public-boards" in fragment.text
+    for name, args in (
+        ("print_pairings", [tournament.pk, 1]),
+        ("print_standings", [tournament.pk]),
+        ("print_cross", [tournament.pk]),
+    ):
+        assert client.get(reverse(f"otb:{name}", args=args)).status_code == 200, name
+    for name in ("print_labels", "print_slips"):
+        assert client.get(reverse(f"otb:{name}", args=[tournament.pk, 1])).status_code == 404
+    assert client.get(reverse("otb:trf", args=[tournament.pk])).status_code == 404
+    client.force_login(organizer)
+    for name in ("print_labels", "print_slips"):
+        assert client.get(reverse(f"otb:{name}", args=[tournament.pk, 1])).status_code == 200
+    trf = client.get(reverse("otb:trf", args=[tournament.pk]))
+    assert trf.content.decode().startswith("012 Sociale\n022 Sede\n")
+    assert client.get(reverse("otb:elo", args=[tournament.pk])).status_code == 200
