@@ -14,6 +14,7 @@ TEST_WORKERS ?= 3
 
 .PHONY: run test lint venv deps dev-deps lock messages system-run system-test \
         bench-pairing bench-rules bench-draughts-check bench-live bench-analysis bench-tournament bench-arena bench-reminders soak-pairing check-lim test-differential test-chromium clean compile \
+        bench-evening bench-round-start bench-game-page \
         attack
 
 $(PY):
@@ -121,6 +122,14 @@ bench-reminders: system-test dev-deps messages
 # spectators, page fetches, sign-ups, reminders; prints figures, exits 1 if a target is missed.
 bench-evening: system-test dev-deps messages
 	scripts/with-services.sh $(PY) bench/evening.py $(BENCH_ARGS)
+
+# A round start alone (bench/round_start.py): server CPU per player, requests per game page view;
+# and the game and event pages' CPU per view in one process (bench/game_page.py).
+bench-round-start: system-test dev-deps messages
+	scripts/with-services.sh $(PY) bench/round_start.py $(BENCH_ARGS)
+
+bench-game-page: system-test dev-deps messages
+	scripts/with-services.sh $(PY) bench/game_page.py $(BENCH_ARGS)
 
 # Attack a private copy of the site (docs/benchmarks.md, `make attack`); prints figures, exits 1
 # unless all are zero.

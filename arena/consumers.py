@@ -24,7 +24,7 @@ class ArenaConsumer(LiveConsumer):
         if user is not None and user.is_authenticated:
             self.user_id = user.pk
             ProcessConnections.add(self.channel_name)
-            await call(self._seen)
+            await call(self._seen, lane="connect")
 
     def _seen(self) -> None:
         presence.opened(

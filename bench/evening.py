@@ -71,6 +71,8 @@ from bench.live import (  # noqa: E402
 )
 from bench.reminders import RUNS_ENV, connections_opened, make_reminded_tournament  # noqa: E402
 from bench.reminders import task_runs as worker_task_runs  # noqa: E402
+from bench.round_start import load_game_page, round_start_probe  # noqa: E402
+from bench.round_start import report as round_start_report  # noqa: E402
 from harness import Processes  # noqa: E402
 
 TARGETS = {
@@ -187,14 +189,6 @@ async def fetch_page(port, path, cookie, kind, measure_from, out, *, asked="push
         out["page_at"].append((time.perf_counter(), ms))
 
 
-# What a game page asks for as soon as it is in (games/_site_notices.html and
-# tournaments/_site_notices.html, hx-trigger "load"), with the kind each is reported under.
-GAME_PAGE_FRAGMENTS = (
-    ("/play/notices/", "game page's challenge notices"),
-    ("/tournaments/banner/", "game page's tournament banner"),
-)
-
-
 class Refresher:
     """One open event page's refresh, as static/js/events.js does it: a push schedules one fetch
     a random part of the event's spread later (events/views.py, `refresh_spread_ms`), at least a
@@ -248,7 +242,7 @@ def client_process(part: dict, ports, args, ready, go, queue) -> None:
             "latencies": [], "sent_at": [], "moves": 0, "errors": 0, "error_codes": {},
             "finished": 0, "stalled": [], "next_game_ms": [], "games_ended": 0,
             "swiss": {"opened": [], "ended": [], "next_game_ms": [], "games_ended": 0},
-            "pages": {}, "page_at": [], "http_errors": [], "lags": [],
+            "pages": {}, "page_at": [], "http_errors": [], "lags": [], "game_page_requests": [],
         }  # fmt: skip
         gate = asyncio.Semaphore(10)
         games = part["games"]
@@ -286,19 +280,16 @@ def client_process(part: dict, ports, args, ready, go, queue) -> None:
             port = page_ports[player["id"] % len(page_ports)]
 
             async def visit(game_id: int) -> None:
-                await fetch_page(
-                    port, f"/games/{game_id}/", player["cookie"], "game page", measure_from, out,
-                    asked="page",
-                )  # fmt: skip
-                # The page's notices, fetched by htmx once it is in (hx-trigger "load").
-                await asyncio.gather(
-                    *(
-                        fetch_page(
-                            port, path, player["cookie"], kind, measure_from, out, asked="fragment"
-                        )
-                        for path, kind in GAME_PAGE_FRAGMENTS
-                    )
-                )
+                # The page, then whatever it fetches once it is in (hx-trigger "load").
+                requests = await load_game_page(port, game_id, player["cookie"])
+                out["game_page_requests"].append(len(requests))
+                for path, status, ms in requests:
+                    kind = "game page" if path.startswith("/games/") else "game page's fragments"
+                    if status != 200:
+                        out["http_errors"].append(f"GET {path} {status}")
+                    elif time.perf_counter() >= measure_from:
+                        out["pages"].setdefault(kind, []).append(ms)
+                        out["page_at"].append((time.perf_counter(), ms))
 
             def load(game_id: int) -> None:
                 at_game.add(player["id"])
@@ -592,6 +583,11 @@ def run_once(args, run: int) -> dict:
         site.start_worker(node=f"bench-evening-{os.getpid()}", include=["bench.reminders"])
         site.start_beat()
         time.sleep(3)
+        # A round start alone on the idle servers: its CPU per player (bench/round_start.py).
+        probe = round_start_probe(
+            ports + page_ports, len(swiss_players) - len(swiss_players) % 2,
+            lambda: cpu_by_process(site),
+        )  # fmt: skip
         clients = args.clients
         parts = [
             {
@@ -708,10 +704,21 @@ def run_once(args, run: int) -> dict:
         print(
             f"  queue wait {name}: p99 {pct(values, 0.99) * 1000:.0f} ms, max {max(values) * 1000:.0f} ms ({len(values)})"
         )
+    print(round_start_report(probe))
+    views = [n for r in results for n in r["game_page_requests"]]
+    if views:
+        print(
+            f"  HTTP requests per game page view: {statistics.fmean(views):.1f} ({len(views)} views)"
+        )
     print(f"  database connections opened: worker {len(opened)} ({per_minute:.1f}/min, at most "
           f"{WORKER_CONCURRENCY}), PostgreSQL sessions {sessions_after - sessions_before} in all")  # fmt: skip
     cpu = {k: (cpu_after[k] - cpu_before.get(k, 0.0)) / seconds for k in cpu_after}
     print("  CPU (share of one core): " + ", ".join(f"{k} {v:.0%}" for k, v in sorted(cpu.items())))
+    # Every server process (the clients aside): the machine's cost of an evening's minute.
+    server_per_minute = sum(cpu.values()) * 60
+    print(
+        f"  server CPU per evening-minute: {server_per_minute:.1f} s ({sum(cpu.values()):.2f} cores)"
+    )
     per_daphne = sockets_total / max(1, len(rss))
     print("  daphne RSS: " + ", ".join(f"{k} {v:.0f} MB" for k, v in sorted(rss.items()))
           + f" ({statistics.fmean(rss.values()) * 1024 / per_daphne:.0f} KB per socket)")  # fmt: skip
@@ -733,7 +740,13 @@ def run_once(args, run: int) -> dict:
     if failures:
         print(f"  client failures (the bench's own): {failures[:5]}")
     print("  " + ("every target met" if not missed else "missed: " + ", ".join(missed)))
-    return {**figures, "missed": missed, "worker connections/min": per_minute}
+    return {
+        **figures,
+        "missed": missed,
+        "worker connections/min": per_minute,
+        "round start ms per player": probe["ms per player"],
+        "server cpu s per minute": server_per_minute,
+    }
 
 
 def p99_by_ten_seconds(timed) -> str:
@@ -743,6 +756,40 @@ def p99_by_ten_seconds(timed) -> str:
         if at >= 0:
             buckets.setdefault(int(at // 10), []).append(ms)
     return " ".join(f"{pct(v, 0.99):.0f}" for _k, v in sorted(buckets.items()))
+
+
+def capacity(args) -> int:
+    """`--capacity`: from `--capacity-from` up by 0.1, `--capacity-runs` evenings at each scale
+    (new servers and events each time); the search stops at the first scale where a run misses
+    a target, and the largest scale where every run met every target is the machine's
+    capacity. Exit 1 when not even the first scale holds."""
+    held = None
+    step = 0
+    run = 0
+    while True:
+        scale = round(args.capacity_from + 0.1 * step, 1)
+        if scale > args.capacity_to + 1e-9:
+            break
+        reports = []
+        for _ in range(args.capacity_runs):
+            reports.append(run_once(argparse.Namespace(**{**vars(args), "scale": scale}), run))
+            run += 1
+            if reports[-1]["missed"]:
+                break  # the scale is lost: no need for its other runs
+        met = sum(not r["missed"] for r in reports)
+        cpu = [r["round start ms per player"] for r in reports]
+        print(f"capacity: scale {scale:g}: {met} of {args.capacity_runs} runs met every target"
+              f" (round start {min(cpu):.1f}-{max(cpu):.1f} ms per player)")  # fmt: skip
+        if met < args.capacity_runs:
+            break
+        held = scale
+        step += 1
+    if held is None:
+        print(f"bench-evening --capacity: no scale held, not even {args.capacity_from:g}")
+        return 1
+    print(f"bench-evening --capacity: largest scale with every target in "
+          f"{args.capacity_runs} of {args.capacity_runs} runs: {held:g}")  # fmt: skip
+    return 0
 
 
 def main() -> int:
@@ -767,12 +814,22 @@ def main() -> int:
         action="store_true",
         help="moves and pages p99 of each 10 s, and when the Swiss rounds opened",
     )
+    parser.add_argument(
+        "--capacity",
+        action="store_true",
+        help="the largest --scale (steps of 0.1) at which every target holds in every run",
+    )
+    parser.add_argument("--capacity-from", type=float, default=0.1, help="the first scale tried")
+    parser.add_argument("--capacity-to", type=float, default=2.0, help="the last scale tried")
+    parser.add_argument("--capacity-runs", type=int, default=3, help="runs at each scale")
     args = parser.parse_args()
 
     django_setup()
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
+    if args.capacity:
+        return capacity(args)
     reports = [run_once(args, run) for run in range(args.repeat)]
     met = sum(not r["missed"] for r in reports)
     if args.repeat > 1:

@@ -63,7 +63,7 @@ class ChatConsumer(LiveConsumer):
         route = self.scope["url_route"]["kwargs"]
         self.kind, self.pk = route["place"], int(route["pk"])
         self.viewer = rooms.viewer_of(self.scope.get("user"))
-        opening = await database_sync_to_async(_opening)(self.kind, self.pk, self.viewer)
+        opening = await database_sync_to_async(_opening, "connect")(self.kind, self.pk, self.viewer)
         if opening is None:
             await self.refuse(4404)
             return

@@ -202,6 +202,10 @@ SOCKET_ADDRESS_CAP = env_int(os.environ, "SOCKET_ADDRESS_CAP", 100)  # of one ad
 SOCKET_DB_THREADS = env_int(os.environ, "SOCKET_DB_THREADS", 6)
 # And those in which the players' actions in their games run, apart (live/threads.py).
 SOCKET_PLAY_THREADS = env_int(os.environ, "SOCKET_PLAY_THREADS", 4)
+# And those in which a socket's handshake and first reads run (who it is, its game, its presence):
+# few, so a round start's hundreds of connects take turns there instead of crowding the process
+# (live/threads.py).
+SOCKET_CONNECT_THREADS = env_int(os.environ, "SOCKET_CONNECT_THREADS", 2)
 # Pages a daphne process serves at once (config/asgi.py, PageGate); more wait their turn. 0: no
 # limit.
 HTTP_CONCURRENCY = env_int(os.environ, "HTTP_CONCURRENCY", 2, minimum=0)

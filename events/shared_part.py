@@ -75,30 +75,37 @@ def shared_html(
     change came to the group since (with `after_push`, no push) and it is younger than
     EVENT_PART_SECONDS. `render` must depend only on the event and the language, never on
     the viewer."""
+    return mark_safe(shared(group, part, render, after_push=after_push))
+
+
+def shared(group: str, part: str, compute: Callable[[], Any], *, after_push: bool = False) -> Any:
+    """`shared_html` for any value the requests of the event's page read alike and never change
+    (a map of its players' live games, from which each viewer takes their own): `compute()`
+    once per change, kept as the parts are."""
     seconds = settings.EVENT_PART_SECONDS
     count = pushes.pushes_so_far(group, pushed=after_push) if seconds > 0 else None
     if count is None:
-        return mark_safe(render())
+        return compute()
     key = (group, part, count, get_language())
     found = _fresh(key, seconds)
     if found is not None:
-        return mark_safe(found)
+        return found
     with _parts_lock:
         gate = _rendering.setdefault(key, threading.Lock())
-    with gate:  # one renders, the others wait and take its result
+    with gate:  # one computes, the others wait and take its result
         found = _fresh(key, seconds)
         if found is None:
-            found = render()
+            found = compute()
             with _parts_lock:
                 _parts[key] = (found, clock())
                 while len(_parts) > KEEP:
                     _parts.popitem(last=False)
     with _parts_lock:
         _rendering.pop(key, None)
-    return mark_safe(found)
+    return found
 
 
-def _fresh(key: tuple, seconds: float) -> str | None:
+def _fresh(key: tuple, seconds: float) -> Any:
     with _parts_lock:
         found = _parts.get(key)
         if found is None:

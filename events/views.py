@@ -247,6 +247,9 @@ class EventPages:
         invite = request.session.get(self.invite_key(pk), "")
         is_opener = request.user.is_authenticated and event.opened_by_id == request.user.pk
         started = event.has_started(now)
+        # What a part of the page shows only in some states is read when the template asks for
+        # it (a callable in the context): a running event's live part, which a round start or
+        # an arena's pairing has every player re-fetch at once, needs none of it.
         context = {
             **self.named(event),
             "is_opener": is_opener,
@@ -255,12 +258,13 @@ class EventPages:
             # fragment drops them.
             "organizing": is_opener and not started and event.is_live,
             "has_invite": bool(invite) and invite == event.invite_token,
-            "description": self.describe(event),
-            "outcome": self.outcome(event),
-            "invite_url": request.build_absolute_uri(
+            "outcome": lambda: self.outcome(event),
+            "invite_url": lambda: request.build_absolute_uri(
                 reverse(self.url_name("invite"), args=[pk, event.invite_token])
             ),
-            "login_url": reverse("accounts:login") + "?" + urlencode({"next": request.path}),
+            "login_url": lambda: (
+                reverse("accounts:login") + "?" + urlencode({"next": request.path})
+            ),
             # Password tries stopped for everyone: its organizer is told until when.
             "private_throttled_until": private_throttled_until(event)
             if is_opener and event.is_private
@@ -268,6 +272,7 @@ class EventPages:
             **self.detail_context(request, event, now),
         }
         if not request.htmx:  # the article, outside the live part, says it once
+            context["description"] = self.describe(event)
             context["refresh_spread_ms"] = refresh_spread_ms(self.players_count(event))
         return render_page(request, self.template("detail.html"), context, "live")
 

@@ -60,21 +60,26 @@ class GameConsumer(LiveConsumer):
     is_player: bool = False
 
     async def connect(self) -> None:
+        """One read of the game: a round start connects every player at once, and each read
+        is a query and the state's legal moves worked out (bench/evening.py, the round start's
+        CPU). The group is joined first, so whatever changes after the read comes as a push;
+        the state read is the socket's first message. A player's presence, recorded next, is
+        pushed to everyone (this socket included) as a newer state."""
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         user = self.scope.get("user")
         self.user_id = user.pk if user is not None and user.is_authenticated else None
-        state = await database_sync_to_async(_state)(self.game_id)
-        if state is None:
-            await self.refuse(4404)
-            return
         await self.join(services.group_name(self.game_id))
+        state = await database_sync_to_async(_state, "connect")(self.game_id)
+        if state is None:
+            await self.refuse(4404)  # its group is left with the socket (`closed`)
+            return
         await self.accept()
+        await self.send_json(state)
         self.is_player = self.user_id in (state["white"]["id"], state["black"]["id"])
         if self.is_player:
-            # Recorded presence is pushed to everyone, this socket included.
             ProcessConnections.add(self.channel_name)
-            await call(self._presence, True)
-        await self.send_json(await database_sync_to_async(_state)(self.game_id))
+            # A presence push that cannot be published (Redis away) still reaches this socket.
+            await call(self._presence, True, undelivered=self._undelivered, lane="connect")
 
     def _presence(self, connected: bool) -> None:
         services.game_presence(

@@ -26,6 +26,19 @@ def game_waiting_news(user_id: int) -> list[dict]:
 
 news_on_connect(game_waiting_news)
 
+
+def challenge_news(user_id: int) -> list[dict]:
+    """A site socket that opens re-fetches its page's challenge notices when a challenge came to
+    the player in the last moments (`games.selectors.challenge_came_to`): the game page writes
+    its notices into itself (one request a view), and a challenge posted between that render
+    and the socket's joining its group would otherwise wait for the minute's poll."""
+    from games.selectors import challenge_came_to
+
+    return [messages.user_changed(messages.What.CHALLENGES)] if challenge_came_to(user_id) else []
+
+
+news_on_connect(challenge_news)
+
 # What is personal to a player (accounts.personal): their games, in the data download and as
 # PGN/PDN files; a live game keeps them from deleting the account.
 account_data.register_section_pages("games", personal.games_section)

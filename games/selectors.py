@@ -48,6 +48,21 @@ def challenges_addressed_to(user_id: int) -> QuerySet[Challenge]:
     ).select_related("challenger")
 
 
+# Decision (docs/protocol.md, "Site socket"): a challenge "just came" for this long. A page
+# written with its notices in it (the game page) opens its site socket well within it, even when
+# a round start queues the pages; a page that fetches its notices as it loads fetches them once
+# more when a challenge came in this window.
+CHALLENGE_CAME_SECONDS = 30
+
+
+def challenge_came_to(user_id: int, *, now: datetime | None = None) -> bool:
+    """Whether an open challenge was addressed to this user in the last moments (one query)."""
+    since = (now or timezone.now()) - timedelta(seconds=CHALLENGE_CAME_SECONDS)
+    return Challenge.objects.filter(
+        opponent_id=user_id, status=ChallengeStatus.OPEN, created_at__gte=since
+    ).exists()
+
+
 def live_game_id_of(user_id: int) -> int | None:
     return (
         Game.objects.filter(Q(white_id=user_id) | Q(black_id=user_id), status=Status.LIVE)

@@ -204,16 +204,27 @@ def challenge_cancel(request: HttpRequest, pk: int) -> HttpResponse:
     return _to(request, local_next(request, request.POST.get("next")) or reverse("games:lobby"))
 
 
+def _notices_context(user_id: int, rematch_of: int | None = None) -> dict:
+    """The challenges addressed to the player (games/_notices.html) but the rematch of the game
+    `rematch_of`, offered beside its board instead; the events they are committed to (RULES
+    4.7) only when there is a challenge to warn about."""
+    addressed = selectors.challenges_addressed_to(user_id)
+    if rematch_of is not None:
+        addressed = addressed.exclude(rematch_of_id=rematch_of)
+    addressed = list(addressed)
+    return {
+        "addressed": addressed,
+        "warnings": selectors.commitments_of(user_id) if addressed else [],
+    }
+
+
 def notices(request: HttpRequest) -> HttpResponse:
     """The fragment of challenges addressed to the visitor, shown on every page (on a finished
     game's page, its rematch is offered beside the board instead)."""
     if not request.user.is_authenticated:
         return render(request, "games/_notices.html", {"addressed": []})
-    addressed = selectors.challenges_addressed_to(request.user.pk)
     skip = request.GET.get("rematch_of", "")
-    if skip.isdigit():
-        addressed = addressed.exclude(rematch_of_id=int(skip))
-    context = {"addressed": addressed, "warnings": selectors.commitments_of(request.user.pk)}
+    context = _notices_context(request.user.pk, int(skip) if skip.isdigit() else None)
     return render(request, "games/_notices.html", context)
 
 
@@ -269,12 +280,9 @@ def game(request: HttpRequest, pk: int) -> HttpResponse:
         # A live page silent this long asks for the state (GAME_RESYNC_SECONDS).
         "resync_ms": round(settings.GAME_RESYNC_SECONDS * 1000),
         "rematch": game.event_type_id is None and color is not None,
-        # The text mode: the player's switch (guests keep theirs in the browser), and the move
-        # box's commands (games.textmode, the one table).
+        # The text mode: the player's switch (guests keep theirs in the browser).
         "text_mode": bool(getattr(request.user, "text_mode", False)),
         "signed_in": request.user.is_authenticated,
-        "commands": textmode.commands_for_page(),
-        "texts": textmode.page_texts(),
         # Whether the boost is offered (RULES 8), as the event's kind says (`Event.game_boost`).
         "boost": bool(getattr(event, "game_boost", False)),
         # Who moves first in the variant (English draughts: Black): move 1 is theirs.
@@ -288,12 +296,26 @@ def game(request: HttpRequest, pk: int) -> HttpResponse:
         "opening": opening,
         "chess_opening": selectors.chess_opening(game),  # ECO code and name
         "my_color": color.value if color else "",
-        "geometry": selectors.board_geometry(game.variant),
         "initial_state": services.game_state(game),
         "page_data": page,
-        "reasons": EndReason.choices[1:],
+        # What the shells of the page (live/templatetags/shell.py) are rendered from, once per
+        # process: read only when one is rendered (the template calls them).
+        "role": "player" if color is not None else "spectator",
+        "geometry": lambda: selectors.board_geometry(game.variant),
+        "reasons": lambda: EndReason.choices[1:],
+        "words": _page_words,
+        # The notices of the site's pages, in this response (one request a view): their
+        # fragments re-fetch when the site socket says something changed.
+        "notices": _notices_context(user_id, rematch_of=game.pk) if user_id else None,
     }
     return render(request, "games/game.html", context)
+
+
+def _page_words() -> dict:
+    """What the game page's script says and reads in the request's language, the same on every
+    game's page: the move box's commands (games.textmode, the one table) and the texts of the
+    announcements, the board's names and the text mode."""
+    return {"commands": textmode.commands_for_page(), "texts": textmode.page_texts()}
 
 
 def game_positions(request: HttpRequest, pk: int) -> JsonResponse:

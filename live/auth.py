@@ -53,7 +53,7 @@ class SocketAuthMiddleware:
         try:
             # The handshake is answered in time too (SOCKET_ANSWER_SECONDS, live.threads).
             with answering(answer_due(time.monotonic())):
-                user = await database_sync_to_async(_user_of)(session)
+                user = await database_sync_to_async(_user_of, "connect")(session)
         except Exception as error:
             if not is_outage(error):
                 raise

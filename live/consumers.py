@@ -64,7 +64,9 @@ class UserConsumer(LiveConsumer):
         await self.accept()
         self.user_id = user.pk
         ProcessConnections.add(self.channel_name)
-        news = await call(_opened, key=self.channel_name, user_id=user.pk, at_ms=presence.now_ms())
+        news = await call(
+            _opened, key=self.channel_name, user_id=user.pk, at_ms=presence.now_ms(), lane="connect"
+        )
         for item in news:
             await self.send_json({**item, "type": "changed"})
 

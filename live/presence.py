@@ -30,9 +30,15 @@ def now_ms() -> int:
 
 
 def opened(*, key: str, topic: str, user_id: int, at_ms: int) -> None:
-    """Record the socket `key` as open on `topic` for `user_id` (idempotent)."""
-    Connection.objects.update_or_create(
-        key=key, defaults={"topic": topic, "user_id": user_id, "seen_ms": at_ms}
+    """Record the socket `key` as open on `topic` for `user_id` (idempotent). One statement, an
+    insert that updates the row of a key already recorded: every page opens a socket or two
+    that records its presence, and a round start opens all of its players' at once
+    (bench/round_start.py); `update_or_create` was a transaction of two or three."""
+    Connection.objects.bulk_create(
+        [Connection(key=key, topic=topic, user_id=user_id, seen_ms=at_ms)],
+        update_conflicts=True,
+        unique_fields=["key"],
+        update_fields=["topic", "user", "seen_ms"],
     )
 
 

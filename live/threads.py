@@ -69,11 +69,24 @@ _play_pool = ThreadPoolExecutor(
 )
 
 
-LANES = ("db", "play")
+# A socket's handshake and the reads and writes of its opening (its user, its game, its presence,
+# what it is told as it opens) take turns in a few threads of their own: a round start opens three
+# sockets for each of its players at the same instant, and in the other threads they all
+# contended for the process's one GIL with the moves' threads and the event loop that frames
+# every move (bench/round_start.py). SOCKET_CONNECT_THREADS of them; the lane's queue is bounded
+# by each handshake's answer time like any other.
+_connect_pool = ThreadPoolExecutor(
+    max_workers=settings.SOCKET_CONNECT_THREADS, thread_name_prefix="socket-connect"
+)
+
+
+LANES = ("db", "play", "connect")
 
 
 def _executor(lane: str) -> ThreadPoolExecutor:
-    return _play_pool if lane == "play" else _pool
+    if lane == "play":
+        return _play_pool
+    return _connect_pool if lane == "connect" else _pool
 
 
 class NoAnswerInTime(TimeoutError):
@@ -165,8 +178,8 @@ def database_sync_to_async(
     lane: str = "db",
     late: Callable[[Any], Awaitable[None]] | None = None,
 ) -> Callable[..., Any]:
-    """Database work off the event loop, in a pool of threads (`lane`: "db", or "play" for a
-    player's action in a game): the services lock the rows they change, so games need not
+    """Database work off the event loop, in a pool of threads (`lane`: "db", "play" for a
+    player's action in a game, or "connect" for a socket's handshake and opening): the services lock the rows they change, so games need not
     queue behind one another in a single thread (channels' default).
 
     Within `answering`, the call raises NoAnswerInTime once the time is up; work that had

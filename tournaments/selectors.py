@@ -420,18 +420,20 @@ def _performances(tournament: Tournament, participants) -> dict[int, int | None]
     return {pid: performance(opponents[pid], Decimal(halves[pid]) / 2) for pid in start}
 
 
-def my_live_game_id(tournament: Tournament, user) -> int | None:
-    """The visitor's game being played in this tournament ("your game")."""
+def live_game_ids(tournament: Tournament) -> dict[int, int]:
+    """The game each player of the tournament is playing now, by player id (one query; the
+    newest when a player has two): every viewer's "your game" at once."""
     from games.models import Game
 
-    if not user.is_authenticated or tournament.status != Tournament.Status.RUNNING:
-        return None
-    return (
-        Game.objects.filter(event_type__model="tournament", event_id=tournament.pk, status="live")
-        .filter(_played_by(user.pk))
-        .values_list("pk", flat=True)
-        .first()
-    )
+    if tournament.status != Tournament.Status.RUNNING:
+        return {}
+    found: dict[int, int] = {}
+    rows = Game.objects.filter(
+        event_type__model="tournament", event_id=tournament.pk, status="live"
+    ).order_by("pk")
+    for pk, white, black in rows.values_list("pk", "white_id", "black_id"):
+        found[white] = found[black] = pk
+    return found
 
 
 def _played_by(user_id: int):
@@ -440,8 +442,9 @@ def _played_by(user_id: int):
     return Q(white_id=user_id) | Q(black_id=user_id)
 
 
-def live_tournament_game(user) -> tuple[int, Tournament] | None:
-    """The visitor's live tournament game, for the banner on every page (one query)."""
+def live_tournament_game(user, *, besides: int | None = None) -> tuple[int, Tournament] | None:
+    """The visitor's live tournament game, for the banner on every page (two queries): None
+    when it is the game `besides` (the page is that game's own)."""
     from games.models import Game
 
     if not user.is_authenticated:
@@ -451,7 +454,7 @@ def live_tournament_game(user) -> tuple[int, Tournament] | None:
         .values_list("pk", "event_id")
         .first()
     )
-    if game is None:
+    if game is None or game[0] == besides:
         return None
     return game[0], Tournament.objects.filter(pk=game[1]).first()
 

@@ -63,18 +63,31 @@ class TournamentPages(EventPages):
             "players": selectors.registered_players(tournament)
             if not tournament.has_started(now) or tournament.status == Tournament.Status.CANCELLED
             else [],
-            "registered": selectors.is_registered(tournament, request.user),
+            # Asked only before the start (a callable: the template calls it when it shows).
+            "registered": lambda: selectors.is_registered(tournament, request.user),
         }
         if tournament.status in RUN_STATUSES:
             # The rounds, standings and top boards are the same for every viewer: rendered once
             # per change (events/shared_part.py); the viewer's own game is asked apart.
+            after_push = shared_part.answers_push(request)
             context["run_part"] = shared_part.shared_html(
                 group_name(tournament.pk),
                 "run",
                 lambda: render_run(tournament),
-                after_push=shared_part.answers_push(request),
+                after_push=after_push,
             )
-            context["my_game_id"] = selectors.my_live_game_id(tournament, request.user)
+            # The viewer's game, from the map of every player's, read once per change too:
+            # a game opens and ends with a change of the tournament (its round, its result).
+            context["my_game_id"] = (
+                shared_part.shared(
+                    group_name(tournament.pk),
+                    "live-games",
+                    lambda: selectors.live_game_ids(tournament),
+                    after_push=after_push,
+                ).get(request.user.pk)
+                if request.user.is_authenticated
+                else None
+            )
         return context
 
     @method_decorator([require_POST, login_required])

@@ -3,6 +3,7 @@ version that grows with every change pushed)."""
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import time
@@ -78,9 +79,11 @@ def game_state(
     rules = variant(game.variant)
     if played is not None and played.fen == game.fen:
         turn, legal = played.to_move, played.legal_moves if game.is_live else []
+    elif game.is_live:
+        turn, known = _to_move(game.variant, game.fen)
+        legal = list(known)
     else:
-        turn = rules.side_to_move(game.fen)
-        legal = rules.legal_moves(game.fen) if game.is_live else []
+        turn, legal = rules.side_to_move(game.fen), []
     return {
         "type": "state",
         "game": game.pk,
@@ -133,6 +136,15 @@ def game_state(
             "black": game.black_boosted,
         },
     }
+
+
+@functools.lru_cache(maxsize=512)
+def _to_move(variant_code: str, fen: str) -> tuple[Color, tuple[str, ...]]:
+    """The side to move and the legal moves of a position (the rules are pure: a FEN says
+    them). Kept for the positions read again and again: a round start reads every game at its
+    start, for its page, its socket and each presence, all at once (bench/round_start.py)."""
+    rules = variant(variant_code)
+    return rules.side_to_move(fen), tuple(rules.legal_moves(fen))
 
 
 def _draw_claimable(game: Game) -> bool:

@@ -100,8 +100,9 @@ async def test_state_moves_broadcast_errors_and_reconnect():
     away = await receive_until(w, lambda m: m["type"] == "state" and not m["black"]["connected"])
     assert away["black"]["away_since_ms"] is not None
     b = await connect(game.pk, black)
-    resumed = await receive_until(b, at_ply(1))
-    assert resumed["moves"] == ["e2e4"] and resumed["black"]["connected"]
+    # The state read as it connects comes first; its presence follows, newer (docs/protocol.md).
+    resumed = await receive_until(b, lambda m: at_ply(1)(m) and m["black"]["connected"])
+    assert resumed["moves"] == ["e2e4"]
     await b.send_json_to({"type": "resign"})
     over = await receive_until(watcher, lambda m: m["type"] == "state" and m["status"] != "live")
     assert (over["result"], over["reason"]) == ("1-0", "resignation")
@@ -168,6 +169,48 @@ async def test_player_socket_is_a_presence_row_refreshed_by_the_heartbeat(monkey
     await w.disconnect()
     assert key not in ProcessConnections.keys and ProcessConnections.task is None
     assert not await database_sync_to_async(Connection.objects.exists)()
+
+
+async def test_a_connect_reads_the_game_once_and_sends_it_first(monkeypatch):
+    """A round start connects every player at once: each socket reads its game once (before,
+    twice), its first message is that state, and a player's presence follows as a newer one.
+    With Redis away the presence's state still reaches the player's own socket."""
+    from channels.layers import get_channel_layer
+
+    from games import consumers
+
+    reads = []
+    real_state = consumers._state
+
+    def counted(game_id):
+        reads.append(game_id)
+        return real_state(game_id)
+
+    monkeypatch.setattr(consumers, "_state", counted)
+    game, white, _black = await new_game()
+    w = await connect(game.pk, white)
+    first = await w.receive_json_from(timeout=5)
+    assert (first["type"], first["ply"], first["white"]["connected"]) == ("state", 0, False)
+    sat = await receive_until(w, lambda m: m["type"] == "state" and m["white"]["connected"])
+    assert sat["version"] > first["version"]
+    watcher = await connect(game.pk, AnonymousUser())
+    assert (await watcher.receive_json_from(timeout=5))["white"]["connected"]
+    assert reads == [game.pk, game.pk]  # one read a socket
+    await w.disconnect()
+
+    layer = get_channel_layer()
+    real_send = layer.group_send
+
+    async def redis_away(group, message):
+        if message.get("type") == "game.state":
+            raise ConnectionError("Redis away")
+        return await real_send(group, message)
+
+    monkeypatch.setattr(layer, "group_send", redis_away)
+    again = await connect(game.pk, white)
+    await receive_until(again, lambda m: m["type"] == "state" and m["white"]["connected"])
+    await again.disconnect()
+    await watcher.disconnect()
 
 
 async def test_the_mover_gets_the_committed_state_when_the_push_fails(monkeypatch):

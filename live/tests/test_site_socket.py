@@ -190,3 +190,37 @@ async def test_the_socket_opens_even_when_the_news_fails():
         await socket.disconnect()
     finally:
         consumers._news_on_connect.remove(broken)
+
+
+async def test_a_challenge_just_come_is_told_as_the_socket_opens():
+    """The game page writes its notices into itself (one request a view): a challenge posted
+    between that render and the site socket's joining its group is told as the socket opens,
+    so the page re-fetches them; an older one the page already has is not."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Challenge
+
+    anna, bruno = [await database_sync_to_async(UserFactory)() for _ in range(2)]
+    challenge = await database_sync_to_async(challenge_create)(
+        challenger_id=anna.pk,
+        opponent_id=bruno.pk,
+        variant_code="chess",
+        base_seconds=300,
+        increment_seconds=0,
+        color="random",
+        rated=False,
+    )
+    socket = await _site_socket(bruno)
+    assert await socket.receive_json_from(timeout=5) == {"type": "changed", "what": "challenges"}
+    await socket.disconnect()
+    socket = await _site_socket(anna)  # hers, not addressed to her
+    assert await socket.receive_nothing(timeout=0.3)
+    await socket.disconnect()
+    await database_sync_to_async(Challenge.objects.filter(pk=challenge.pk).update)(
+        created_at=timezone.now() - timedelta(seconds=31)
+    )
+    socket = await _site_socket(bruno)
+    assert await socket.receive_nothing(timeout=0.3)
+    await socket.disconnect()

@@ -106,7 +106,9 @@ async def white_on_a_game_socket() -> WebsocketCommunicator:
     communicator = WebsocketCommunicator(URLRouter(game_routes), f"/ws/game/{game.pk}/")
     communicator.scope["user"] = await database_sync_to_async(lambda: game.white)()
     assert (await communicator.connect())[0]
-    await communicator.receive_json_from(timeout=5)
+    # The state read as it connects, then its presence's (docs/protocol.md).
+    while not (await communicator.receive_json_from(timeout=5))["white"]["connected"]:
+        pass
     assert await database_sync_to_async(Connection.objects.count)() == 1
     return communicator
 

@@ -12,7 +12,12 @@ const lang = root.dataset.lang;
 const geometry = JSON.parse(document.getElementById("board-geometry").textContent);
 // The board the variant is drawn on (games.rules.variants): chessground, or our draughts board.
 const chessground = geometry.kind === "chessground";
-const page = JSON.parse(document.getElementById("game-page").textContent);
+// This game's figures, and the words every game page of the language shares (kept apart by the
+// server, games/templates/games/game.html): the move box's commands and the texts it says.
+const page = {
+  ...JSON.parse(document.getElementById("game-words").textContent),
+  ...JSON.parse(document.getElementById("game-page").textContent),
+};
 const t = (key) => root.dataset[key] || "";
 
 let state = JSON.parse(document.getElementById("game-state").textContent);

@@ -1,4 +1,5 @@
-"""`{% load tournaments_tags %}`: the home page's tournaments; a cross table's cells."""
+"""`{% load tournaments_tags %}`: the home page's tournaments; a cross table's cells; the
+"your game" banner written into a game's page."""
 
 from __future__ import annotations
 
@@ -22,6 +23,19 @@ def home_tournaments(context, limit: int = 5):
         "upcoming": list(sections["upcoming"][:limit]),
         "mine": selectors.tournaments_of(user) if user is not None else [],
     }
+
+
+@register.inclusion_tag("tournaments/_banner.html", takes_context=True)
+def tournament_banner(context, game_id: int):
+    """The banner of `tournaments/_site_notices.html` as its fragment would say it, written into
+    the page of the game `game_id` (one request per game page: a round start sends every player
+    there at once). On that game's own page it points to no game of that game's."""
+    user = context.get("user")
+    if user is None or not user.is_authenticated:
+        return {"found": None, "cancelled": None}
+    found = selectors.live_tournament_game(user, besides=game_id)
+    cancelled = None if found else selectors.recently_cancelled_for(user)
+    return {"found": found, "cancelled": cancelled}
 
 
 @register.simple_tag
