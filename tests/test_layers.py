@@ -152,4 +152,8 @@ def test_the_arbiters_table_sits_above_the_events_alone():
     (contract,) = (c for c in importlinter_config(ROOT)["contracts"] if c["id"] == "floors")
     layers = [layer.replace(" ", "") for layer in contract["layers"]]
     assert layers[:2] == ["config", "otb"]
-    assert layers.index("otb") < layers.index("tournaments|arena|chat") < layers.index("ratings")
+    assert (
+        layers.index("otb")
+        < layers.index("tournaments|arena|chat|analysis")
+        < layers.index("ratings")
+    )

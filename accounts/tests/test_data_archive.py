@@ -86,7 +86,7 @@ def test_each_step_writes_one_page_at_most(django_assert_max_num_queries):
     steps = 0
     while DataArchive.objects.filter(pk=asked.pk, status__in=DataArchive.UNFINISHED).exists():
         before = DataArchive.objects.get(pk=asked.pk).done
-        with django_assert_max_num_queries(16):
+        with django_assert_max_num_queries(20):  # a few per registered section
             archive.archive_build_step(pk=asked.pk)
         assert DataArchive.objects.get(pk=asked.pk).done - before <= 3
         steps += 1
