@@ -161,9 +161,6 @@ def test_one_at_a_time_and_so_many_a_day(client, settings):
     first = DataArchive.objects.filter(player=user).earliest("requested_at").requested_at
     again = timezone.localtime(first + timedelta(days=1))
     assert f"di nuovo dal {again.day} " in throttled.content.decode()
-    first = DataArchive.objects.filter(player=user).earliest("requested_at").requested_at
-    again = timezone.localtime(first + timedelta(days=1))
-    assert f"di nuovo dal {again.day} " in throttled.content.decode()
     assert DataArchive.objects.filter(player=user).count() == 2
     # One kept: the newer one replaced the older.
     assert DataArchive.objects.filter(player=user, status="ready").count() == 1
@@ -189,9 +186,12 @@ def test_the_page_asks_with_htmx_and_gets_its_section(client):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_two_asks_at_once_make_one_archive():
+def test_two_asks_at_once_make_one_archive(monkeypatch):
     """Fails if the player's row is not held: both would count none unfinished, and the
-    second would hit the constraint (an IntegrityError, a 500) instead of being told."""
+    second would hit the constraint (an IntegrityError, a 500) instead of being told. The
+    build is not started on commit here: the suite's eager task could otherwise finish the
+    first archive before the second ask reads it, and a finished one does not refuse."""
+    monkeypatch.setattr(archive, "build_soon", lambda: None)
     user = UserFactory()
     results = run_at_once(lambda: ask(user), lambda: ask(user), errors=True)
     refused = [r for r in results if not isinstance(r, DataArchive)]
