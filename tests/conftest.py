@@ -114,8 +114,9 @@ def pytest_collection_modifyitems(items):
         # three busy to the end; three groups with four workers 6 min 29 s (one more set of
         # processes, and the two cores could give no more).
         if uses_processes or item.get_closest_marker("e2e") is not None:
-            module = item.nodeid.split("::")[0]
-            item.add_marker(pytest.mark.xdist_group(PROCESS_GROUPS.get(module, "processes")))
+            module, test = item.nodeid.split("::")[0], item.nodeid.split("[")[0]
+            group = PROCESS_GROUPS.get(test, PROCESS_GROUPS.get(module, "processes"))
+            item.add_marker(pytest.mark.xdist_group(group))
 
 
 # Fixtures that start real processes: `two_installs`, two whole sites (tests/test_installs_apart.py).
@@ -128,8 +129,12 @@ PROCESS_GROUPS = {
     "tests/test_e2e_tournament_run.py": "processes-events",
     "tests/test_e2e_arena.py": "processes-events",
     "tests/test_e2e_analysis.py": "processes-events",  # short: it evens the two groups out
-    # The accessibility checks (about 30 s and 10 s) beside them: the other group is the tail.
+    # The accessibility checks (two tests of about 60 s each, on a loaded machine): one beside
+    # the events' runs, one in the other group, which evens the two out. A test's own entry
+    # (its node id without parameters) comes before its module's.
     "tests/test_e2e_accessibility.py": "processes-events",
+    "tests/test_e2e_accessibility.py::"
+    "test_the_game_analysis_and_staff_pages_have_no_serious_violation": "processes",
     "tests/test_e2e_keyboard.py": "processes-events",
 }
 

@@ -5,11 +5,15 @@ are printed (rule, impact, how many nodes, the first node's selector); the test 
 element on the site's own pages (a field's help or error never read out). Every page is loaded
 once: at 1280 px, then the same page is narrowed to 390 px and checked again (the site's layout
 is CSS only, nothing reloads), in one browser context whose session cookie is swapped when
-another player (or the staff) must look."""
+another player (or the staff) must look. The pages are checked by two tests on the same world,
+each in one of the two groups of browser tests, which run side by side."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
+from types import SimpleNamespace
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
@@ -131,7 +135,10 @@ def ran(t: Tournament) -> Tournament:
     return t
 
 
-def test_every_page_has_no_serious_or_critical_axe_violation(site, browser):
+def world() -> SimpleNamespace:
+    """What the pages show: each variant's games live and finished, tournaments and arenas in
+    every state, a chat with a reported line, fair play, an analysed game, a club, an
+    over-the-board tournament, and the staff, the viewer and the players who make them."""
     staff = UserFactory(username="a11y_staff", is_staff=True, is_superuser=True)
     viewer = UserFactory(username="a11y_lettore")
     others = [UserFactory(username=f"a11y_{n}") for n in range(12)]
@@ -191,6 +198,14 @@ def test_every_page_has_no_serious_or_critical_axe_violation(site, browser):
     otb_services.round_publish(tournament_id=otb.pk, by=viewer, number=1)
     otb_services.result_set(tournament_id=otb.pk, by=viewer, number=1, board=1, typed="=")
 
+    return SimpleNamespace(**locals())
+
+
+@contextmanager
+def checked_pages(site: str, browser) -> Iterator[SimpleNamespace]:
+    """One browser context whose session cookie is swapped when another player (or the staff)
+    must look: `visit` loads a page and checks it at both widths, `check` the page as it is
+    now; on leaving, the pages' console errors and violations fail the test."""
     axe = Axe()
     failing: list[str] = []
     context = browser.new_context(locale="it-IT", viewport={"width": 1280, "height": 900})
@@ -241,146 +256,7 @@ def test_every_page_has_no_serious_or_critical_axe_violation(site, browser):
         check(label)
 
     try:
-        # Signed out: the home page, sign-up and log-in, with and without errors.
-        as_user(None)
-        visit("home (signed out)", "/")
-        visit("log-in", "/accounts/login/")
-        page.get_by_label("Nome utente").fill("nessuno_qui")
-        page.get_by_label("Password", exact=True).fill("sbagliata")
-        page.get_by_role("button", name="Accedi").last.click()
-        expect(page.locator(".form-errors, .has-error, [role=alert]").first).to_be_visible()
-        check("log-in with errors")
-        visit("sign-up", "/accounts/signup/")
-        page.get_by_label("Nome utente").fill("a11y_nuovo")
-        page.get_by_label("Password", exact=True).fill("alfiere-in-c4!")
-        page.get_by_label("Ripeti la password").fill("alfiere-in-c5!")
-        page.get_by_role("button", name="Crea l'account").click()
-        expect(page.locator(".has-error").first).to_be_visible()
-        check("sign-up with errors")
-
-        # A guest sees other pages than a player (the lobby's grid disabled, no join buttons),
-        # and the error pages have a look of their own.
-        visit("lobby (guest)", "/play/")
-        visit("tournament before (guest)", f"/tournaments/{before.pk}/")
-        visit("tournament during (guest)", f"/tournaments/{during.pk}/")
-        visit("arena running (guest)", f"/arenas/{arena_on.pk}/")
-        visit("finished chess (guest)", f"/games/{finished['chess'].pk}/")
-        visit("player page (guest)", f"/@/{others[4].username}/")
-        visit("password reset", "/accounts/password/reset/")
-        page.get_by_label("E-mail").fill("non-un-indirizzo")
-        page.get_by_role("button", name="Mandami il link").click()
-        expect(page.locator(".has-error").first).to_be_visible()
-        check("password reset with errors")
-        # The browser's console line for the page's own status is no fault.
-        where.update(label="404", status="404")
-        page.goto(site + "/questa-pagina-non-esiste/")
-        check("404")
-        where.pop("status")
-
-        # A player: the home and lobby, the lists, the events in every state.
-        as_user(viewer)
-        visit("home", "/")
-        visit("lobby", "/play/")
-        visit("games being played", "/games/")
-        visit("players", "/players/")
-        visit("player page", f"/@/{others[4].username}/")
-        visit("tournaments", "/tournaments/")
-        visit("arenas", "/arenas/")
-        visit("ratings", "/ratings/")
-        visit("leaderboard", "/ratings/chess/blitz/")
-        visit("tournament before", f"/tournaments/{before.pk}/")
-        visit("tournament during", f"/tournaments/{during.pk}/")
-        # The chat's lines come over its socket: with them, and a line's menu open.
-        page.locator(".chat-actions summary").first.click()
-        expect(page.get_by_test_id("chat-mute").first).to_be_visible()
-        check("tournament chat with a line's menu open")
-        visit("tournament after", f"/tournaments/{after.pk}/")
-        visit("tournament player", f"/tournaments/{after.pk}/player/1/")
-        visit("tournament round", f"/tournaments/{after.pk}/round/1/")
-        visit("tournament print", f"/tournaments/{after.pk}/print/")
-        visit("guide without the board", "/guida/senza-scacchiera/")
-        visit("otb list", "/tavolino/")
-        visit("otb new", "/tavolino/nuovo/")
-        visit("otb desk", f"/tavolino/{otb.pk}/arbitro/")
-        visit("otb round sheet", f"/tavolino/{otb.pk}/turno/1/")
-        visit("otb public", f"/tavolino/{otb.pk}/")
-        for label, path in (
-            ("pairings", "abbinamenti/1/"),
-            ("standings", "classifica/"),
-            ("cross table", "tabellone/"),
-            ("board labels", "cartellini/1/"),
-            ("result slips", "foglietti/1/"),
-        ):
-            visit(f"otb print {label}", f"/tavolino/{otb.pk}/stampa/{path}")
-        visit("otb rating report", f"/tavolino/{otb.pk}/elo/")
-        visit("arena running", f"/arenas/{arena_on.pk}/")
-        visit("arena ended", f"/arenas/{arena_off.pk}/")
-        visit("clubs", "/clubs/")
-        visit("club page", f"/clubs/{club.pk}/")
-        visit("club management", f"/clubs/{club.pk}/manage/")
-        page.goto(f"{site}/clubs/{club.pk}/edit/")
-        page.locator("#id_name").fill("")
-        where.update(label="club edit with errors", status="400")
-        page.locator("form[data-testid=club-form] button[type=submit]").click()
-        expect(page.locator(".has-error").first).to_be_visible()
-        check("club edit with errors")
-        where.pop("status")
-        visit("account", "/accounts/settings/")
-        # Its forms refused: the labels, the errors read with their fields (two password fields
-        # on one page, each named by its own label).
-        page.locator("#id_email").fill("nuovo@example.org")
-        page.locator("#id_password").fill("sbagliata")
-        where.update(label="account, address change refused", status="400")
-        page.locator("#id_password").evaluate("el => el.form.requestSubmit()")
-        expect(page.locator(".has-error").first).to_be_visible()
-        check("account, address change refused")
-        where.pop("status")
-        for kind in ("tournaments", "arenas"):
-            page.goto(f"{site}/{kind}/new/")
-            page.locator("#event-form input[name=name]").fill("")  # the form is `novalidate`
-            page.locator("#event-form button[type=submit]").click()
-            expect(page.locator(".has-error").first).to_be_visible()
-            check(f"new {kind} with errors")
-
-        # Each variant's game, live as its player sees it, and finished.
-        for variant, (game, white) in live.items():
-            as_user(white)
-            visit(f"live {variant}", f"/games/{game.pk}/")
-        as_user(viewer)
-        for variant, game in finished.items():
-            visit(f"finished {variant}", f"/games/{game.pk}/")
-            visit(f"analysis {variant}", f"/games/{game.pk}/analysis/")
-        where["label"] = "computer analysis done"
-        page.goto(f"{site}/games/{analysed.pk}/analysis/")
-        expect(page.get_by_test_id("eval-graph").locator("svg")).to_have_count(1)  # drawn
-        page.wait_for_load_state("networkidle")
-        check("computer analysis done")
-        visit("finished chess, analysis offered", f"/games/{unanalysed.pk}/")
-        visit("free analysis board", "/analysis/")
-        page.get_by_test_id("paste-text").fill("not a position")
-        where.update(label="free board, paste refused", status="400")
-        page.get_by_test_id("paste-submit").click()
-        expect(page.get_by_test_id("paste-error")).to_be_visible()
-        check("free board, paste refused")
-        where.pop("status")
-
-        # The staff: the admin's pages of the site's own models.
-        as_user(staff)
-        visit("admin", "/admin/")
-        visit("fair-play report", f"/fairplay/arena/{fair.pk}/")
-        visit("fair-play report (running tournament)", f"/fairplay/tournament/{during.pk}/")
-        admin_pages = {
-            "accounts/user": staff.pk,
-            "tournaments/tournament": after.pk,
-            "arena/arena": arena_off.pk,
-            "games/game": finished["chess"].pk,
-            "chat/report": Report.objects.get().pk,
-            "clubs/club": club.pk,
-        }
-        for model, pk in admin_pages.items():
-            visit(f"admin {model} list", f"/admin/{model}/")
-            visit(f"admin {model} change", f"/admin/{model}/{pk}/change/")
-        visit("admin chat silence add", "/admin/chat/silence/add/")
+        yield SimpleNamespace(page=page, as_user=as_user, check=check, visit=visit, where=where)
         no_csp_violations(page, browser)
     finally:
         context.close()
@@ -388,3 +264,157 @@ def test_every_page_has_no_serious_or_critical_axe_violation(site, browser):
         "serious or critical axe violations, missing references, console errors:\n"
         + "\n".join(failing)
     )
+
+
+def test_the_pages_of_guests_players_events_and_clubs_have_no_serious_violation(site, browser):
+    """Signed out, a guest, a player: the home, forms with their errors, the lists, every event
+    in every state, clubs, the account."""
+    w = world()
+    with checked_pages(site, browser) as p:
+        # Signed out: the home page, sign-up and log-in, with and without errors.
+        p.as_user(None)
+        p.visit("home (signed out)", "/")
+        p.visit("log-in", "/accounts/login/")
+        p.page.get_by_label("Nome utente").fill("nessuno_qui")
+        p.page.get_by_label("Password", exact=True).fill("sbagliata")
+        p.page.get_by_role("button", name="Accedi").last.click()
+        expect(p.page.locator(".form-errors, .has-error, [role=alert]").first).to_be_visible()
+        p.check("log-in with errors")
+        p.visit("sign-up", "/accounts/signup/")
+        p.page.get_by_label("Nome utente").fill("a11y_nuovo")
+        p.page.get_by_label("Password", exact=True).fill("alfiere-in-c4!")
+        p.page.get_by_label("Ripeti la password").fill("alfiere-in-c5!")
+        p.page.get_by_role("button", name="Crea l'account").click()
+        expect(p.page.locator(".has-error").first).to_be_visible()
+        p.check("sign-up with errors")
+
+        # A guest sees other pages than a player (the lobby's grid disabled, no join buttons),
+        # and the error pages have a look of their own.
+        p.visit("lobby (guest)", "/play/")
+        p.visit("tournament before (guest)", f"/tournaments/{w.before.pk}/")
+        p.visit("tournament during (guest)", f"/tournaments/{w.during.pk}/")
+        p.visit("arena running (guest)", f"/arenas/{w.arena_on.pk}/")
+        p.visit("finished chess (guest)", f"/games/{w.finished['chess'].pk}/")
+        p.visit("player page (guest)", f"/@/{w.others[4].username}/")
+        p.visit("password reset", "/accounts/password/reset/")
+        p.page.get_by_label("E-mail").fill("non-un-indirizzo")
+        p.page.get_by_role("button", name="Mandami il link").click()
+        expect(p.page.locator(".has-error").first).to_be_visible()
+        p.check("password reset with errors")
+        # The browser's console line for the page's own status is no fault.
+        p.where.update(label="404", status="404")
+        p.page.goto(site + "/questa-pagina-non-esiste/")
+        p.check("404")
+        p.where.pop("status")
+
+        # A player: the home and lobby, the lists, the events in every state.
+        p.as_user(w.viewer)
+        p.visit("home", "/")
+        p.visit("lobby", "/play/")
+        p.visit("games being played", "/games/")
+        p.visit("players", "/players/")
+        p.visit("player page", f"/@/{w.others[4].username}/")
+        p.visit("tournaments", "/tournaments/")
+        p.visit("arenas", "/arenas/")
+        p.visit("ratings", "/ratings/")
+        p.visit("leaderboard", "/ratings/chess/blitz/")
+        p.visit("tournament before", f"/tournaments/{w.before.pk}/")
+        p.visit("tournament during", f"/tournaments/{w.during.pk}/")
+        # The chat's lines come over its socket: with them, and a line's menu open.
+        p.page.locator(".chat-actions summary").first.click()
+        expect(p.page.get_by_test_id("chat-mute").first).to_be_visible()
+        p.check("tournament chat with a line's menu open")
+        p.visit("tournament after", f"/tournaments/{w.after.pk}/")
+        p.visit("tournament player", f"/tournaments/{w.after.pk}/player/1/")
+        p.visit("tournament round", f"/tournaments/{w.after.pk}/round/1/")
+        p.visit("tournament print", f"/tournaments/{w.after.pk}/print/")
+        p.visit("guide without the board", "/guida/senza-scacchiera/")
+        p.visit("arena running", f"/arenas/{w.arena_on.pk}/")
+        p.visit("arena ended", f"/arenas/{w.arena_off.pk}/")
+        p.visit("clubs", "/clubs/")
+        p.visit("club page", f"/clubs/{w.club.pk}/")
+        p.visit("club management", f"/clubs/{w.club.pk}/manage/")
+        p.page.goto(f"{site}/clubs/{w.club.pk}/edit/")
+        p.page.locator("#id_name").fill("")
+        p.where.update(label="club edit with errors", status="400")
+        p.page.locator("form[data-testid=club-form] button[type=submit]").click()
+        expect(p.page.locator(".has-error").first).to_be_visible()
+        p.check("club edit with errors")
+        p.where.pop("status")
+        p.visit("account", "/accounts/settings/")
+        # Its forms refused: the labels, the errors read with their fields (two password fields
+        # on one page, each named by its own label).
+        p.page.locator("#id_email").fill("nuovo@example.org")
+        p.page.locator("#id_password").fill("sbagliata")
+        p.where.update(label="account, address change refused", status="400")
+        p.page.locator("#id_password").evaluate("el => el.form.requestSubmit()")
+        expect(p.page.locator(".has-error").first).to_be_visible()
+        p.check("account, address change refused")
+        p.where.pop("status")
+        for kind in ("tournaments", "arenas"):
+            p.page.goto(f"{site}/{kind}/new/")
+            p.page.locator("#event-form input[name=name]").fill("")  # the form is `novalidate`
+            p.page.locator("#event-form button[type=submit]").click()
+            expect(p.page.locator(".has-error").first).to_be_visible()
+            p.check(f"new {kind} with errors")
+
+
+def test_the_game_analysis_and_staff_pages_have_no_serious_violation(site, browser):
+    """Each variant's game live and finished, its analysis, the computer analysis and the free
+    board, the over-the-board desk and prints; the staff's fair-play reports and admin pages.
+    (A test of its own in the other group of browser tests: tests/conftest.py PROCESS_GROUPS.)"""
+    w = world()
+    with checked_pages(site, browser) as p:
+        # Each variant's game, live as its player sees it, and finished.
+        for variant, (game, white) in w.live.items():
+            p.as_user(white)
+            p.visit(f"live {variant}", f"/games/{game.pk}/")
+        p.as_user(w.viewer)
+        p.visit("otb list", "/tavolino/")
+        p.visit("otb new", "/tavolino/nuovo/")
+        p.visit("otb desk", f"/tavolino/{w.otb.pk}/arbitro/")
+        p.visit("otb round sheet", f"/tavolino/{w.otb.pk}/turno/1/")
+        p.visit("otb public", f"/tavolino/{w.otb.pk}/")
+        for label, path in (
+            ("pairings", "abbinamenti/1/"),
+            ("standings", "classifica/"),
+            ("cross table", "tabellone/"),
+            ("board labels", "cartellini/1/"),
+            ("result slips", "foglietti/1/"),
+        ):
+            p.visit(f"otb print {label}", f"/tavolino/{w.otb.pk}/stampa/{path}")
+        p.visit("otb rating report", f"/tavolino/{w.otb.pk}/elo/")
+        for variant, game in w.finished.items():
+            p.visit(f"finished {variant}", f"/games/{game.pk}/")
+            p.visit(f"analysis {variant}", f"/games/{game.pk}/analysis/")
+        p.where["label"] = "computer analysis done"
+        p.page.goto(f"{site}/games/{w.analysed.pk}/analysis/")
+        expect(p.page.get_by_test_id("eval-graph").locator("svg")).to_have_count(1)  # drawn
+        p.page.wait_for_load_state("networkidle")
+        p.check("computer analysis done")
+        p.visit("finished chess, analysis offered", f"/games/{w.unanalysed.pk}/")
+        p.visit("free analysis board", "/analysis/")
+        p.page.get_by_test_id("paste-text").fill("not a position")
+        p.where.update(label="free board, paste refused", status="400")
+        p.page.get_by_test_id("paste-submit").click()
+        expect(p.page.get_by_test_id("paste-error")).to_be_visible()
+        p.check("free board, paste refused")
+        p.where.pop("status")
+
+        # The staff: the admin's pages of the site's own models.
+        p.as_user(w.staff)
+        p.visit("admin", "/admin/")
+        p.visit("fair-play report", f"/fairplay/arena/{w.fair.pk}/")
+        p.visit("fair-play report (running tournament)", f"/fairplay/tournament/{w.during.pk}/")
+        admin_pages = {
+            "accounts/user": w.staff.pk,
+            "tournaments/tournament": w.after.pk,
+            "arena/arena": w.arena_off.pk,
+            "games/game": w.finished["chess"].pk,
+            "chat/report": Report.objects.get().pk,
+            "clubs/club": w.club.pk,
+        }
+        for model, pk in admin_pages.items():
+            p.visit(f"admin {model} list", f"/admin/{model}/")
+            p.visit(f"admin {model} change", f"/admin/{model}/{pk}/change/")
+        p.visit("admin chat silence add", "/admin/chat/silence/add/")

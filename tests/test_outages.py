@@ -178,6 +178,13 @@ async def answer(sock: Socket, seconds: float, want) -> tuple[dict, float]:
     raise AssertionError("the socket closed instead of answering")
 
 
+def both_connected(message: dict) -> bool:
+    """A game's state in which both players' sockets are recorded."""
+    return message["type"] == "state" and all(
+        message[color]["connected"] for color in ("white", "black")
+    )
+
+
 async def refused(port: int, path: str, cookie: str, seconds: float) -> tuple[int | None, float]:
     """A socket opened now: the code it was closed with and when; AssertionError if it was
     neither closed nor refused within `seconds`. The server may close the connection so fast
@@ -229,8 +236,11 @@ def test_a_move_while_postgresql_is_away_is_answered_in_time(tmp_path):
         black = await Socket.connect(port, path, cookies["black"])
         chat = await Socket.connect(port, f"/ws/chat/game/{game.pk}/", cookies["black"])
         try:
-            for sock in (white, black):  # a state read, presence written: the pool in use
-                await answer(sock, 10, lambda m: m["type"] == "state")
+            # A state read, then both players' presence written (a newer state each socket
+            # hears): the pool in use, and no handshake's work left when PostgreSQL stops (a
+            # presence write failing then would close its socket "try again later", rightly).
+            for sock in (white, black):
+                await answer(sock, 10, both_connected)
             await answer(chat, 10, lambda m: m["type"] == "chat")
             await asyncio.to_thread(postgres.stop)
             sent = time.monotonic()
