@@ -8,6 +8,9 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db.models import Count, Q, QuerySet
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 
 from accounts.models import SignupLink
 from clubs.models import LINK_PURPOSE, OFFICERS, Club, JoinRequest, Membership, RequestStatus, Role
@@ -197,4 +200,53 @@ def history(club: Club) -> list[Membership]:
         club.memberships.filter(left_at__isnull=False)
         .select_related("user")
         .order_by("-left_at")[:50]
+    )
+
+
+def invite_described(*, link: SignupLink, state: str) -> str:
+    """RULES 12.4: what the sign-up page says of a club's invite link, before the form: the
+    club it joins while open; once closed (or the club dissolved), why, and that an account
+    made now is in no club (`accounts.signup_links.described`)."""
+    club = Club.objects.filter(pk=link.target_id).first()
+    if club is None:
+        return ""
+    name = format_html("<strong>{}</strong>", club.name)
+    if state == "open" and club.is_active:
+        return _said(
+            _(
+                "Ti iscrivi ed entri nel circolo «%(club)s» (%(city)s, %(province)s), con "
+                "l'invito di %(maker)s: appena creato l'account sei socio."
+            ),
+            club=name,
+            city=club.city,
+            province=club.province,
+            maker=link.maker.username,
+        )
+    if not club.is_active:
+        why = _("Il circolo «%(club)s» è stato sciolto: il suo invito non vale più.")
+    else:
+        why = {
+            "expired": _("L'invito al circolo «%(club)s» è scaduto."),
+            "used_up": _(
+                "L'invito al circolo «%(club)s» ha già avuto tutte le iscrizioni previste."
+            ),
+        }.get(state, _("L'invito al circolo «%(club)s» è stato revocato."))
+    # RULES 12.4: signing up stays open to anyone, in no club and with the address's limits;
+    # a club that takes requests may still be asked from its page.
+    if club.is_active and not club.hidden:
+        then = _(
+            "Se ti iscrivi ora non entri nel circolo: chiedi un nuovo invito ai suoi "
+            "consiglieri, oppure iscriviti lo stesso (con i limiti di ogni iscrizione) e chiedi "
+            "di entrare dalla pagina del circolo."
+        )
+    else:
+        then = _("Puoi iscriverti lo stesso, senza circolo, con i limiti di ogni iscrizione.")
+    return format_html("{} {}", _said(why, club=name), then)
+
+
+def _said(text: str, **values) -> str:
+    """A translated sentence with its values put in, escaped: the sentence's own text is
+    escaped, the values are already HTML (the club's name in bold) or escaped here."""
+    return mark_safe(
+        conditional_escape(text) % {k: conditional_escape(v) for k, v in values.items()}
     )
