@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import SignupLink
 from clubs.models import LINK_PURPOSE, OFFICERS, Club, JoinRequest, Membership, RequestStatus, Role
+from clubs.names import name_key
 from ratings.models import CadenceChoice, Rating, Variant, initial_rating
 
 
@@ -70,6 +71,36 @@ def club_list(*, query: str = "", province: str = "") -> QuerySet[Club]:
     if province:
         clubs = clubs.filter(province=province)
     return clubs.order_by("name", "id")
+
+
+# How many clubs a search among them shows at once (the battle form's picker): past it, the
+# page asks for a closer search.
+SEARCH_SHOWN = 20
+
+
+def club_search(*, query: str, excluding: Iterable[int] = ()) -> tuple[list[Club], bool]:
+    """The listed clubs whose name (also as compared, RULES 12.2: without accents or
+    look-alike letters), short name or city holds `query`, by name, those in `excluding` left
+    out: at most SEARCH_SHOWN of them, and whether there were more. Nothing for an empty
+    query (a site of many clubs is searched, not listed)."""
+    query = query.strip()
+    key = name_key(query)
+    if not query:
+        return [], False
+    found = Club.objects.listed().filter(
+        Q(name__icontains=query)
+        | Q(short_name__iexact=query)
+        | Q(city__icontains=query)
+        | (Q(name_key__contains=key) if key else Q(pk__in=[]))
+    )
+    found = list(found.exclude(pk__in=list(excluding)).order_by("name", "id")[: SEARCH_SHOWN + 1])
+    return found[:SEARCH_SHOWN], len(found) > SEARCH_SHOWN
+
+
+def clubs_by_id(ids: Iterable[int]) -> dict[int, Club]:
+    """These clubs, whatever their state (dissolved, hidden): for a form to say what is wrong
+    with a choice."""
+    return {club.pk: club for club in Club.objects.filter(pk__in=list(ids))}
 
 
 def club_get(*, club_id: int, viewer=None) -> Club | None:

@@ -130,6 +130,24 @@
     for (const search of document.querySelectorAll("[data-filters]")) applyFilter(search);
   });
 
+  // A search among a form's choices (the clubs of a battle, arena/form.html): Enter there
+  // searches at once instead of sending the form; Enter in any other field of a form that has
+  // such a search sends it with its own button, not with the search's (the first submit
+  // button of the form, which a browser presses on Enter). Without JavaScript Enter searches.
+  document.addEventListener("keydown", function (event) {
+    const field = event.target;
+    if (event.key !== "Enter" || event.isComposing || field.tagName !== "INPUT") return;
+    const form = field.form;
+    if (!form || !form.querySelector("[data-search-here]")) return;
+    event.preventDefault();
+    if (field.hasAttribute("data-search-here")) {
+      if (window.htmx) htmx.trigger(field, "search");
+      return;
+    }
+    const send = form.querySelectorAll("button[type=submit]:not([name])");
+    if (send.length) form.requestSubmit(send[send.length - 1]);
+  });
+
   // Fields that only matter for some choices (custom time, thematic, floor, password) are
   // hidden otherwise; they stay in the form, so nothing typed is lost.
   function showWhen() {
