@@ -148,6 +148,20 @@
     if (send.length) form.requestSubmit(send[send.length - 1]);
   });
 
+  // A club ticked among those found joins the chosen ones at once (the server would put it
+  // there with the next search), keeping the focus.
+  document.addEventListener("change", function (event) {
+    const box = event.target;
+    if (!box.checked || !box.closest || !box.closest("#battle-found")) return;
+    const chosen = document.getElementById("battle-chosen");
+    const item = box.closest("li");
+    if (!chosen || !item) return;
+    const none = chosen.querySelector("li.muted");
+    if (none) none.remove();
+    chosen.append(item);
+    box.focus();
+  });
+
   // Fields that only matter for some choices (custom time, thematic, floor, password) are
   // hidden otherwise; they stay in the form, so nothing typed is lost.
   function showWhen() {
