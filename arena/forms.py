@@ -115,7 +115,7 @@ class ArenaForm(EventForm):
 
     def battle_choice(self) -> BattleChoice:
         """What the picker draws: the clubs chosen (those that may be invited; the others are
-        named by the error), and what the search finds among the rest."""
+        left out, and the form's error says why), and what the search finds among the rest."""
         if self.is_bound:
             raw, query = _values(self.data, "battle_clubs"), self.data.get("battle_club_q", "")
         else:
