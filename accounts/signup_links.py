@@ -17,13 +17,28 @@ if TYPE_CHECKING:
 
 # purpose -> what to do with the new account and the link (its target_id says on what).
 PURPOSES: dict[str, Callable[..., None]] = {}
+# purpose -> what the sign-up page says such a link does, in its feature's words.
+DESCRIPTIONS: dict[str, Callable[..., str]] = {}
 
 
-def register(purpose: str, on_join: Callable[..., None]) -> None:
-    """`on_join(user=…, link=…)` is called for every sign-up through a link of `purpose`."""
+def register(
+    purpose: str, on_join: Callable[..., None], describe: Callable[..., str] | None = None
+) -> None:
+    """`on_join(user=…, link=…)` is called for every sign-up through a link of `purpose`;
+    `describe(link=…, state=…)` says, over the sign-up form, what the link joins while it is
+    open and, once it is closed (`SignupLink.state`), that signing up no longer joins it."""
     if purpose in PURPOSES and PURPOSES[purpose] is not on_join:
         raise ValueError(f"sign-up link purpose {purpose!r} is registered twice")
     PURPOSES[purpose] = on_join
+    if describe is not None:
+        DESCRIPTIONS[purpose] = describe
+
+
+def described(*, link: SignupLink, state: str) -> str:
+    """What the sign-up page says of a link with a purpose before the form is filled in; ""
+    for a plain link (the page's own words then)."""
+    describe = DESCRIPTIONS.get(link.purpose)
+    return describe(link=link, state=state) if describe is not None else ""
 
 
 def joined(*, user: User, link: SignupLink) -> None:

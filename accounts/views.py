@@ -16,7 +16,7 @@ from django.views import i18n as i18n_views
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
-from accounts import archive, emails, personal, selectors, services, throttle
+from accounts import archive, emails, personal, selectors, services, signup_links, throttle
 from accounts.forms import (
     DeleteAccountForm,
     EmailChangeForm,
@@ -73,6 +73,18 @@ def signup(request: HttpRequest, token: str = "") -> HttpResponse:
             except services.SignupLinkClosed:
                 link.refresh_from_db()
                 link_state = link.state()
+        if user is None and not form.errors and _closed_since_seen(request, link, link_state):
+            # RULES 10.6: the link closed while its form was filled in; what it would have
+            # joined (a club) is not dropped silently: the page now says what changes, and
+            # sending again signs up without it.
+            form.add_error(
+                None,
+                _(
+                    "Il link si è chiuso mentre compilavi il modulo: l'account non è stato "
+                    "creato. Leggi qui sopra cosa cambia e invia di nuovo per iscriverti lo "
+                    "stesso."
+                ),
+            )
         if user is None and not form.errors:
             refused = _signup_refused(request)
             if refused is not None:
@@ -84,8 +96,26 @@ def signup(request: HttpRequest, token: str = "") -> HttpResponse:
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, _("Benvenuto, %(name)s!") % {"name": user.username})
             return redirect(_safe_next(request) or "home")
-    context = {"form": form, "next": _safe_next(request), "link": link, "link_state": link_state}
+    context = {
+        "form": form,
+        "next": _safe_next(request),
+        "link": link,
+        "link_state": link_state,
+        # What the link joins besides the account (a club, RULES 12.4), in its feature's words.
+        "link_said": signup_links.described(link=link, state=link_state) if link else "",
+    }
     return render(request, "accounts/signup.html", context, status=status)
+
+
+def _closed_since_seen(request: HttpRequest, link, link_state: str) -> bool:
+    """A link with a purpose (a club's invite) open on the page the form was sent from
+    (`link_seen`), closed now: the sender expected to join something they would not."""
+    return (
+        link is not None
+        and bool(link.purpose)
+        and request.POST.get("link_seen") == "open"
+        and link_state != "open"
+    )
 
 
 def _signup_create(form: SignupForm, link) -> User | None:

@@ -3,12 +3,16 @@ and its zone, openings, rated and floor, private) is `events.forms`."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from arena.engine import battle as battle_rules
 from arena.models import DURATION_MAX, DURATION_MIN
 from arena.services import ArenaOptions
+from clubs import selectors as clubs
 from clubs.models import Club
 from events.forms import EventForm
 
@@ -22,6 +26,37 @@ def duration_label(minutes: int) -> str:
     if not rest:
         return _("%(h)d h") % {"h": hours}
     return _("%(h)d h %(m)d min") % {"h": hours, "m": rest}
+
+
+def _is_id(value) -> bool:
+    text = str(value).strip()
+    return text.isascii() and text.isdigit() and len(text) < 12
+
+
+def _chosen_ids(raw) -> list[int]:
+    """The clubs' ids as sent, in order, each once; what is not an id is left out (and is
+    "a club that does not exist" to `ArenaForm._invited`)."""
+    ids: list[int] = []
+    for value in raw or ():
+        if _is_id(value) and int(str(value).strip()) not in ids:
+            ids.append(int(str(value).strip()))
+    return ids
+
+
+def _values(data, name: str) -> list:
+    """Every value sent under `name` (a QueryDict's list, or a plain dict's value)."""
+    if hasattr(data, "getlist"):
+        return data.getlist(name)
+    value = data.get(name)
+    return list(value) if isinstance(value, (list, tuple)) else ([] if value is None else [value])
+
+
+@dataclass(frozen=True)
+class BattleChoice:
+    chosen: list[Club]
+    query: str
+    found: list[Club]
+    more: bool  # more clubs match than are shown: a closer search
 
 
 class ArenaForm(EventForm):
@@ -51,12 +86,14 @@ class ArenaForm(EventForm):
             "ogni circolo. Compagni di circolo non si affrontano mai."
         ),
     )
-    battle_clubs = forms.ModelMultipleChoiceField(
+    # The clubs chosen, by id: drawn by the template as ticked boxes (`battle_choice`), added
+    # to from a search among the clubs (`battle_club_q`), checked in `clean`.
+    battle_clubs = forms.Field(
         label=_("Circoli invitati (da 2 a 10, anche il tuo)"),
-        queryset=Club.objects.none(),
         required=False,
-        widget=forms.SelectMultiple(attrs={"size": 6}),
+        widget=forms.MultipleHiddenInput,
     )
+    battle_club_q = forms.CharField(label=_("Cerca un circolo"), required=False, max_length=60)
     battle_top_n = forms.TypedChoiceField(
         label=_("Migliori che contano per circolo"),
         coerce=int,
@@ -65,9 +102,30 @@ class ArenaForm(EventForm):
         required=False,
     )
 
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["battle_clubs"].queryset = Club.objects.listed().order_by("name")
+    # Without JavaScript, the search button sends the whole form back to be drawn again with
+    # what it finds, nothing checked or saved; with it, htmx asks only for the picker's part.
+    echo_buttons = ("battle_search",)
+    echo_parts = {"battle-found-list": "battle-clubs"}
+
+    @classmethod
+    def echo(cls, data, *, instance=None, **kwargs):
+        form = super().echo(data, instance=instance, **kwargs)
+        form.initial["battle_clubs"] = _chosen_ids(_values(data, "battle_clubs"))
+        return form
+
+    def battle_choice(self) -> BattleChoice:
+        """What the picker draws: the clubs chosen (those that may be invited; the others are
+        left out, and the form's error says why), and what the search finds among the rest."""
+        if self.is_bound:
+            raw, query = _values(self.data, "battle_clubs"), self.data.get("battle_club_q", "")
+        else:
+            raw, query = self.initial.get("battle_clubs") or [], self.initial.get("battle_club_q")
+        by_id = clubs.clubs_by_id(_chosen_ids(raw))
+        chosen = [c for pk, c in by_id.items() if c.is_active and not c.hidden]
+        chosen.sort(key=lambda c: (c.name, c.pk))
+        query = (query or "").strip()[:60]
+        found, more = clubs.club_search(query=query, excluding=[c.pk for c in chosen])
+        return BattleChoice(chosen=chosen, query=query, found=found, more=more)
 
     @classmethod
     def initial_from(cls, arena) -> dict:
@@ -76,9 +134,7 @@ class ArenaForm(EventForm):
     def clean(self) -> dict:
         data = super().clean()
         if data.get("battle") and self.instance is None:
-            chosen = data.get("battle_clubs") or []
-            if not battle_rules.CLUBS_MIN <= len(chosen) <= battle_rules.CLUBS_MAX:
-                self.add_error("battle_clubs", _("Scegli da 2 a 10 circoli."))
+            data["battle_clubs"] = self._invited(_values(self.data, "battle_clubs"))
             if data.get("club_only"):
                 self.add_error(
                     "club_only",
@@ -87,6 +143,43 @@ class ArenaForm(EventForm):
             if not data.get("battle_top_n"):
                 data["battle_top_n"] = battle_rules.TOP_N_DEFAULT
         return data
+
+    def _invited(self, raw: list[str]) -> list[Club]:
+        """RULES 12.7: 2 to 10 clubs that exist, are not dissolved and not hidden by the staff
+        (out of every list, they are invited by nobody); each refusal says which case it is,
+        and the picker drops what cannot be invited."""
+        ids = _chosen_ids(raw)
+        by_id = clubs.clubs_by_id(ids)
+        unknown = not all(_is_id(value) for value in raw) or any(
+            pk not in by_id or not by_id[pk].is_active for pk in ids
+        )
+        if unknown:
+            self.add_error(
+                "battle_clubs",
+                _("Un circolo scelto non esiste o è stato sciolto: è stato tolto dalla scelta."),
+            )
+        if any(pk in by_id and by_id[pk].is_active and by_id[pk].hidden for pk in ids):
+            self.add_error(
+                "battle_clubs",
+                _(
+                    "Un circolo scelto è stato nascosto dallo staff e non può essere invitato: "
+                    "è stato tolto dalla scelta."
+                ),
+            )
+        invited = [by_id[pk] for pk in ids if pk in by_id and by_id[pk].is_active]
+        invited = [club for club in invited if not club.hidden]
+        n = len(invited)
+        if not battle_rules.CLUBS_MIN <= n <= battle_rules.CLUBS_MAX:
+            self.add_error(
+                "battle_clubs",
+                ngettext(
+                    "Scegli da 2 a 10 circoli: ora ne hai scelto %(n)d.",
+                    "Scegli da 2 a 10 circoli: ora ne hai scelti %(n)d.",
+                    n,
+                )
+                % {"n": n},
+            )
+        return invited
 
     def clean_duration_minutes(self) -> int:
         value = self.cleaned_data["duration_minutes"]

@@ -86,6 +86,11 @@ def _battle_clubs_locked(opener, data: ArenaOptions) -> list[Club]:
     found = locks.lock_rows(Club.objects.filter(pk__in=ids), locks.Rank.CLUB)
     if len(found) != len(ids) or any(c.dissolved_at is not None for c in found):
         raise ArenaError("battle", _("Uno dei circoli invitati non esiste più."))
+    if any(c.hidden for c in found):  # RULES 12.7: out of every list, invited by nobody
+        raise ArenaError(
+            "battle",
+            _("Uno dei circoli invitati è stato nascosto dallo staff: non può essere invitato."),
+        )
     mine = clubs.current_membership(user_id=opener.pk)
     if mine is None or mine.club_id not in ids or mine.role not in OFFICERS:
         raise ArenaError(

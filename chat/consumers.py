@@ -44,6 +44,11 @@ def _opening(kind: str, pk: int, viewer: rooms.Viewer) -> dict[str, Any] | None:
     }
 
 
+# A former member's socket on the club's room (docs/protocol.md): as for an unknown place, the
+# page does not come back (it would be refused).
+CLOSE_NOT_MEMBER = 4404
+
+
 def _answer(message: dict[str, Any], reply: dict[str, Any]) -> dict[str, Any]:
     """A reply carries the request's `id`, when it had one (docs/protocol.md)."""
     if "id" in message:
@@ -58,11 +63,17 @@ class ChatConsumer(LiveConsumer):
     viewer: rooms.Viewer
     muted: frozenset[int] = frozenset()
     parts: dict[str, str]  # room key -> part, the rooms this socket reads
+    ended = False  # its viewer reads none of the place's rooms any more (RULES 12.5)
 
     async def connect(self) -> None:
         route = self.scope["url_route"]["kwargs"]
         self.kind, self.pk = route["place"], int(route["pk"])
         self.viewer = rooms.viewer_of(self.scope.get("user"))
+        # Joined before the rooms are read: a membership that ends after the read is pushed
+        # here (RULES 12.5), one that ended before it finds no room.
+        members = services.member_group(self.kind, self.pk, self.viewer.user_id)
+        if members is not None:
+            await self.join(members)
         opening = await database_sync_to_async(_opening, "connect")(self.kind, self.pk, self.viewer)
         if opening is None:
             await self.refuse(4404)
@@ -137,13 +148,13 @@ class ChatConsumer(LiveConsumer):
 
     async def chat_line(self, event: dict[str, Any]) -> None:
         line = event["line"]
-        if line["author"]["id"] in self.muted:  # RULES 9.5
+        if self.ended or line["author"]["id"] in self.muted:  # RULES 9.5
             return
         await self.send_json({"type": "line", **line})
 
     async def chat_closed(self, event: dict[str, Any]) -> None:
         part = self.parts.get(event["room"])
-        if part is None:
+        if part is None or self.ended:
             return
         reply: dict[str, Any] = {"type": "closed", "part": part, "closed": event["closed"]}
         if not event["closed"]:  # open again: its lines are shown as they were (RULES 9.4)
@@ -163,3 +174,21 @@ class ChatConsumer(LiveConsumer):
 
     async def chat_removed(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "removed", "line": event["line"]})
+
+    async def membership_ended(self, event: dict[str, Any]) -> None:
+        """The viewer is no longer a member of the club (left, removed, the club dissolved;
+        `live.pushes.membership_ended_on_commit`): its rooms are read again for them. None
+        left: the page is told `ended` and the socket closes with 4404, so the room's lines no
+        longer reach them and it does not come back. Still some (the staff read every club's
+        room; a member again meanwhile): the rooms are sent anew, as at the opening."""
+        opening = await database_sync_to_async(_opening)(self.kind, self.pk, self.viewer)
+        if opening is None:
+            self.ended = True
+            await self.send_json(
+                {"type": "ended", "code": "not_member", "message": "you are no longer a member"}
+            )
+            await self.close(code=CLOSE_NOT_MEMBER)
+            return
+        self.parts = opening.pop("keys")
+        self.muted = frozenset(player["id"] for player in opening["muted"])
+        await self.send_json(opening)

@@ -19,6 +19,7 @@ from games.models import Game, Status
 PLAYERS = "players"
 SPECTATORS = "spectators"
 EVENT = "event"
+CLUB = "club"  # the place of a club's members' room (RULES 12.5)
 
 
 def game_room(game_id: int, part: str) -> str:
@@ -59,7 +60,7 @@ def place_rooms(kind: str, pk: int, viewer: Viewer) -> list[Room] | None:
     there is no such place."""
     if kind == "game":
         return _game_rooms(pk, viewer)
-    if kind == "club":
+    if kind == CLUB:
         return _club_rooms(pk, viewer)
     event_kind = kinds.by_code(kind)
     if event_kind is None:

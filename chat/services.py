@@ -15,6 +15,7 @@ from accounts.services import account_lock_open
 from accounts.throttle import Counter, ThrottleUnavailable, count_in_order
 from chat import rooms, selectors
 from chat.models import TEXT_MAX, ClosedRoom, Message, Mute, Report, Silence
+from clubs.models import members_place
 from live import locks, messages, pushes
 
 # RULES 9.2: at most 5 lines in 10 s and 20 in a minute per player, over all rooms.
@@ -42,6 +43,15 @@ def group_name(room_key: str) -> str:
 def muting_group(user_id: int) -> str:
     """The group of one player's chat sockets, whatever their page: whom they mute (RULES 9.5)."""
     return f"chat.muting.{user_id}"
+
+
+def member_group(kind: str, pk: int, user_id: int | None) -> str | None:
+    """The group that tells one viewer's socket on a members-only place that they are members
+    no more (a club's room, RULES 12.5; `clubs.services` pushes to it); None for a place
+    whose readers do not depend on a membership, or a guest."""
+    if kind != rooms.CLUB or user_id is None:
+        return None
+    return pushes.member_group(members_place(pk), user_id)
 
 
 # RULES 9.2: the invisible characters a line loses (format characters: bidirectional overrides
@@ -127,6 +137,10 @@ def say(*, kind: str, pk: int, part: str, viewer: rooms.Viewer, text: object) ->
         # an open account, and a deletion at once erases it or comes first.
         if account_lock_open(user_id=viewer.user_id) is None:
             raise ChatError("account_closed", "this account is closed")
+        if kind == rooms.CLUB:
+            # RULES 12.5: a membership ends under the player's row, locked now: read again, a
+            # member who left or was removed while this line waited is refused, nothing stored.
+            room = _writable_room(kind, pk, part, viewer)
         message = Message.objects.create(room=room.key, author_id=viewer.user_id, text=cleaned)
         line = selectors.line(message, room.part)  # reads the author's name
         pushes.group_send_on_commit(group_name(room.key), messages.chat_line(room.key, line))

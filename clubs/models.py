@@ -20,6 +20,14 @@ from clubs.names import name_key, refused_characters
 
 # accounts.signup_links: a sign-up through a link of this purpose joins the club (RULES 12.4).
 LINK_PURPOSE = "club"
+
+
+def members_place(club_id: int) -> str:
+    """The club as a place only its members read (its chat room, RULES 12.5), as the live
+    layer names it (`live.pushes.member_group`): a membership's end is pushed there."""
+    return f"club.{club_id}"
+
+
 NAME_MIN, NAME_MAX = 3, 60
 SHORT_MIN, SHORT_MAX = 2, 8
 DESCRIPTION_MAX = 2000

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from accounts import personal as account_data
 from accounts import player_badges, signup_links
-from clubs import personal, services
+from clubs import personal, selectors, services
 from clubs.models import LINK_PURPOSE
 
-signup_links.register(LINK_PURPOSE, services.joined_through_link)
+signup_links.register(LINK_PURPOSE, services.joined_through_link, selectors.invite_described)
 player_badges.register(personal.badges)
 
 account_data.register_section("clubs", personal.clubs_section)

@@ -8,9 +8,13 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db.models import Count, Q, QuerySet
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 
 from accounts.models import SignupLink
 from clubs.models import LINK_PURPOSE, OFFICERS, Club, JoinRequest, Membership, RequestStatus, Role
+from clubs.names import name_key
 from ratings.models import CadenceChoice, Rating, Variant, initial_rating
 
 
@@ -67,6 +71,36 @@ def club_list(*, query: str = "", province: str = "") -> QuerySet[Club]:
     if province:
         clubs = clubs.filter(province=province)
     return clubs.order_by("name", "id")
+
+
+# How many clubs a search among them shows at once (the battle form's picker): past it, the
+# page asks for a closer search.
+SEARCH_SHOWN = 20
+
+
+def club_search(*, query: str, excluding: Iterable[int] = ()) -> tuple[list[Club], bool]:
+    """The listed clubs whose name (also as compared, RULES 12.2: without accents or
+    look-alike letters), short name or city holds `query`, by name, those in `excluding` left
+    out: at most SEARCH_SHOWN of them, and whether there were more. Nothing for an empty
+    query (a site of many clubs is searched, not listed)."""
+    query = query.strip()
+    key = name_key(query)
+    if not query:
+        return [], False
+    found = Club.objects.listed().filter(
+        Q(name__icontains=query)
+        | Q(short_name__iexact=query)
+        | Q(city__icontains=query)
+        | (Q(name_key__contains=key) if key else Q(pk__in=[]))
+    )
+    found = list(found.exclude(pk__in=list(excluding)).order_by("name", "id")[: SEARCH_SHOWN + 1])
+    return found[:SEARCH_SHOWN], len(found) > SEARCH_SHOWN
+
+
+def clubs_by_id(ids: Iterable[int]) -> dict[int, Club]:
+    """These clubs, whatever their state (dissolved, hidden): for a form to say what is wrong
+    with a choice."""
+    return {club.pk: club for club in Club.objects.filter(pk__in=list(ids))}
 
 
 def club_get(*, club_id: int, viewer=None) -> Club | None:
@@ -197,4 +231,53 @@ def history(club: Club) -> list[Membership]:
         club.memberships.filter(left_at__isnull=False)
         .select_related("user")
         .order_by("-left_at")[:50]
+    )
+
+
+def invite_described(*, link: SignupLink, state: str) -> str:
+    """RULES 12.4: what the sign-up page says of a club's invite link, before the form: the
+    club it joins while open; once closed (or the club dissolved), why, and that an account
+    made now is in no club (`accounts.signup_links.described`)."""
+    club = Club.objects.filter(pk=link.target_id).first()
+    if club is None:
+        return ""
+    name = format_html("<strong>{}</strong>", club.name)
+    if state == "open" and club.is_active:
+        return _said(
+            _(
+                "Ti iscrivi ed entri nel circolo «%(club)s» (%(city)s, %(province)s), con "
+                "l'invito di %(maker)s: appena creato l'account sei socio."
+            ),
+            club=name,
+            city=club.city,
+            province=club.province,
+            maker=link.maker.username,
+        )
+    if not club.is_active:
+        why = _("Il circolo «%(club)s» è stato sciolto: il suo invito non vale più.")
+    else:
+        why = {
+            "expired": _("L'invito al circolo «%(club)s» è scaduto."),
+            "used_up": _(
+                "L'invito al circolo «%(club)s» ha già avuto tutte le iscrizioni previste."
+            ),
+        }.get(state, _("L'invito al circolo «%(club)s» è stato revocato."))
+    # RULES 12.4: signing up stays open to anyone, in no club and with the address's limits;
+    # a club that takes requests may still be asked from its page.
+    if club.is_active and not club.hidden:
+        then = _(
+            "Se ti iscrivi ora non entri nel circolo: chiedi un nuovo invito ai suoi "
+            "consiglieri, oppure iscriviti lo stesso (con i limiti di ogni iscrizione) e chiedi "
+            "di entrare dalla pagina del circolo."
+        )
+    else:
+        then = _("Puoi iscriverti lo stesso, senza circolo, con i limiti di ogni iscrizione.")
+    return format_html("{} {}", _said(why, club=name), then)
+
+
+def _said(text: str, **values) -> str:
+    """A translated sentence with its values put in, escaped: the sentence's own text is
+    escaped, the values are already HTML (the club's name in bold) or escaped here."""
+    return mark_safe(
+        conditional_escape(text) % {k: conditional_escape(v) for k, v in values.items()}
     )

@@ -39,8 +39,9 @@ from clubs.models import (
     Membership,
     RequestStatus,
     Role,
+    members_place,
 )
-from live import locks
+from live import locks, pushes
 from mail.models import Mail, Reason
 from mail.services import mail_queue_many
 
@@ -214,6 +215,8 @@ def club_dissolve(*, club_id: int, by=None, staff: bool = False, now=None) -> Cl
     members = list(club.memberships.filter(left_at=None).values_list("user_id", flat=True))
     _players_locked_any(members)
     club.memberships.filter(left_at=None).update(left_at=now, end_reason=EndReason.DISSOLVED)
+    # RULES 12.5: the members' room is theirs no more; their open sockets on it close.
+    pushes.membership_ended_on_commit(members_place(club.pk), members)
     club.requests.filter(status=RequestStatus.PENDING).update(
         status=RequestStatus.WITHDRAWN, decided_at=now
     )
@@ -351,6 +354,9 @@ def _end(membership: Membership, reason: str, now=None) -> Membership:
     membership.left_at = now or timezone.now()
     membership.end_reason = reason
     membership.save(update_fields=["left_at", "end_reason"])
+    # RULES 12.5: only members read the club's room: the former member's open sockets on it
+    # close once this is committed (a line they send meanwhile is refused by the room's check).
+    pushes.membership_ended_on_commit(members_place(membership.club_id), [membership.user_id])
     return membership
 
 

@@ -343,7 +343,11 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
         messages.error(request, _("Questo link d'invito non esiste."))
         return redirect("clubs:list")
     if not request.user.is_authenticated:
+        # The sign-up page says which club the link joins, or why it no longer does (RULES
+        # 12.4); then the club's page, unless it is hidden and the new player not its member.
         signup = reverse("accounts:signup_link", args=[token])
+        if club.hidden and link.state() != "open":
+            return redirect(signup)
         return redirect(signup + "?" + urlencode({"next": club.get_absolute_url()}))
     if request.method == "POST":
         if _step(

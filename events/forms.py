@@ -357,11 +357,20 @@ class EventForm(forms.Form):
             thematic_number=thematic,
         )
 
+    # Parts of a kind's form drawn again from what was typed, nothing checked or saved (a
+    # search among many choices, `events.views.EventPages.new`): the names of the submit
+    # buttons that ask for it without JavaScript (the whole page comes back), and the ids of
+    # the elements htmx asks it for, each with the template's partial that draws it.
+    echo_buttons: tuple[str, ...] = ()
+    echo_parts: dict[str, str] = {}
+
     @classmethod
-    def echo(cls, data, *, instance=None):
+    def echo(cls, data, *, instance=None, keep_password: bool = False):
         """An unbound form showing what was typed so far, without error messages (the live
-        hint re-renders part of the form while the opener is still choosing)."""
-        initial = {k: data.get(k) for k in data if k not in ("csrfmiddlewaretoken", "password")}
+        hint re-renders part of the form while the opener is still choosing; a search button
+        the whole page, `keep_password` then, as a form sent back with its errors keeps it)."""
+        dropped = ("csrfmiddlewaretoken",) if keep_password else ("csrfmiddlewaretoken", "password")
+        initial = {k: data.get(k) for k in data if k not in dropped}
         for name, field in cls.base_fields.items():
             if isinstance(field, forms.BooleanField):
                 initial[name] = name in data

@@ -188,7 +188,22 @@ class EventPages:
         context = {"form": form, **self.named(event), "live_event": live, "hint": hint}
         if is_hint(request):
             return render(request, "events/form.html#opening-section", context)
+        part = self._echo_part(request)
+        if part:
+            return render(request, f"{self.template('form.html')}#{part}", context)
         return render(request, self.template("form.html"), context)
+
+    def _echo_part(self, request: HttpRequest) -> str:
+        """The partial htmx asks for to draw part of the form again (`EventForm.echo_parts`)."""
+        if not request.htmx:
+            return ""
+        return self.form_class.echo_parts.get(request.headers.get("HX-Target", ""), "")
+
+    def _is_echo(self, request: HttpRequest) -> bool:
+        """The form sent to be drawn again (a search among its choices), not to be saved."""
+        return bool(self._echo_part(request)) or any(
+            name in request.POST for name in self.form_class.echo_buttons
+        )
 
     @method_decorator(login_required)
     def new(self, request: HttpRequest) -> HttpResponse:
@@ -201,6 +216,9 @@ class EventPages:
             return self.form_page(request, self.form_class(), live=live)
         if is_hint(request):
             return self.form_page(request, self.form_class.echo(request.POST))
+        if self._is_echo(request):
+            echoed = self.form_class.echo(request.POST, keep_password=not request.htmx)
+            return self.form_page(request, echoed, live=live)
         form = self.form_class(request.POST)
         if form.is_valid():
             remember_zone(request, form)

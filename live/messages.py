@@ -138,6 +138,12 @@ def chat_muted(players: list[dict[str, Any]]) -> Message:
     return {"type": "chat.muted", "players": players}
 
 
+def membership_ended(place: str) -> Message:
+    """A player is no longer a member of a place only its members read (a club's room): each
+    socket of theirs on it asks again what its viewer reads, and closes if nothing (4404)."""
+    return {"type": "membership.ended", "place": place}
+
+
 def account_closed() -> Message:
     """The account was deleted or deactivated: every socket of its player closes (4403)."""
     return {"type": "account.closed"}

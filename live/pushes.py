@@ -241,6 +241,20 @@ def account_closed_on_commit(user_ids: Iterable[int]) -> None:
         group_send_on_commit(account_group(pk), messages.account_closed())
 
 
+def member_group(place: str, user_id: int) -> str:
+    """The group of one player's sockets on a place only its members read (a club's room,
+    `club.<id>`): what tells them their membership ended."""
+    return f"member.{place}.{user_id}"
+
+
+def membership_ended_on_commit(place: str, user_ids: Iterable[int]) -> None:
+    """After commit, tell these players' sockets on a members-only place that they are members
+    no more (left, removed, the club dissolved): a page left open must not go on reading a
+    room its viewer no longer belongs to."""
+    for pk in sorted(set(user_ids)):
+        group_send_on_commit(member_group(place, pk), messages.membership_ended(place))
+
+
 # --- throttled pushes (a busy arena changes all the time) --------------------------------------
 
 

@@ -12,23 +12,31 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from accounts.models import User
+from accounts.models import SignupLink, User
 from accounts.tests.factories import UserFactory
 from arena.models import BattleClub
 from arena.tests.factories import ArenaFactory, EntryFactory
+from clubs import services as clubs_services
 from clubs.models import Club, Membership
 from clubs.tests.factories import club_with
 from ratings.models import Rating
 from tests.browser import SIGNUP_PASSWORD, shoot, signed_in, socket_open
+from tests.test_e2e_accessibility import MISSING_REFERENCES, report, violations_of
 
 pytestmark = [pytest.mark.e2e, pytest.mark.usefixtures("orm_beside_playwright")]
 SHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots" / "clubs"
 
 
-def both_widths(page, name: str) -> None:
+def both_widths(page, name: str, *, axe: Axe | None = None) -> None:
+    """The page at 1280 and 390 px (saved with SCREENSHOTS=1); with `axe`, checked by it
+    first, as tests/test_e2e_accessibility.py checks the site's other pages."""
+    if axe is not None:
+        assert report(name, 1280, violations_of(axe, page, preload=True)) == []
+        assert page.evaluate(MISSING_REFERENCES) == []
     for width in (1280, 390):
         page.set_viewport_size({"width": width, "height": 900})
         shoot(page, SHOTS / f"{name}-{width}.png", full_page=True)
@@ -70,7 +78,11 @@ def test_a_club_from_its_founding_to_its_chat(site, browser, monkeypatch):
         url = boss.get_by_test_id("club-invite-url").first.input_value()
         both_widths(boss, "manage")
         newcomer.goto(url)
-        expect(newcomer.get_by_test_id("signup-link-open")).to_be_visible()
+        # The sign-up page names the club the link joins (RULES 12.4).
+        expect(newcomer.get_by_test_id("signup-link-open")).to_contain_text(
+            "Ti iscrivi ed entri nel circolo «Circolo della Torre» (Milano, MI)"
+        )
+        both_widths(newcomer, "signup-invite", axe=Axe())
         newcomer.get_by_label("Nome utente").fill("nuovo_socio")
         newcomer.get_by_label("Password", exact=True).fill(SIGNUP_PASSWORD)
         newcomer.get_by_label("Ripeti la password").fill(SIGNUP_PASSWORD)
@@ -113,6 +125,10 @@ def test_a_club_from_its_founding_to_its_chat(site, browser, monkeypatch):
         box.fill("Giovedì torneo sociale alle 21!")
         box.press("Enter")
         expect(other.get_by_test_id("chat-line")).to_contain_text("Giovedì torneo sociale")
+        # Removed from the club, the member's open chat says so and closes (RULES 12.5).
+        clubs_services.member_remove(club_id=club.pk, by=founder, user_id=asker.pk)
+        expect(other.get_by_test_id("chat-ended")).to_contain_text("Non sei più socio")
+        expect(other.get_by_test_id("chat-input")).to_have_count(0)
         signed_in(stranger, site, UserFactory(username="estraneo").username)
         stranger.goto(f"{site}/clubs/{club.pk}/")
         expect(stranger.get_by_test_id("club-request")).to_be_visible()
@@ -127,8 +143,28 @@ def test_a_club_from_its_founding_to_its_chat(site, browser, monkeypatch):
         stranger.goto(f"{site}/clubs/")
         both_widths(stranger, "list")
 
+        # An expired invite says so before the form (RULES 12.4).
+        stale = clubs_services.invite_create(club_id=club.pk, by=founder, uses=5, days=1)
+        SignupLink.objects.filter(pk=stale.pk).update(expires_at=timezone.now())
+        contexts.append(browser.new_context(locale="it-IT"))
+        visitor = contexts[-1].new_page()
+        visitor.goto(f"{site}/clubs/invite/{stale.token}/")
+        expect(visitor.get_by_test_id("signup-link-closed")).to_contain_text(
+            "L'invito al circolo «Circolo della Torre» è scaduto."
+        )
+        both_widths(visitor, "signup-invite-expired", axe=Axe())
+
+        # The battle form: the rival club found by a search as it is typed, then ticked.
+        rivals = club_with(name="Dama Pavia", short_name="DAMA", city="Pavia", province="PV")
+        boss.goto(f"{site}/arenas/new/")
+        boss.get_by_label("Battaglia tra circoli", exact=True).check()
+        boss.get_by_label("Cerca un circolo").fill("pav")
+        found = boss.get_by_test_id("battle-found").get_by_label("Dama Pavia")
+        found.check()
+        expect(boss.get_by_test_id("battle-chosen").get_by_label("Dama Pavia")).to_be_checked()
+        both_widths(boss, "battle-form", axe=Axe())
+
         # A club battle's page: the clubs' standings, each club's best, the player's own place.
-        rivals = club_with(name="Dama Pavia", short_name="DAMA")
         arena = ArenaFactory(
             name="Battaglia del giovedì", opened_by=founder, battle_top_n=3,
             status="running", starts_at=timezone.now(), started_at=timezone.now(),

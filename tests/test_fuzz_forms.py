@@ -53,7 +53,7 @@ FORMS = {
         "name", "description", "variant", "time_control", "base_minutes", "increment",
         "starts_at", "timezone", "duration_minutes", "opening_mode", "thematic_opening",
         "rated", "floor", "private", "password", "club_only", "battle", "battle_clubs",
-        "battle_top_n",
+        "battle_top_n", "battle_club_q", "battle_search",
     ],
     "/clubs/new/": [
         "name", "short_name", "city", "province", "description", "fsi_code", "fid_code",

@@ -37,6 +37,7 @@ def test_every_kind_of_site_news_is_in_the_protocol_and_no_other():
         (messages.chat_closed("arena:1", True), "chat.consumers.ChatConsumer.chat_closed"),
         (messages.chat_removed("arena:1", 1), "chat.consumers.ChatConsumer.chat_removed"),
         (messages.chat_muted([]), "chat.consumers.ChatConsumer.chat_muted"),
+        (messages.membership_ended("club.1"), "chat.consumers.ChatConsumer.membership_ended"),
         (messages.account_closed(), "live.sockets.LiveConsumer.account_closed"),
     ],
 )  # fmt: skip

@@ -132,3 +132,85 @@ def test_a_dissolved_clubs_links_are_revoked():
     services.club_dissolve(club_id=club.pk, by=officer)
     link.refresh_from_db()
     assert link.state() == "revoked"
+
+
+# --- the sign-up page of an invite (RULES 12.4) -------------------------------------------------
+
+
+def signup_page(link) -> tuple[str, str]:
+    """The page a visitor reaches through the club's invite, and the path it posts to."""
+    invite = Client().get(reverse("clubs:invite", args=[link.token]), follow=True)
+    assert invite.status_code == 200
+    path, _query = invite.redirect_chain[-1][0].split("?")
+    return invite.content.decode(), path + "?" + _query if _query else path
+
+
+def test_the_sign_up_page_of_an_invite_says_which_club_it_joins():
+    officer = UserFactory(username="segretaria", verified=True)
+    club = club_with(officers=[officer], name="Torre & <Re>", city="Lodi", province="LO")
+    link = services.invite_create(club_id=club.pk, by=officer, uses=5, days=1)
+    page, path = signup_page(link)
+    assert 'data-testid="signup-link-open"' in page
+    # The name as text (escaped), never as HTML.
+    assert (
+        "Ti iscrivi ed entri nel circolo «<strong>Torre &amp; &lt;Re&gt;</strong>» (Lodi, LO), "
+        "con l&#x27;invito di segretaria"
+    ) in page
+    assert 'name="link_seen" value="open"' in page
+    assert sign_up(path, "nuovo").status_code == 302
+    assert selectors.is_member(club_id=club.pk, user_id=User.objects.get(username="nuovo").pk)
+
+
+@pytest.mark.parametrize("closed", ["expired", "used_up", "revoked", "dissolved"])
+def test_a_closed_invite_says_so_before_the_form_and_signs_up_in_no_club(closed):
+    officer, club = officer_and_club()
+    link = services.invite_create(club_id=club.pk, by=officer, uses=1, days=1)
+    if closed == "expired":
+        SignupLink.objects.filter(pk=link.pk).update(expires_at=timezone.now() - timedelta(1))
+    elif closed == "used_up":
+        services.join_by_link(token=link.token, user=UserFactory())
+    elif closed == "revoked":
+        services.invite_revoke(club_id=club.pk, by=officer, link_id=link.pk)
+    else:
+        services.club_dissolve(club_id=club.pk, by=club.founded_by)
+    page, path = signup_page(link)
+    said = {
+        "expired": "L&#x27;invito al circolo «<strong>%s</strong>» è scaduto.",
+        "used_up": "L&#x27;invito al circolo «<strong>%s</strong>» ha già avuto tutte le",
+        "revoked": "L&#x27;invito al circolo «<strong>%s</strong>» è stato revocato.",
+        "dissolved": "Il circolo «<strong>%s</strong>» è stato sciolto",
+    }[closed] % club.name
+    assert 'data-testid="signup-link-closed"' in page and said in page
+    then = "senza circolo" if closed == "dissolved" else "Se ti iscrivi ora non entri nel circolo"
+    assert then in page
+    assert page.index(said) < page.index('<form method="post"')  # before the form
+    assert "Ti iscrivi ed entri" not in page
+    # RULES 12.4: signing up stays possible, in no club, with the address's own limits.
+    assert sign_up(path, "senzacircolo").status_code == 302
+    player = User.objects.get(username="senzacircolo")
+    assert selectors.current_membership(user_id=player.pk) is None
+
+
+def test_an_invite_closed_while_its_form_was_filled_in_makes_no_account_until_sent_again():
+    """The page showed the club; the link's last use went meanwhile: the account is not made
+    in no club behind the sender's back: the page says what changed, sending again makes it."""
+    officer, club = officer_and_club()
+    link = services.invite_create(club_id=club.pk, by=officer, uses=1, days=1)
+    page, path = signup_page(link)
+    assert 'name="link_seen" value="open"' in page
+    services.join_by_link(token=link.token, user=UserFactory())  # the last use, meanwhile
+    data = {
+        "username": "ritardo",
+        "email": "ritardo@example.org",
+        "password1": PASSWORD,
+        "password2": PASSWORD,
+    }
+    first = Client().post(path, {**data, "link_seen": "open"}, REMOTE_ADDR=CLUB_WIFI)
+    body = first.content.decode()
+    assert first.status_code == 200 and "si è chiuso mentre compilavi" in body
+    assert 'data-state="used_up"' in body and 'name="link_seen" value="used_up"' in body
+    assert not User.objects.filter(username="ritardo").exists()
+    again = Client().post(path, {**data, "link_seen": "used_up"}, REMOTE_ADDR=CLUB_WIFI)
+    assert again.status_code == 302
+    player = User.objects.get(username="ritardo")
+    assert selectors.current_membership(user_id=player.pk) is None

@@ -174,6 +174,12 @@ const handlers = {
       case "muted": showMuted(message.players); break;
       case "reported": say(t("reported")); break;
       case "error": failed(message); break;
+      case "ended": { // a club's room, its viewer a member no more: the socket closes (4404)
+        rooms = new Map();
+        roomsBox.replaceChildren(el("p", { class: "message warning", "data-testid": "chat-ended" }, t("ended")));
+        say("");
+        break;
+      }
     }
   },
 };

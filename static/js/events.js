@@ -130,6 +130,38 @@
     for (const search of document.querySelectorAll("[data-filters]")) applyFilter(search);
   });
 
+  // A search among a form's choices (the clubs of a battle, arena/form.html): Enter there
+  // searches at once instead of sending the form; Enter in any other field of a form that has
+  // such a search sends it with its own button, not with the search's (the first submit
+  // button of the form, which a browser presses on Enter). Without JavaScript Enter searches.
+  document.addEventListener("keydown", function (event) {
+    const field = event.target;
+    if (event.key !== "Enter" || event.isComposing || field.tagName !== "INPUT") return;
+    const form = field.form;
+    if (!form || !form.querySelector("[data-search-here]")) return;
+    event.preventDefault();
+    if (field.hasAttribute("data-search-here")) {
+      if (window.htmx) htmx.trigger(field, "search");
+      return;
+    }
+    const send = form.querySelectorAll("button[type=submit]:not([name])");
+    if (send.length) form.requestSubmit(send[send.length - 1]);
+  });
+
+  // A club ticked among those found joins the chosen ones at once (the server would put it
+  // there with the next search), keeping the focus.
+  document.addEventListener("change", function (event) {
+    const box = event.target;
+    if (!box.checked || !box.closest || !box.closest("#battle-found")) return;
+    const chosen = document.getElementById("battle-chosen");
+    const item = box.closest("li");
+    if (!chosen || !item) return;
+    const none = chosen.querySelector("li.muted");
+    if (none) none.remove();
+    chosen.append(item);
+    box.focus();
+  });
+
   // Fields that only matter for some choices (custom time, thematic, floor, password) are
   // hidden otherwise; they stay in the form, so nothing typed is lost.
   function showWhen() {
