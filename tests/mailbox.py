@@ -27,7 +27,10 @@ class Received:
 
     @property
     def subject(self) -> str:
-        return str(self.message["Subject"])
+        # A subject with a letter outside ASCII ("lunedì") is sent as an encoded word on a
+        # folded line of its own ("Subject:" then " =?utf-8?q?…?="), which `email`'s parser
+        # reads with the fold's space in front; a mail reader shows it without.
+        return str(self.message["Subject"]).strip()
 
     def part(self, kind: str) -> str:
         found = self.message.get_body(preferencelist=(kind,))

@@ -255,14 +255,19 @@ def test_accepting_a_challenge_between_rounds_is_warned_first(site, two_players)
     home_notice = anna.get_by_test_id("challenge-notice")
     accept, refuse = (home_notice.get_by_role("button", name=n) for n in ("Accetta", "Rifiuta"))
     # The notice is in the page as it comes, and may be swapped by the socket's opening
-    # re-fetch at any instant: both buttons measured once shown, in one call in the page (two
-    # calls could each find a different notice, or none between the swap's two steps).
+    # re-fetch at any instant: both buttons measured in one call in the page (two calls could
+    # each find a different notice), once both are laid out (a notice being swapped in has none).
     expect(accept).to_be_visible()
     expect(refuse).to_be_visible()
-    a, r = home_notice.evaluate(
-        """notice => ["Accetta", "Rifiuta"].map(name => [...notice.querySelectorAll("button")]
-          .find(b => b.textContent.trim() === name).getBoundingClientRect().toJSON())"""
-    )
+    a, r = anna.wait_for_function(
+        """() => {
+          const notice = document.querySelector('[data-testid="challenge-notice"]');
+          const buttons = notice ? [...notice.querySelectorAll("button")] : [];
+          const boxes = ["Accetta", "Rifiuta"].map(name => buttons
+            .find(b => b.textContent.trim() === name)?.getBoundingClientRect().toJSON());
+          return boxes.every(box => box && box.width > 0) && boxes;
+        }"""
+    ).json_value()
     assert abs(a["y"] - r["y"]) < 2 and r["x"] > a["x"] + a["width"], (a, r)
     anna.goto(site + "/play/")
     expect(anna.get_by_test_id("commitment-warning")).to_contain_text("Torneo del martedì")
