@@ -3,6 +3,7 @@ saved, corrections, prohibited pairings and overrides kept in the round's record
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
 import pytest
@@ -175,12 +176,19 @@ def test_an_edit_breaking_an_absolute_rule_needs_the_recorded_override():
         if met.white in (b.white, b.black)
     )
     pairs = list(round_two.boards.values_list("white", "black"))
-    with pytest.raises(OtbError, match=r"Lim 2: rematch .*forzatura esplicita"):
-        services.round_exchange(
-            tournament_id=tournament.pk, by=organizer, number=2,
-            first=met.black.number, second=partner.number,
-        )  # fmt: skip
+    refused = services.round_exchange(
+        tournament_id=tournament.pk, by=organizer, number=2,
+        first=met.black.number, second=partner.number,
+    )  # fmt: skip
+    assert not refused.applied
+    assert re.search(r"Lim 2: rematch .*forzatura esplicita", refused.refusal)
     assert list(round_two.boards.values_list("white", "black")) == pairs  # nothing changed
+    # RULES 13.6: the refused edit is in the round's record, with what the checker said.
+    entry = tournament.rounds.get(number=2).record[-1]
+    assert entry["what"] == "exchange" and entry["refused"] and not entry["override"]
+    assert entry["players"] == [met.black.number, partner.number]
+    assert entry["broken"] == list(refused.broken) and entry["broken"][0].startswith("Lim 2")
+    assert entry["by"] == organizer.username
     judgement = services.round_exchange(
         tournament_id=tournament.pk, by=organizer, number=2,
         first=met.black.number, second=partner.number, override=True,
@@ -188,6 +196,10 @@ def test_an_edit_breaking_an_absolute_rule_needs_the_recorded_override():
     assert judgement.broken and judgement.broken[0].startswith("Lim 2: rematch")
     entry = tournament.rounds.get(number=2).record[-1]
     assert (entry["what"], entry["override"], entry["by"]) == ("exchange", True, organizer.username)
+    assert not entry["refused"]
+    assert [e["what"] for e in tournament.rounds.get(number=2).record] == [
+        "paired", "exchange", "exchange"
+    ]  # fmt: skip
     services.round_publish(tournament_id=tournament.pk, by=organizer, number=2)
     with pytest.raises(OtbError, match="pubblicato"):
         services.round_exchange(
@@ -206,11 +218,12 @@ def test_prohibited_pairings_keep_a_family_apart_in_the_first_rounds():
     b1, b2 = boards[0], boards[1]
     # b1's Black for the player of b2 of b1's White's family: two of one family would meet.
     kin = b2.white if family[b2.white.number] == family[b1.white.number] else b2.black
-    with pytest.raises(OtbError, match="RULES 13.7: .* stessa famiglia"):
-        services.round_exchange(
-            tournament_id=tournament.pk, by=organizer, number=1,
-            first=b1.black.number, second=kin.number,
-        )  # fmt: skip
+    refused = services.round_exchange(
+        tournament_id=tournament.pk, by=organizer, number=1,
+        first=b1.black.number, second=kin.number,
+    )  # fmt: skip
+    assert not refused.applied and re.search("RULES 13.7: .* stessa famiglia", refused.refusal)
+    assert tournament.rounds.get(number=1).record[-1]["refused"]
 
 
 def test_late_entries_byes_and_withdrawals_have_their_limits():
