@@ -294,3 +294,29 @@ def test_a_players_data_download_has_their_over_the_board_entries():
     section = sections(member)["otb"]
     assert [(e["name"], e["fsi_card"]) for e in section["entries"]] == [("Socio", "77")]
     assert sections(organizer)["otb"]["arbitrated"][0]["organizer"] is True
+
+
+def test_a_draughts_report_has_the_fid_performance_and_no_variation():
+    # RULES 13.10: no F.I.D. variation (its regulation is not among the sources); games, score,
+    # the opponents' average F.I.D. rating and FIDE's performance formula over rated opponents.
+    organizer = UserFactory()
+    tournament = field(organizer, n=8, variant="italian", format_choice="swiss", rounds_wanted=3)
+    unrated = tournament.players.order_by("pk").last()
+    unrated.national_rating = None
+    unrated.save(update_fields=["national_rating"])
+    services.round_pair(tournament_id=tournament.pk, by=organizer)
+    services.round_publish(tournament_id=tournament.pk, by=organizer, number=1)
+    type_all(tournament, organizer, 1)  # White wins every board
+    lines = {line.number: line for line in selectors.rating_lines(tournament)}
+    assert all(x.change is None and x.new_rating is None for x in lines.values())
+    rating = {p.number: p.national_rating for p in tournament.players.all()}
+    for board in tournament.rounds.get(number=1).boards.select_related("white", "black"):
+        w, b = lines[board.white.number], lines[board.black.number]
+        if None in (rating[w.number], rating[b.number]):
+            assert (w.fide_games, b.fide_games, w.performance, b.performance) == (0, 0, None, None)
+            continue
+        assert (w.fide_games, w.fide_score, w.fide_average) == (1, 1, rating[b.number])
+        # FIDE B.02 table 8.1(a): a score of 1 of 1 is dp +800, 0 of 1 is -800.
+        assert (w.performance, b.performance) == (rating[b.number] + 800, rating[w.number] - 800)
+    unrated.refresh_from_db()  # numbered when round 1 was paired
+    assert lines[unrated.number].fide_rating is None and lines[unrated.number].fide_games == 0
