@@ -133,6 +133,12 @@ def test_a_round_typed_by_keyboard_on_the_round_sheet(site, browser, monkeypatch
         ):
             sheet.goto(f"{site}/tavolino/{tournament.pk}/stampa/{path}")
             shots(sheet, name)
+        if os.environ.get("OTB_SHOTS"):  # the wall chart on a phone, scrolled: names held
+            sheet.goto(f"{site}/tavolino/{tournament.pk}/stampa/tabellone/")
+            sheet.set_viewport_size({"width": 390, "height": 900})
+            sheet.locator(".table-scroll").evaluate("region => { region.scrollLeft = 250; }")
+            sheet.screenshot(path=f"{os.environ['OTB_SHOTS']}/print-cross-scrolled-390.png")
+            sheet.set_viewport_size({"width": 1280, "height": 900})
         sheet.goto(f"{site}/tavolino/{tournament.pk}/elo/")
         shots(sheet, "rating-report")
         sheet.goto(f"{site}/tavolino/{tournament.pk}/arbitro/")
