@@ -51,7 +51,9 @@ class OtbTournament(models.Model):
     prohibit_club = models.BooleanField(
         _("vietati anche tra giocatori dello stesso circolo"), default=False
     )
-    first_colour = models.CharField(max_length=1, default="W")  # Lim 10.5: the lot for #1
+    first_colour = models.CharField(
+        _("colore del n. 1 al primo turno"), max_length=1, default="W"
+    )  # Lim 10.5: the lot for #1
     organizer = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("organizzatore"),
@@ -65,10 +67,12 @@ class OtbTournament(models.Model):
         blank=True,
         related_name="otb_arbitrated",
     )
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ENTRIES)
+    status = models.CharField(
+        _("stato"), max_length=10, choices=Status.choices, default=Status.ENTRIES
+    )
     # Grows with every change pushed to the public page (STYLE 4).
-    version = models.PositiveIntegerField(default=0)
-    created_at = models.DateTimeField(auto_now_add=True)
+    version = models.PositiveIntegerField(_("versione"), default=0)
+    created_at = models.DateTimeField(_("aperto il"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("torneo a tavolino")
@@ -88,7 +92,12 @@ class OtbPlayer(models.Model):
         MALE = "m", _("M")
         FEMALE = "w", _("F")
 
-    tournament = models.ForeignKey(OtbTournament, on_delete=models.CASCADE, related_name="players")
+    tournament = models.ForeignKey(
+        OtbTournament,
+        verbose_name=_("torneo a tavolino"),
+        on_delete=models.CASCADE,
+        related_name="players",
+    )
     # The pairing number (RULES 13.3): given when round 1 is paired, by rating; a late entry
     # gets the next free one. 0 until then.
     number = models.PositiveIntegerField(_("numero"), default=0)
@@ -114,10 +123,15 @@ class OtbPlayer(models.Model):
         on_delete=models.SET_NULL,
         related_name="otb_entries",
     )
-    entered_round = models.PositiveSmallIntegerField(default=1)  # a late entry: after round N
-    withdrawn_from = models.PositiveSmallIntegerField(null=True, blank=True)  # RULES 13.5
+    # A late entry: after round N.
+    entered_round = models.PositiveSmallIntegerField(_("gioca dal turno"), default=1)
+    withdrawn_from = models.PositiveSmallIntegerField(
+        _("ritirato dal turno"), null=True, blank=True
+    )  # RULES 13.5
 
     class Meta:
+        verbose_name = _("giocatore a tavolino")
+        verbose_name_plural = _("giocatori a tavolino")
         ordering = ["number", "last_name", "first_name", "pk"]
 
     def __str__(self) -> str:
@@ -140,11 +154,15 @@ class OtbBye(models.Model):
     ZERO = "zero"
     KINDS = ((HALF, _("mezzo punto")), (ZERO, _("zero punti")))
 
-    player = models.ForeignKey(OtbPlayer, on_delete=models.CASCADE, related_name="byes")
-    round_number = models.PositiveSmallIntegerField()
-    kind = models.CharField(max_length=4, choices=KINDS)
+    player = models.ForeignKey(
+        OtbPlayer, verbose_name=_("giocatore"), on_delete=models.CASCADE, related_name="byes"
+    )
+    round_number = models.PositiveSmallIntegerField(_("turno"))
+    kind = models.CharField(_("valore"), max_length=4, choices=KINDS)
 
     class Meta:
+        verbose_name = _("riposo richiesto")
+        verbose_name_plural = _("riposi richiesti")
         constraints = [
             models.UniqueConstraint(fields=["player", "round_number"], name="otb_one_bye_a_round")
         ]
@@ -158,15 +176,24 @@ class OtbRound(models.Model):
         DRAFT = "draft", _("Da pubblicare")
         PUBLISHED = "published", _("Pubblicato")
 
-    tournament = models.ForeignKey(OtbTournament, on_delete=models.CASCADE, related_name="rounds")
-    number = models.PositiveSmallIntegerField()
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
+    tournament = models.ForeignKey(
+        OtbTournament,
+        verbose_name=_("torneo a tavolino"),
+        on_delete=models.CASCADE,
+        related_name="rounds",
+    )
+    number = models.PositiveSmallIntegerField(_("numero"))
+    status = models.CharField(
+        _("stato"), max_length=10, choices=Status.choices, default=Status.DRAFT
+    )
     # The round's record (RULES 13.6, 13.8): the engine's pairing, every edit with what the
     # checker said of it and any override, every correction of a result.
-    record = models.JSONField(default=list)
-    paired_at = models.DateTimeField(auto_now_add=True)
+    record = models.JSONField(_("verbale"), default=list)
+    paired_at = models.DateTimeField(_("abbinato il"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("turno a tavolino")
+        verbose_name_plural = _("turni a tavolino")
         ordering = ["number"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="otb_one_round_number")
@@ -186,15 +213,28 @@ class OtbBoard(models.Model):
         BLACK_FORFEIT = "-+", "−/+"
         DOUBLE_FORFEIT = "--", "0/0"  # neither came
 
-    round = models.ForeignKey(OtbRound, on_delete=models.CASCADE, related_name="boards")
-    board = models.PositiveSmallIntegerField()
-    white = models.ForeignKey(OtbPlayer, on_delete=models.PROTECT, related_name="+")
+    round = models.ForeignKey(
+        OtbRound, verbose_name=_("turno"), on_delete=models.CASCADE, related_name="boards"
+    )
+    board = models.PositiveSmallIntegerField(_("scacchiera"))
+    white = models.ForeignKey(
+        OtbPlayer, verbose_name=_("bianco"), on_delete=models.PROTECT, related_name="+"
+    )
     black = models.ForeignKey(
-        OtbPlayer, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        OtbPlayer,
+        verbose_name=_("nero"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
     )  # none: the pairing-allocated bye (Lim 1), scored at once
-    result = models.CharField(max_length=3, choices=Result.choices, blank=True, default="")
+    result = models.CharField(
+        _("risultato"), max_length=3, choices=Result.choices, blank=True, default=""
+    )
 
     class Meta:
+        verbose_name = _("scacchiera a tavolino")
+        verbose_name_plural = _("scacchiere a tavolino")
         ordering = ["board"]
         constraints = [
             models.UniqueConstraint(fields=["round", "board"], name="otb_one_board_number")

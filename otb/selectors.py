@@ -293,7 +293,8 @@ def rating_lines(tournament: OtbTournament):
     first = [r.player.number for r in table if r.points == top]
     if tournament.is_draughts:
         # F.I.D.: the national rating is the F.I.D. one; its own variation (Elo-Rubele) is
-        # not computed here (RULES 13.10), the performance is.
+        # not computed, as its regulation is not among our sources (RULES 13.10 Decision);
+        # the performance is, by FIDE's table.
         rows = [(p.number, p.full_name, None, p.national_rating) for p in players]
         return rating_report(rows, games, first, unrated=None)
     rows = [(p.number, p.full_name, p.national_rating, p.fide_rating) for p in players]

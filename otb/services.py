@@ -429,8 +429,12 @@ def _round_locked(tournament: OtbTournament, number: int) -> OtbRound:
 
 @dataclass(frozen=True)
 class Judgement:
+    """What the checker said of an exchange: the absolute rules it breaks, whether it was
+    made, and, when it was refused, the refusal to show the arbiter."""
+
     broken: tuple[str, ...]
     applied: bool
+    refusal: str = ""
 
 
 @locks.atomic
@@ -439,7 +443,10 @@ def round_exchange(
 ) -> Judgement:
     """RULES 13.6: exchange two players of a draft round (on one board: their colours). The
     checker judges the new pairing at once; one that breaks an absolute rule is applied only
-    with `override`, and the round's record keeps the edit, the judgement and the override."""
+    with `override`. The round's record keeps every judged edit, the judgement and the
+    override: a refused one too (`applied` false, the pairing untouched), as the arbiter's
+    attempt and what the checker said of it are part of the round's history. Input that
+    names no exchange (a round published, a player not in it) raises `OtbError`, unrecorded."""
     tournament = _lock(tournament_id, by)
     round_ = _round_locked(tournament, number)
     if round_.status != OtbRound.Status.DRAFT:
@@ -469,6 +476,7 @@ def round_exchange(
     broken = tuple(
         judge_pairing(states, spec, pairing, selectors.prohibited_for(tournament, number))
     )
+    refused = bool(broken) and not override
     entry = {
         "what": "exchange",
         "by": by.username,
@@ -476,19 +484,22 @@ def round_exchange(
         "players": [first, second],
         "broken": list(broken),
         "override": bool(broken and override),
-        "boards": _describe(pairing),
+        "refused": refused,
+        "boards": _describe(pairing),  # the pairing the checker judged (not made if refused)
     }
-    if broken and not override:
-        raise OtbError(
+    round_.record = [*round_.record, entry]
+    round_.save(update_fields=["record"])
+    if refused:
+        return Judgement(
+            broken,
+            False,
             _(
                 "Lo scambio %(a)d↔%(b)d viola: %(rules)s. Per farlo comunque serve la forzatura esplicita."
             )
-            % {"a": first, "b": second, "rules": "; ".join(broken)}
+            % {"a": first, "b": second, "rules": "; ".join(broken)},
         )
     for b in {board_a.pk: board_a, board_b.pk: board_b}.values():
         b.save(update_fields=["white", "black"])
-    round_.record = [*round_.record, entry]
-    round_.save(update_fields=["record"])
     return Judgement(broken, True)
 
 

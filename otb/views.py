@@ -241,7 +241,9 @@ def round_action(request: HttpRequest, pk: int, number: int, action: str) -> Htt
             judgement = services.round_exchange(
                 tournament_id=pk, by=user, number=number, **form.cleaned_data
             )
-            if judgement.broken:
+            if not judgement.applied:
+                messages.error(request, judgement.refusal)
+            elif judgement.broken:
                 messages.warning(
                     request,
                     _("Scambio forzato, nel verbale: %(rules)s")

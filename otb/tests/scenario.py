@@ -117,29 +117,24 @@ def edit_round_two(tournament: OtbTournament, organizer) -> dict:
     opponent_of_a = next(
         (x.black if x.white.number == a else x.white) for x in boards if a in _numbers(x)
     )
-    refused = None
-    try:
-        services.round_exchange(
-            tournament_id=tournament.pk,
-            by=organizer,
-            number=2,
-            first=b,
-            second=opponent_of_a.number,
-        )
-    except services.OtbError as error:
-        refused = str(error)
+    refused = services.round_exchange(
+        tournament_id=tournament.pk,
+        by=organizer,
+        number=2,
+        first=b,
+        second=opponent_of_a.number,
+    )
+    assert not refused.applied
     legal = None
     games = [x for x in boards if x.black is not None]
     for x, y in zip(games[2::2], games[3::2], strict=False):
-        try:
-            services.round_exchange(
-                tournament_id=tournament.pk,
-                by=organizer,
-                number=2,
-                first=x.black.number,
-                second=y.black.number,
-            )
-        except services.OtbError:
+        if not services.round_exchange(
+            tournament_id=tournament.pk,
+            by=organizer,
+            number=2,
+            first=x.black.number,
+            second=y.black.number,
+        ).applied:
             continue
         legal = (x.black.number, y.black.number)
         break

@@ -3,6 +3,7 @@ saved, corrections, prohibited pairings and overrides kept in the round's record
 
 from __future__ import annotations
 
+import re
 from datetime import date
 
 import pytest
@@ -175,12 +176,19 @@ def test_an_edit_breaking_an_absolute_rule_needs_the_recorded_override():
         if met.white in (b.white, b.black)
     )
     pairs = list(round_two.boards.values_list("white", "black"))
-    with pytest.raises(OtbError, match=r"Lim 2: rematch .*forzatura esplicita"):
-        services.round_exchange(
-            tournament_id=tournament.pk, by=organizer, number=2,
-            first=met.black.number, second=partner.number,
-        )  # fmt: skip
+    refused = services.round_exchange(
+        tournament_id=tournament.pk, by=organizer, number=2,
+        first=met.black.number, second=partner.number,
+    )  # fmt: skip
+    assert not refused.applied
+    assert re.search(r"Lim 2: rematch .*forzatura esplicita", refused.refusal)
     assert list(round_two.boards.values_list("white", "black")) == pairs  # nothing changed
+    # RULES 13.6: the refused edit is in the round's record, with what the checker said.
+    entry = tournament.rounds.get(number=2).record[-1]
+    assert entry["what"] == "exchange" and entry["refused"] and not entry["override"]
+    assert entry["players"] == [met.black.number, partner.number]
+    assert entry["broken"] == list(refused.broken) and entry["broken"][0].startswith("Lim 2")
+    assert entry["by"] == organizer.username
     judgement = services.round_exchange(
         tournament_id=tournament.pk, by=organizer, number=2,
         first=met.black.number, second=partner.number, override=True,
@@ -188,6 +196,10 @@ def test_an_edit_breaking_an_absolute_rule_needs_the_recorded_override():
     assert judgement.broken and judgement.broken[0].startswith("Lim 2: rematch")
     entry = tournament.rounds.get(number=2).record[-1]
     assert (entry["what"], entry["override"], entry["by"]) == ("exchange", True, organizer.username)
+    assert not entry["refused"]
+    assert [e["what"] for e in tournament.rounds.get(number=2).record] == [
+        "paired", "exchange", "exchange"
+    ]  # fmt: skip
     services.round_publish(tournament_id=tournament.pk, by=organizer, number=2)
     with pytest.raises(OtbError, match="pubblicato"):
         services.round_exchange(
@@ -206,11 +218,12 @@ def test_prohibited_pairings_keep_a_family_apart_in_the_first_rounds():
     b1, b2 = boards[0], boards[1]
     # b1's Black for the player of b2 of b1's White's family: two of one family would meet.
     kin = b2.white if family[b2.white.number] == family[b1.white.number] else b2.black
-    with pytest.raises(OtbError, match="RULES 13.7: .* stessa famiglia"):
-        services.round_exchange(
-            tournament_id=tournament.pk, by=organizer, number=1,
-            first=b1.black.number, second=kin.number,
-        )  # fmt: skip
+    refused = services.round_exchange(
+        tournament_id=tournament.pk, by=organizer, number=1,
+        first=b1.black.number, second=kin.number,
+    )  # fmt: skip
+    assert not refused.applied and re.search("RULES 13.7: .* stessa famiglia", refused.refusal)
+    assert tournament.rounds.get(number=1).record[-1]["refused"]
 
 
 def test_late_entries_byes_and_withdrawals_have_their_limits():
@@ -281,3 +294,29 @@ def test_a_players_data_download_has_their_over_the_board_entries():
     section = sections(member)["otb"]
     assert [(e["name"], e["fsi_card"]) for e in section["entries"]] == [("Socio", "77")]
     assert sections(organizer)["otb"]["arbitrated"][0]["organizer"] is True
+
+
+def test_a_draughts_report_has_the_fid_performance_and_no_variation():
+    # RULES 13.10: no F.I.D. variation (its regulation is not among the sources); games, score,
+    # the opponents' average F.I.D. rating and FIDE's performance formula over rated opponents.
+    organizer = UserFactory()
+    tournament = field(organizer, n=8, variant="italian", format_choice="swiss", rounds_wanted=3)
+    unrated = tournament.players.order_by("pk").last()
+    unrated.national_rating = None
+    unrated.save(update_fields=["national_rating"])
+    services.round_pair(tournament_id=tournament.pk, by=organizer)
+    services.round_publish(tournament_id=tournament.pk, by=organizer, number=1)
+    type_all(tournament, organizer, 1)  # White wins every board
+    lines = {line.number: line for line in selectors.rating_lines(tournament)}
+    assert all(x.change is None and x.new_rating is None for x in lines.values())
+    rating = {p.number: p.national_rating for p in tournament.players.all()}
+    for board in tournament.rounds.get(number=1).boards.select_related("white", "black"):
+        w, b = lines[board.white.number], lines[board.black.number]
+        if None in (rating[w.number], rating[b.number]):
+            assert (w.fide_games, b.fide_games, w.performance, b.performance) == (0, 0, None, None)
+            continue
+        assert (w.fide_games, w.fide_score, w.fide_average) == (1, 1, rating[b.number])
+        # FIDE B.02 table 8.1(a): a score of 1 of 1 is dp +800, 0 of 1 is -800.
+        assert (w.performance, b.performance) == (rating[b.number] + 800, rating[w.number] - 800)
+    unrated.refresh_from_db()  # numbered when round 1 was paired
+    assert lines[unrated.number].fide_rating is None and lines[unrated.number].fide_games == 0

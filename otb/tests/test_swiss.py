@@ -63,8 +63,10 @@ def test_thirty_player_swiss_from_csv_to_trf_and_rating_report():
     check_played(tournament)
 
     round_two = tournament.rounds.get(number=2)
-    kinds = [(e["what"], bool(e.get("broken"))) for e in round_two.record]
-    assert kinds == [("paired", False), ("exchange", False), ("published", False)]
+    # The rematch the checker refused is in the record too (RULES 13.6), then the legal edit.
+    kinds = [(e["what"], bool(e.get("broken")), e.get("refused")) for e in round_two.record]
+    assert kinds[0] == ("paired", False, None) and kinds[-1] == ("published", False, None)
+    assert kinds[1] == ("exchange", True, True) and kinds[-2] == ("exchange", False, False)
 
     lines = {line.number: line for line in selectors.rating_lines(tournament)}
     figures = {

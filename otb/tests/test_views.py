@@ -102,3 +102,25 @@ def test_the_public_page_and_the_printouts(client):
     trf = client.get(reverse("otb:trf", args=[tournament.pk]))
     assert trf.content.decode().startswith("012 Sociale\n022 Sede\n")
     assert client.get(reverse("otb:elo", args=[tournament.pk])).status_code == 200
+
+
+def test_a_refused_exchange_says_why_and_stays_in_the_round_s_record(client):
+    organizer = UserFactory()
+    tournament = field(organizer, prohibited_rounds=1)  # families F0 and F1 kept apart
+    services.round_pair(tournament_id=tournament.pk, by=organizer)
+    boards = list(tournament.rounds.get(number=1).boards.select_related("white", "black"))
+    b1, b2 = boards[0], boards[1]
+    kin = b2.white if b2.white.family == b1.white.family else b2.black
+    pairs = [(b.white_id, b.black_id) for b in boards]
+    client.force_login(organizer)
+    response = client.post(
+        reverse("otb:round_action", args=[tournament.pk, 1, "scambia"]),
+        {"first": b1.black.number, "second": kin.number},
+        follow=True,
+    )
+    assert "RULES 13.7" in response.text and "forzatura esplicita" in response.text
+    after = tournament.rounds.get(number=1).boards.order_by("board")
+    assert [(b.white_id, b.black_id) for b in after] == pairs  # the pairing is untouched
+    record = response.context["rnd"].record
+    assert [e["what"] for e in record] == ["paired", "exchange"] and record[1]["refused"]
+    assert "RIFIUTATO" in response.text.split('data-testid="otb-record"')[1]
