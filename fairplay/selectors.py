@@ -124,7 +124,7 @@ def event_report(kind: str, event: Any) -> EventReport:
             "moves",
         )
     )
-    chess = [g[0] for g in games if g[1] == "chess" and g[10]]
+    chess = [g[0] for g in games if g[1] == "chess" and g[9]]
     analyses = analyses_of(chess) if chess else {}
     engine: dict[int, list[figures.EngineMove]] = defaultdict(list)
     chess_games: dict[int, int] = defaultdict(int)
