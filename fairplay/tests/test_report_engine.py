@@ -34,11 +34,16 @@ def row_of(report, user):
     return row
 
 
-def test_the_engine_player_is_flagged_beside_the_machine_flat_one(client):
+def test_the_engine_player_is_flagged_beside_the_machine_flat_one(
+    client, django_assert_num_queries
+):
     arena, people, machine = fabricated_event()
     engine_player = people[0]  # thinks like a person, plays like the engine
     with_analyses(arena, random.Random(5), engine_player)
-    report = selectors.event_report("arena", arena)
+    selectors.event_report("arena", arena)  # the content types cached
+    # Games, analyses, focus losses, names, marks: whatever the event's size.
+    with django_assert_num_queries(5):
+        report = selectors.event_report("arena", arena)
     assert {row.player_id for row in report.rows if row.report.flagged} == {
         machine.pk,
         engine_player.pk,
