@@ -13,8 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from accounts.tests.factories import UserFactory
-from fairplay.tests.factories import fabricated_event, with_analyses
-from games.models import Game
+from fairplay.tests.factories import event_games, fabricated_event, with_analyses
 from tests.browser import session_cookie, shoot
 
 pytestmark = [
@@ -33,7 +32,7 @@ DESK, PHONE = {"width": 1280, "height": 900}, {"width": 390, "height": 844}
 def test_the_report_fits_at_1280_and_keeps_the_name_in_view_at_390(browser, site):
     arena, people, _machine = fabricated_event(players=10, games_each=4)
     with_analyses(arena, random.Random(3), people[0], games=15)
-    Game.objects.filter(event_id=arena.pk, moves=[]).update(moves=["e2e4"])  # not analysed
+    event_games(arena).filter(moves=[]).update(moves=["e2e4"])  # not analysed
     staff = UserFactory(username="fp_staff", is_staff=True)
     context = browser.new_context(locale="it-IT", viewport=DESK)
     context.set_default_timeout(20_000)

@@ -82,7 +82,7 @@ def with_analyses(event, rng: random.Random, engine_player=None, *, games: int |
 
     rates: dict[int, float] = {}
     done = []
-    for game in Game.objects.filter(event_id=event.pk).order_by("pk")[:games]:
+    for game in event_games(event).order_by("pk")[:games]:
         plies = len(game.clocks)
         moves = [f"m{ply}" for ply in range(plies)]
         cps, best = [20], []
@@ -113,3 +113,12 @@ def with_analyses(event, rng: random.Random, engine_player=None, *, games: int |
             )
         )
     return done
+
+
+def event_games(event):
+    """The games of `event` (of its kind: a tournament and an arena may share an id)."""
+    from django.contrib.contenttypes.models import ContentType
+
+    return Game.objects.filter(
+        event_type=ContentType.objects.get_for_model(type(event)), event_id=event.pk
+    )
