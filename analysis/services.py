@@ -2,7 +2,10 @@
 
 Locking contract: a request locks the asking player's row (`USER`: two requests of one player
 are counted one after the other against ANALYSIS_DAILY) and then the game's analysis row
-(`GAME` rank, one row per game, made under a unique constraint if it is not there). The run
+(`GAME` rank, one row per game, made under a unique constraint if it is not there); an event's
+request (its organizer's, from the fair-play report) locks the same way its games' analysis
+rows one after the other, in the games' order, so two such requests never wait on each other
+crosswise. The run
 locks only the analysis row, twice, briefly: to take it (queued -> running, so a second task
 for it does nothing) and to write its result (only if the run that took it is still the one
 recorded: an analysis taken again after it was thought lost is not overwritten by the old

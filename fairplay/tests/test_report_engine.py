@@ -134,6 +134,13 @@ def test_the_organizer_asks_for_the_events_analyses_outside_the_day_bound(
     response = client.post(url, follow=True)
     assert "Nessuna partita da analizzare" in response.content.decode()
     assert AnalysisRequest.objects.filter(player=organizer).count() == 2
+    # Failed analyses are asked for again, several at once.
+    GameAnalysis.objects.filter(game__in=[games[0], games[2]]).update(state=State.FAILED)
+    with django_capture_on_commit_callbacks(execute=False):
+        response = client.post(url, follow=True)
+    assert "Chiesta l&#x27;analisi di 2 partite" in response.content.decode()
+    assert GameAnalysis.objects.filter(state=State.QUEUED).count() == 3
+    assert AnalysisRequest.objects.filter(player=organizer, counted=False).count() == 3
     # The staff may too (RULES 14.7); anybody else is refused by the service itself.
     assert (
         event_analyses_request(user=UserFactory(is_staff=True), kind="arena", event_id=arena.pk)
