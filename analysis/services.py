@@ -5,11 +5,11 @@ are counted one after the other against ANALYSIS_DAILY) and then the game's anal
 (`GAME` rank, one row per game, made under a unique constraint if it is not there); an event's
 request (its organizer's, from the fair-play report) locks the same way its games' analysis
 rows one after the other, in the games' order, so two such requests never wait on each other
-crosswise. The run
-locks only the analysis row, twice, briefly: to take it (queued -> running, so a second task
-for it does nothing) and to write its result (only if the run that took it is still the one
-recorded: an analysis taken again after it was thought lost is not overwritten by the old
-run). The engine runs between the two, outside any transaction, for as long as it takes.
+crosswise. The run locks only the analysis row, twice, briefly: to take it (queued ->
+running, so a second task for it does nothing) and to write its result (only if the run that
+took it is still the one recorded: an analysis taken again after it was thought lost is not
+overwritten by the old run). The engine runs between the two, outside any transaction, for as
+long as it takes.
 Every push is sent after commit (STYLE 4).
 """
 
