@@ -25,6 +25,17 @@ def analysis_of(game_id: int) -> GameAnalysis | None:
     return GameAnalysis.objects.filter(game_id=game_id).first()
 
 
+def analyses_of(game_ids: list[int]) -> dict[int, tuple[str, list[dict]]]:
+    """Each of these games' analysis, if asked for: its state and its positions (each position's
+    evaluation and the engine's best line, RULES 14.1; empty until done). One query."""
+    return {
+        game_id: (state, positions)
+        for game_id, state, positions in GameAnalysis.objects.filter(
+            game_id__in=game_ids
+        ).values_list("game_id", "state", "positions")
+    }
+
+
 def event_organizer_id(game: Game) -> int | None:
     """Who opened the event the game belongs to, if any (RULES 14.7)."""
     kind = kinds.kind_of_game(game)

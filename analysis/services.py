@@ -2,11 +2,14 @@
 
 Locking contract: a request locks the asking player's row (`USER`: two requests of one player
 are counted one after the other against ANALYSIS_DAILY) and then the game's analysis row
-(`GAME` rank, one row per game, made under a unique constraint if it is not there). The run
-locks only the analysis row, twice, briefly: to take it (queued -> running, so a second task
-for it does nothing) and to write its result (only if the run that took it is still the one
-recorded: an analysis taken again after it was thought lost is not overwritten by the old
-run). The engine runs between the two, outside any transaction, for as long as it takes.
+(`GAME` rank, one row per game, made under a unique constraint if it is not there); an event's
+request (its organizer's, from the fair-play report) locks the same way its games' analysis
+rows one after the other, in the games' order, so two such requests never wait on each other
+crosswise. The run locks only the analysis row, twice, briefly: to take it (queued ->
+running, so a second task for it does nothing) and to write its result (only if the run that
+took it is still the one recorded: an analysis taken again after it was thought lost is not
+overwritten by the old run). The engine runs between the two, outside any transaction, for as
+long as it takes.
 Every push is sent after commit (STYLE 4).
 """
 
@@ -20,6 +23,7 @@ from datetime import datetime, timedelta
 
 from celery import current_app
 from django.conf import settings
+from django.contrib.contenttypes.models import ContentType
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import formats, timezone
@@ -29,7 +33,9 @@ from accounts.models import User
 from analysis import selectors, stockfish
 from analysis.judgement import judge
 from analysis.models import AnalysisRequest, GameAnalysis
+from events import kinds
 from games.models import Game
+from games.models import Status as GameStatus
 from games.rules import variant
 from live import pushes
 from live.locks import Rank, atomic, lock_one
@@ -82,17 +88,73 @@ def analysis_request(*, user: User, game_id: int, now: datetime | None = None) -
         if analysis.state in (State.QUEUED, State.RUNNING) and not _lost(analysis, now):
             return Asked(analysis, False)
         _check_daily(user, now)
-        analysis.state = State.QUEUED
-        analysis.requested_by = user
-        analysis.requested_at = now
-        analysis.started_at = analysis.finished_at = None
-        analysis.error = ""
-        analysis.done = 0
-        analysis.save()
-        AnalysisRequest.objects.create(player=user, analysis=analysis, asked_at=now)
-        _changed_on_commit(analysis, game)
-        transaction.on_commit(lambda: _send(analysis.pk))
+        _queue(analysis, game, user, now, counted=True)
     return Asked(analysis, True)
+
+
+def _queue(analysis: GameAnalysis, game: Game, user: User, now: datetime, *, counted: bool) -> None:
+    """Queue the locked analysis row for `user`'s request, sent to the worker after commit."""
+    analysis.state = State.QUEUED
+    analysis.requested_by = user
+    analysis.requested_at = now
+    analysis.started_at = analysis.finished_at = None
+    analysis.error = ""
+    analysis.done = 0
+    analysis.save()
+    AnalysisRequest.objects.create(player=user, analysis=analysis, asked_at=now, counted=counted)
+    _changed_on_commit(analysis, game)
+    transaction.on_commit(lambda: _send(analysis.pk))
+
+
+def event_analyses_request(
+    *, user: User, kind: str, event_id: int, now: datetime | None = None
+) -> int:
+    """The organizer of an event, or the staff, asks for the analysis of every finished chess
+    game of the event with moves that has none done or on its way (RULES 14.7, 15.2: the
+    fair-play report's engine figures read them). Returns how many were queued.
+
+    **Decision** (RULES 14.6): these requests do not count towards ANALYSIS_DAILY. Each game
+    is analysed once whatever is asked, so the work is bounded by the games the event had, and
+    the analysis worker yields to live play (RULES 14.5). Raises AnalysisRefused ("not_allowed"
+    for anyone else, "unavailable" without an engine)."""
+    now = now or timezone.now()
+    event_kind = kinds.by_code(kind)
+    event = event_kind.model.objects.filter(pk=event_id).first() if event_kind else None
+    if event is None or not user.is_authenticated:
+        raise AnalysisRefused(_("Evento inesistente."), "not_allowed")
+    if not (user.is_staff or event.opened_by_id == user.pk):
+        raise AnalysisRefused(
+            _(
+                "Solo chi organizza l'evento e lo staff possono chiedere l'analisi delle sue partite."
+            ),
+            "not_allowed",
+        )
+    if not stockfish.engine_found(settings.STOCKFISH_PATH):
+        raise AnalysisRefused(
+            _("L'analisi al computer non è disponibile ora: riprova più tardi."), "unavailable"
+        )
+    games = list(
+        Game.objects.filter(
+            event_type=ContentType.objects.get_for_model(event_kind.model),
+            event_id=event.pk,
+            variant="chess",
+            status=GameStatus.FINISHED,
+        )
+        .exclude(moves=[])
+        .order_by("pk")
+    )
+    queued = 0
+    with atomic():
+        lock_one(User, user.pk, Rank.USER)
+        for game in games:
+            analysis = _analysis_row(game, user, now)
+            if analysis.state == State.DONE:
+                continue
+            if analysis.state in (State.QUEUED, State.RUNNING) and not _lost(analysis, now):
+                continue
+            _queue(analysis, game, user, now, counted=False)
+            queued += 1
+    return queued
 
 
 def _check_may_ask(user: User, game: Game) -> None:

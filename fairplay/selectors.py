@@ -11,6 +11,9 @@ from django.contrib.auth import get_user_model
 from django.contrib.contenttypes.models import ContentType
 from django.db.models import Count
 
+from analysis.judgement import Score
+from analysis.models import GameAnalysis
+from analysis.selectors import analyses_of
 from events import kinds
 from fairplay import figures
 from fairplay.models import FocusLoss, Review
@@ -66,9 +69,26 @@ class ReportRow:
     report: figures.PlayerReport
     under_review: bool
     annulled: bool = False
+    chess_games: int = 0  # finished chess games with moves: those an analysis can read
+    analysed: int = 0  # of them, analysed (RULES 15.2: the engine's figures read only these)
 
     def scored(self, figure: str) -> figures.Scored | None:
         return self.report.scored.get(figures.Figure(figure))
+
+
+@dataclass(frozen=True)
+class Analyses:
+    """The computer analyses of the event's finished chess games with moves (RULES 15.2)."""
+
+    games: int = 0
+    done: int = 0
+    pending: int = 0  # queued or running
+    failed: int = 0
+
+    @property
+    def to_ask(self) -> int:
+        """Games an organizer's request would queue: never asked, or failed."""
+        return self.games - self.done - self.pending
 
 
 @dataclass(frozen=True)
@@ -77,6 +97,7 @@ class EventReport:
     games: int  # finished games read
     compared: int  # players set against the field (RULES 15.3)
     can_annul: bool = False  # RULES 15.5: the kind annuls, and the event is not rated yet
+    analyses: Analyses = Analyses()
 
     @property
     def flagged(self) -> int:
@@ -85,7 +106,7 @@ class EventReport:
 
 def event_report(kind: str, event: Any) -> EventReport:
     """RULES 15.2, 15.3: every player's figures over the event's finished games, set against
-    the event's own field; flagged players first, then by name. Four queries."""
+    the event's own field; flagged players first, then by name. Five queries."""
     games = list(
         _event_games(event)
         .filter(status=GameStatus.FINISHED)
@@ -100,17 +121,34 @@ def event_report(kind: str, event: Any) -> EventReport:
             "base_seconds",
             "white_increment_ms",
             "black_increment_ms",
+            "moves",
         )
     )
+    chess = [g[0] for g in games if g[1] == "chess" and g[9]]
+    analyses = analyses_of(chess) if chess else {}
+    engine: dict[int, list[figures.EngineMove]] = defaultdict(list)
+    chess_games: dict[int, int] = defaultdict(int)
+    analysed: dict[int, int] = defaultdict(int)
     times: dict[int, list[list[int]]] = defaultdict(list)
     turns: dict[int, int] = defaultdict(int)
     played: dict[int, int] = defaultdict(int)
     first_movers: dict[tuple[str, str], bool] = {}
-    for _pk, code, start_fen, white, black, clocks, base, white_inc, black_inc in games:
+    for pk, code, start_fen, white, black, clocks, base, white_inc, black_inc, moves in games:
         key = (code, start_fen)
         if key not in first_movers:
             first_movers[key] = variant(code).side_to_move(start_fen) == Color.WHITE
         white_first = first_movers[key]
+        if code == "chess" and moves:
+            state, positions = analyses.get(pk, ("", []))
+            chess_games[white] += 1
+            chess_games[black] += 1
+            if state == GameAnalysis.State.DONE:
+                analysed[white] += 1
+                analysed[black] += 1
+                for player, counted in figures.engine_moves(
+                    _analysed_game(white, black, moves, positions, white_first)
+                ).items():
+                    engine[player].extend(counted)
         game = figures.GameClocks(
             white=white,
             black=black,
@@ -144,7 +182,11 @@ def event_report(kind: str, event: Any) -> EventReport:
     reports = figures.field_report(
         [
             figures.player_figures(
-                p, times[p], turns=turns[p], focus_lost=min(focus.get(p, 0), turns[p])
+                p,
+                times[p],
+                turns=turns[p],
+                focus_lost=min(focus.get(p, 0), turns[p]),
+                engine=engine[p],
             )
             for p in players
         ]
@@ -156,15 +198,41 @@ def event_report(kind: str, event: Any) -> EventReport:
             played[r.figures.player],
             r,
             *marks.get(r.figures.player, (False, False)),
+            chess_games=chess_games[r.figures.player],
+            analysed=analysed[r.figures.player],
         )
         for r in reports
     ]
     rows.sort(key=lambda row: (not row.report.flagged, not row.report.weak_signal))
     event_kind = kinds.by_code(kind)
+    states = [analyses.get(pk, ("", []))[0] for pk in chess]
     return EventReport(
         rows=rows,
         games=len(games),
         compared=sum(r.compared for r in reports),
         # RULES 15.5: before the event is rated, i.e. while it runs, for a kind that annuls.
         can_annul=bool(event_kind and event_kind.annul) and event.status == "running",
+        analyses=Analyses(
+            games=len(chess),
+            done=states.count(GameAnalysis.State.DONE),
+            pending=sum(
+                s in (GameAnalysis.State.QUEUED, GameAnalysis.State.RUNNING) for s in states
+            ),
+            failed=states.count(GameAnalysis.State.FAILED),
+        ),
+    )
+
+
+def _analysed_game(
+    white: int, black: int, moves: list[str], positions: list[dict], white_first: bool
+) -> figures.AnalysedGame:
+    """A game and its stored analysis (RULES 14.1: a position's evaluation, and its best line
+    from the engine) as the figures read them."""
+    return figures.AnalysedGame(
+        white=white,
+        black=black,
+        moves=moves,
+        scores=[Score(cp=p.get("cp"), mate=p.get("mate")) for p in positions],
+        best=[(p.get("best") or [None])[0] for p in positions],
+        white_first=white_first,
     )

@@ -7,8 +7,10 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
+from analysis.services import AnalysisRefused, event_analyses_request
 from events.services import EventError
 from fairplay import figures, selectors, services
 
@@ -38,6 +40,8 @@ def report(request: HttpRequest, kind: str, pk: int) -> HttpResponse:
             "outlier_z": figures.OUTLIER_Z,
             "fast_seconds": figures.FAST_MS / 1000,
             "run_moves": figures.RUN_MOVES,
+            "opening_moves": figures.OPENING_PLIES // 2,
+            "decided_pawns": figures.DECIDED_CP // 100,
         },
     )
 
@@ -73,6 +77,33 @@ def annul(request: HttpRequest, kind: str, pk: int, player_id: int) -> HttpRespo
         messages.success(
             request, _("Risultati annullati: la classifica e la valutazione ne tengono conto.")
         )
+    return redirect("fairplay:report", kind=kind, pk=pk)
+
+
+@require_POST
+def analyses(request: HttpRequest, kind: str, pk: int) -> HttpResponse:
+    """RULES 14.7, 15.2: the report's reader asks for the computer analysis of the event's
+    chess games that have none, for the engine's figures."""
+    event = _readable_event(request, kind, pk)
+    try:
+        queued = event_analyses_request(user=request.user, kind=kind, event_id=event.pk)
+    except AnalysisRefused as refused:
+        messages.error(request, refused.message)
+    else:
+        if queued:
+            messages.success(
+                request,
+                ngettext(
+                    "Chiesta l'analisi di %(n)d partita: il rapporto ne terrà conto quando sarà pronta.",
+                    "Chiesta l'analisi di %(n)d partite: il rapporto ne terrà conto quando saranno pronte.",
+                    queued,
+                )
+                % {"n": queued},
+            )
+        else:
+            messages.info(
+                request, _("Nessuna partita da analizzare: sono già analizzate o in corso.")
+            )
     return redirect("fairplay:report", kind=kind, pk=pk)
 
 

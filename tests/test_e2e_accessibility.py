@@ -10,6 +10,7 @@ each in one of the two groups of browser tests, which run side by side."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import timedelta
@@ -30,7 +31,7 @@ from chat.models import Report
 from clubs import services as club_services
 from clubs.tests.factories import club_with
 from fairplay.models import Review
-from fairplay.tests.factories import fabricated_event
+from fairplay.tests.factories import event_games, fabricated_event, with_analyses
 from games.models import Game
 from games.rules.variants import VARIANTS
 from games.services import game_resign
@@ -180,6 +181,9 @@ def world() -> SimpleNamespace:
     Review.objects.create(kind="arena", event_id=arena_off.pk, player=others[10], under_review=True)
     fair, fair_players, _machine = fabricated_event(players=8, games_each=4)
     Review.objects.create(kind="arena", event_id=fair.pk, player=fair_players[0], under_review=True)
+    # Its engine figures: most games analysed, the rest to ask for (the report's button).
+    fair_analysis, *_ = with_analyses(fair, random.Random(1), fair_players[1], games=12)
+    event_games(fair).filter(moves=[]).update(moves=["e2e4"])
 
     # The computer analysis (RULES 14): a game of the viewer's analysed (the engine run here,
     # inline), another not yet.
@@ -413,6 +417,7 @@ def test_the_game_analysis_and_staff_pages_have_no_serious_violation(site, brows
             "games/game": w.finished["chess"].pk,
             "chat/report": Report.objects.get().pk,
             "clubs/club": w.club.pk,
+            "analysis/gameanalysis": w.fair_analysis.pk,
         }
         for model, pk in admin_pages.items():
             p.visit(f"admin {model} list", f"/admin/{model}/")

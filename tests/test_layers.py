@@ -154,6 +154,28 @@ def test_the_arbiters_table_sits_above_the_events_alone():
     assert layers[:2] == ["config", "otb"]
     assert (
         layers.index("otb")
-        < layers.index("tournaments|arena|chat|analysis")
+        < layers.index("tournaments|arena|chat|fairplay")
         < layers.index("ratings")
     )
+
+
+# Fair play beside the kinds of event, the computer analysis below them (docs/architecture.md):
+# the report reads the analyses of an event's games; the analysis never reads the report, and
+# fair play knows no kind of event (it finds one through the kinds' registry, events.kinds).
+FAIRPLAY_PROBES = [
+    ("analysis/probe.py", "from fairplay.models import x", "analysis.probe -> fairplay"),
+    ("fairplay/probe.py", "from tournaments.models import x", "fairplay.probe -> tournaments"),
+    ("analysis/probe.py", "from arena.models import x", "analysis.probe -> arena"),
+]
+
+
+def test_fair_play_sits_above_the_analysis_and_beside_the_kinds(tmp_path):
+    """Every probe in one copy of the tree (one run of the linter): each must be reported."""
+    root = copy_of_the_tree(tmp_path)
+    for n, (where, statement, _expected) in enumerate(FAIRPLAY_PROBES):
+        with open(root / where, "a") as f:
+            f.write(f"\n\ndef _probe_{n}():\n    {statement}\n")
+    result = lint_imports(root, "--contract", "floors")
+    assert result.returncode == 1, result.stdout + result.stderr
+    for _where, _statement, expected in FAIRPLAY_PROBES:
+        assert expected in result.stdout

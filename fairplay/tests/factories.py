@@ -70,3 +70,55 @@ def clocks_of(white: list[int], black: list[int], base_ms: int, inc_ms: int) -> 
             left[side] = left[side] + inc_ms - spent
             out.append(left[side])
     return out
+
+
+def with_analyses(event, rng: random.Random, engine_player=None, *, games: int | None = None):
+    """Gives the first `games` (all by default) finished games of `event` moves and a finished
+    computer analysis, as the analysis stores it (RULES 14.1: each position's evaluation and
+    the engine's best line): people play the engine's move 30-50 % of the time and lose 10-80
+    cp otherwise; `engine_player` plays it 90 % of the time and loses 5-15. The moves are
+    stand-ins ("m0", "m1", …): the report reads them, it does not replay them."""
+    from analysis.models import GameAnalysis
+
+    rates: dict[int, float] = {}
+    done = []
+    for game in event_games(event).order_by("pk")[:games]:
+        plies = len(game.clocks)
+        moves = [f"m{ply}" for ply in range(plies)]
+        cps, best = [20], []
+        for ply in range(plies):
+            mover = game.white_id if ply % 2 == 0 else game.black_id
+            is_engine = engine_player is not None and mover == engine_player.pk
+            rate = 0.9 if is_engine else rates.setdefault(mover, rng.uniform(0.3, 0.5))
+            agreed = rng.random() < rate
+            best.append(moves[ply] if agreed else "other")
+            worst = 15 if is_engine else 80
+            loss = rng.randint(0, 5) if agreed else rng.randint(worst // 8, worst)
+            before = cps[-1]
+            behind = before < -150 if ply % 2 == 0 else before > 150
+            # The side well behind finds a way back (a gain, no loss): the game stays in play.
+            cps.append(0 if behind else before - loss if ply % 2 == 0 else before + loss)
+        best.append(None)
+        Game.objects.filter(pk=game.pk).update(moves=moves)
+        done.append(
+            GameAnalysis.objects.create(
+                game=game,
+                state=GameAnalysis.State.DONE,
+                engine="stockfish",
+                requested_at=game.created_at,
+                positions=[
+                    {"cp": cp, "mate": None, "best": [b] if b else []}
+                    for cp, b in zip(cps, best, strict=True)
+                ],
+            )
+        )
+    return done
+
+
+def event_games(event):
+    """The games of `event` (of its kind: a tournament and an arena may share an id)."""
+    from django.contrib.contenttypes.models import ContentType
+
+    return Game.objects.filter(
+        event_type=ContentType.objects.get_for_model(type(event)), event_id=event.pk
+    )
