@@ -184,6 +184,109 @@ def round_start_probe(ports, players_count: int, cpu_by_process: Callable[[], di
         ).update(status="finished", settled=True)
 
 
+async def _parts(ports, games: dict[int, int], players: list[dict], cpu, ops: int) -> dict:
+    """Each piece of a round start alone, `ops` times (ten at once), on servers where the games
+    are open and nothing else happens: the server CPU (less the idle rate) per piece, in ms."""
+    gate = asyncio.Semaphore(10)
+    before = await asyncio.to_thread(cpu)
+    await asyncio.sleep(IDLE_SECONDS)
+    after = await asyncio.to_thread(cpu)
+    idle = sum(after[k] - before.get(k, 0.0) for k in after) / IDLE_SECONDS
+
+    def who(i: int) -> tuple[int, dict, int]:
+        player = players[i % len(players)]
+        return ports[i % len(ports)], player, games[player["id"]]
+
+    async def socket_until(port, path, cookie, wanted) -> None:
+        """Open, then a ping: its pong comes once the whole opening is done (a socket's
+        messages are handled in turn), or the socket is closed (a guest's site socket)."""
+        sock = await Socket.connect(port, path, cookie)
+        try:
+            sock.send({"type": "ping", "id": "opened"})
+            await _first(
+                sock, lambda m: m.get("type") == "pong" and wanted(m), time.monotonic() + 60
+            )
+        finally:
+            sock.close()
+
+    async def guest_socket(i):  # no cookie: no session or user read
+        await socket_until(ports[i % len(ports)], "/ws/me/", "", lambda m: True)
+
+    async def guest_page(i):  # a page without a database query: the guide's
+        from bench.evening import http
+
+        await http(ports[i % len(ports)], "GET", "/guida/senza-scacchiera/", "")
+
+    async def game_page(i):
+        port, player, game_id = who(i)
+        await load_game_page(port, game_id, player["cookie"])
+
+    async def site_socket(i):
+        port, player, _game = who(i)
+        await socket_until(port, "/ws/me/", player["cookie"], lambda m: True)
+
+    async def game_socket(i):
+        port, player, game_id = who(i)
+        await socket_until(port, f"/ws/game/{game_id}/", player["cookie"], lambda m: True)
+
+    async def chat_socket(i):
+        port, player, game_id = who(i)
+        await socket_until(port, f"/ws/chat/game/{game_id}/", player["cookie"], lambda m: True)
+
+    figures = {}
+    for name, piece in (
+        ("guest socket (floor)", guest_socket),
+        ("guest page without queries (floor)", guest_page),
+        ("game page and its fetches", game_page),
+        ("site socket to its first message", site_socket),
+        ("game socket to its first state", game_socket),
+        ("chat socket to its first message", chat_socket),
+    ):
+
+        async def one(i, piece=piece):
+            async with gate:
+                await piece(i)
+
+        await asyncio.gather(*(one(i) for i in range(min(20, ops))))  # warm
+        await asyncio.sleep(SETTLE_SECONDS)
+        before = await asyncio.to_thread(cpu)
+        began = time.monotonic()
+        await asyncio.gather(*(one(i) for i in range(ops)))
+        await asyncio.sleep(SETTLE_SECONDS)  # the closes' clean-up
+        after = await asyncio.to_thread(cpu)
+        window = time.monotonic() - began
+        spent = sum(after[k] - before.get(k, 0.0) for k in after) - idle * window
+        figures[name] = spent * 1000 / ops
+    return figures
+
+
+def parts_probe(ports, players_count: int, cpu_by_process: Callable[[], dict], ops: int) -> dict:
+    """A Swiss of `players_count` started and its games opened, then `_parts` on them."""
+    from django.utils import timezone
+
+    from bench.evening import make_swiss
+    from games.models import Game
+    from tournaments.models import Tournament
+
+    swiss_id, players = make_swiss(players_count)
+    now = timezone.now()
+    Tournament.objects.filter(pk=swiss_id).update(starts_at=now, next_due_at=now)
+    live = Game.objects.filter(event_type__model="tournament", event_id=swiss_id, status="live")
+    until = time.monotonic() + TIMEOUT_SECONDS
+    while live.count() < players_count // 2 and time.monotonic() < until:
+        time.sleep(0.5)
+    games = {}
+    for pk, white, black in live.values_list("pk", "white_id", "black_id"):
+        games[white] = games[black] = pk
+    try:
+        return asyncio.run(
+            _parts(ports, games, [p for p in players if p["id"] in games], cpu_by_process, ops)
+        )
+    finally:
+        Tournament.objects.filter(pk=swiss_id).update(status="finished", next_due_at=None)
+        live.update(status="finished", settled=True)
+
+
 def report(probe: dict) -> str:
     """The probe's lines, as bench/evening.py prints them."""
     by = ", ".join(
@@ -221,6 +324,13 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=100, help="the Swiss's players (even)")
     parser.add_argument("--servers", type=int, default=2, help="daphne processes")
     parser.add_argument("--repeat", type=int, default=1, help="round starts, one after another")
+    parser.add_argument(
+        "--parts",
+        type=int,
+        default=0,
+        metavar="N",
+        help="then each piece of a round start alone, N times: the server CPU of each",
+    )
     args = parser.parse_args()
     django_setup()
     from django.core.management import call_command
@@ -242,6 +352,12 @@ def main() -> int:
             print(report(probe))
             if probe["ms per player"] > TARGET_MS_PER_PLAYER or probe["requests per game page"] > 1:
                 missed += 1
+        if args.parts:
+            parts = parts_probe(
+                ports, args.players - args.players % 2, lambda: cpu_by_process(site), args.parts
+            )
+            for name, ms in parts.items():
+                print(f"  {name}: {ms:.1f} ms of server CPU each")
     finally:
         site.stop_all()
     print(
