@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
+from django.db.models.functions import Coalesce
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from analysis.judgement import NAGS, Mark, Score
@@ -34,6 +38,22 @@ def analyses_of(game_ids: list[int]) -> dict[int, tuple[str, list[dict]]]:
             game_id__in=game_ids
         ).values_list("game_id", "state", "positions")
     }
+
+
+def lost_analyses(game_ids: list[int], now: datetime | None = None) -> set[int]:
+    """The games among these whose analysis is queued or running for longer than
+    ANALYSIS_STALE_SECONDS: its worker was lost, or its task never reached one. A request
+    queues it again (RULES 14.6), so it is to ask for, not on its way. One query."""
+    now = now or timezone.now()
+    stale = now - timedelta(seconds=settings.ANALYSIS_STALE_SECONDS)
+    return set(
+        GameAnalysis.objects.filter(
+            game_id__in=game_ids, state__in=(GameAnalysis.State.QUEUED, GameAnalysis.State.RUNNING)
+        )
+        .annotate(since=Coalesce("started_at", "requested_at"))
+        .filter(since__lt=stale)
+        .values_list("game_id", flat=True)
+    )
 
 
 def event_organizer_id(game: Game) -> int | None:

@@ -106,12 +106,25 @@ def _queue(analysis: GameAnalysis, game: Game, user: User, now: datetime, *, cou
     transaction.on_commit(lambda: _send(analysis.pk))
 
 
+# RULES 14.7: the games one organizer's request queues at most. The request locks each row it
+# queues in one transaction and the worker runs them one after the other: a bound keeps that
+# transaction short (a worker's progress write on a row it holds would wait for it) and the
+# queue's backlog in front of the players' own requests to an evening's work, not a week's.
+EVENT_BATCH = 100
+
+
+@dataclass(frozen=True)
+class EventAsked:
+    queued: int  # queued by this request
+    left: int  # still to ask for after it (beyond EVENT_BATCH): the next request's
+
+
 def event_analyses_request(
     *, user: User, kind: str, event_id: int, now: datetime | None = None
-) -> int:
-    """The organizer of an event, or the staff, asks for the analysis of every finished chess
-    game of the event with moves that has none done or on its way (RULES 14.7, 15.2: the
-    fair-play report's engine figures read them). Returns how many were queued.
+) -> EventAsked:
+    """The organizer of an event, or the staff, asks for the analysis of the finished chess
+    games of the event with moves that have none done or on its way (RULES 14.7, 15.2: the
+    fair-play report's engine figures read them), EVENT_BATCH at most, in the games' order.
 
     **Decision** (RULES 14.6): these requests do not count towards ANALYSIS_DAILY. Each game
     is analysed once whatever is asked, so the work is bounded by the games the event had, and
@@ -133,7 +146,7 @@ def event_analyses_request(
         raise AnalysisRefused(
             _("L'analisi al computer non è disponibile ora: riprova più tardi."), "unavailable"
         )
-    games = list(
+    chess = list(
         Game.objects.filter(
             event_type=ContentType.objects.get_for_model(event_kind.model),
             event_id=event.pk,
@@ -142,19 +155,24 @@ def event_analyses_request(
         )
         .exclude(moves=[])
         .order_by("pk")
+        .values_list("pk", flat=True)
     )
+    states = dict(GameAnalysis.objects.filter(game_id__in=chess).values_list("game_id", "state"))
+    lost = selectors.lost_analyses(chess, now)
+    wanted = [pk for pk in chess if states.get(pk, State.FAILED) == State.FAILED or pk in lost]
+    batch = Game.objects.filter(pk__in=wanted[:EVENT_BATCH]).only("pk", "white_id", "black_id")
     queued = 0
     with atomic():
         lock_one(User, user.pk, Rank.USER)
-        for game in games:
-            analysis = _analysis_row(game, user, now)
+        for game in batch.order_by("pk"):
+            analysis = _analysis_row(game, user, now)  # read again under its lock
             if analysis.state == State.DONE:
                 continue
             if analysis.state in (State.QUEUED, State.RUNNING) and not _lost(analysis, now):
                 continue
             _queue(analysis, game, user, now, counted=False)
             queued += 1
-    return queued
+    return EventAsked(queued=queued, left=max(0, len(wanted) - EVENT_BATCH))
 
 
 def _check_may_ask(user: User, game: Game) -> None:

@@ -123,7 +123,7 @@ class ArenaForm(EventForm):
         by_id = clubs.clubs_by_id(_chosen_ids(raw))
         chosen = [c for pk, c in by_id.items() if c.is_active and not c.hidden]
         chosen.sort(key=lambda c: (c.name, c.pk))
-        query = (query or "").strip()[:60]
+        query = clubs.search_text(query or "")
         found, more = clubs.club_search(query=query, excluding=[c.pk for c in chosen])
         return BattleChoice(chosen=chosen, query=query, found=found, more=more)
 

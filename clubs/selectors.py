@@ -78,12 +78,19 @@ def club_list(*, query: str = "", province: str = "") -> QuerySet[Club]:
 SEARCH_SHOWN = 20
 
 
+def search_text(typed: str) -> str:
+    """What a club search looks for: the typed text without what no name holds (control and
+    format characters: a NUL, which PostgreSQL refuses in a query's text), trimmed, at most 60
+    characters."""
+    return "".join(ch for ch in typed if ch.isprintable()).strip()[:60]
+
+
 def club_search(*, query: str, excluding: Iterable[int] = ()) -> tuple[list[Club], bool]:
     """The listed clubs whose name (also as compared, RULES 12.2: without accents or
     look-alike letters), short name or city holds `query`, by name, those in `excluding` left
     out: at most SEARCH_SHOWN of them, and whether there were more. Nothing for an empty
     query (a site of many clubs is searched, not listed)."""
-    query = query.strip()
+    query = search_text(query)
     key = name_key(query)
     if not query:
         return [], False

@@ -13,7 +13,7 @@ from django.db.models import Count
 
 from analysis.judgement import Score
 from analysis.models import GameAnalysis
-from analysis.selectors import analyses_of
+from analysis.selectors import analyses_of, lost_analyses
 from events import kinds
 from fairplay import figures
 from fairplay.models import FocusLoss, Review
@@ -76,18 +76,21 @@ class ReportRow:
         return self.report.scored.get(figures.Figure(figure))
 
 
+ON_ITS_WAY = (GameAnalysis.State.QUEUED, GameAnalysis.State.RUNNING)
+
+
 @dataclass(frozen=True)
 class Analyses:
     """The computer analyses of the event's finished chess games with moves (RULES 15.2)."""
 
     games: int = 0
     done: int = 0
-    pending: int = 0  # queued or running
+    pending: int = 0  # queued or running, and not lost (analysis.selectors.lost_analyses)
     failed: int = 0
 
     @property
     def to_ask(self) -> int:
-        """Games an organizer's request would queue: never asked, or failed."""
+        """Games an organizer's request would queue: never asked, failed, or lost."""
         return self.games - self.done - self.pending
 
 
@@ -206,6 +209,10 @@ def event_report(kind: str, event: Any) -> EventReport:
     rows.sort(key=lambda row: (not row.report.flagged, not row.report.weak_signal))
     event_kind = kinds.by_code(kind)
     states = [analyses.get(pk, ("", []))[0] for pk in chess]
+    on_way = [pk for pk, s in zip(chess, states, strict=True) if s in ON_ITS_WAY]
+    # One whose worker was lost is to ask for again, not on its way (RULES 15.2): read only
+    # when there is one queued or running at all.
+    lost = lost_analyses(on_way) if on_way else set()
     return EventReport(
         rows=rows,
         games=len(games),
@@ -215,9 +222,7 @@ def event_report(kind: str, event: Any) -> EventReport:
         analyses=Analyses(
             games=len(chess),
             done=states.count(GameAnalysis.State.DONE),
-            pending=sum(
-                s in (GameAnalysis.State.QUEUED, GameAnalysis.State.RUNNING) for s in states
-            ),
+            pending=len(on_way) - len(lost),
             failed=states.count(GameAnalysis.State.FAILED),
         ),
     )

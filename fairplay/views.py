@@ -86,20 +86,31 @@ def analyses(request: HttpRequest, kind: str, pk: int) -> HttpResponse:
     chess games that have none, for the engine's figures."""
     event = _readable_event(request, kind, pk)
     try:
-        queued = event_analyses_request(user=request.user, kind=kind, event_id=event.pk)
+        asked = event_analyses_request(user=request.user, kind=kind, event_id=event.pk)
     except AnalysisRefused as refused:
         messages.error(request, refused.message)
     else:
-        if queued:
+        if asked.queued:
             messages.success(
                 request,
                 ngettext(
                     "Chiesta l'analisi di %(n)d partita: il rapporto ne terrà conto quando sarà pronta.",
                     "Chiesta l'analisi di %(n)d partite: il rapporto ne terrà conto quando saranno pronte.",
-                    queued,
+                    asked.queued,
                 )
-                % {"n": queued},
+                % {"n": asked.queued},
             )
+            if asked.left:
+                # RULES 14.7: a request queues a bounded number; the rest at the next.
+                messages.info(
+                    request,
+                    ngettext(
+                        "Ne resta %(n)d da chiedere: chiedila di nuovo quando queste saranno pronte.",
+                        "Ne restano %(n)d da chiedere: chiedile di nuovo quando queste saranno pronte.",
+                        asked.left,
+                    )
+                    % {"n": asked.left},
+                )
         else:
             messages.info(
                 request, _("Nessuna partita da analizzare: sono già analizzate o in corso.")

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.admin_messages import FEMININE, MASCULINE, NamedModelAdmin, Noun
 from events.admin import ReadOnlyAdmin, read_only_inline
+from otb import services
 from otb.models import FormatChoice, OtbBoard, OtbBye, OtbPlayer, OtbRound, OtbTournament
 
 PLAYER_FIELDS = [
@@ -53,6 +54,15 @@ class OtbTournamentAdmin(NamedModelAdmin, admin.ModelAdmin):
     # What the organizer typed as text staff may correct; the rest is the table's (RULES 13).
     editable = ("name", "venue", "time_control")
     inlines = [RoundInline, PlayerInline]
+
+    def save_model(self, request, obj, form, change) -> None:
+        """Only the corrected columns, under the tournament's lock (Django's own save would
+        write back a status and version read before an arbiter's change), its pages told."""
+        services.tournament_corrected(
+            tournament_id=obj.pk,
+            by=request.user,
+            fields={name: form.cleaned_data[name] for name in self.editable},
+        )
 
     def get_readonly_fields(self, request, obj=None) -> list[str]:
         shown = []

@@ -29,6 +29,7 @@ from tournaments.engine.lim import NoLegalPairing, pair_round
 from tournaments.engine.model import Game, Pairing, PlayerState
 from tournaments.engine.rounds import ROUND_ROBIN, SWISS, plan_tournament
 
+STAFF_CORRECTS = frozenset({"name", "venue", "time_control"})  # otb/admin.py
 MAX_PLAYERS = 1000  # the TRF's bound (tournaments/engine/trf.py)
 LOT = random.SystemRandom()  # the draws by lot (a test may put a seeded Random in its place)
 
@@ -104,6 +105,21 @@ def arbiter_remove(*, tournament_id: int, by, user_id: int) -> None:
     if tournament.organizer_id != by.pk:
         raise OtbError(_("Solo l'organizzatore nomina i coarbitri."))
     tournament.arbiters.remove(user_id)
+
+
+@locks.atomic
+def tournament_corrected(*, tournament_id: int, by, fields: dict[str, str]) -> None:
+    """The staff's correction of what the organizer typed as text (the admin: a name, the
+    venue, the time control). Only those columns are written, under the tournament's lock: the
+    arbiter's table may have moved it on since the staff's form was read, and its status and
+    version are the table's. Its pages are told, as after any change."""
+    if not by.is_staff or not set(fields) <= STAFF_CORRECTS:
+        raise OtbError(_("Solo lo staff corregge questi campi."))
+    tournament = locks.lock_one(OtbTournament, tournament_id, locks.Rank.EVENT)
+    for name, value in fields.items():
+        setattr(tournament, name, value)
+    tournament.save(update_fields=list(fields))
+    _changed(tournament)
 
 
 # -- players (RULES 13.3) ----------------------------------------------------------------------

@@ -81,6 +81,18 @@ def test_a_search_without_javascript_finds_clubs_and_keeps_the_form(client, capt
     }
 
 
+def test_a_search_with_characters_no_name_holds_finds_without_them(client, captain):
+    """A NUL (which PostgreSQL refuses in a query's text) or a format character typed or sent
+    in the search: searched without them, never a 500."""
+    mine = club_with(president=captain, name="Scacchi Lodi", city="Lodi", province="LO")
+    pavia = club_with(name="Dama Pavia", city="Pavia", province="PV")
+    for typed in ("pav\x00", "\u202epav", "\x00"):
+        page = client.post(NEW, battle(mine.pk, battle_club_q=typed, battle_search="1"))
+        assert page.status_code == 200 and not Arena.objects.exists()
+        if typed != "\x00":  # nothing left to search: no list of what was found
+            assert ticked(page.content.decode(), "battle-found") == {pavia.pk: False}
+
+
 def test_the_search_as_htmx_returns_the_pickers_part_and_many_clubs_ask_a_closer_search(
     client, captain
 ):

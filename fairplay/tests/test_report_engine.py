@@ -7,6 +7,7 @@ who plays the engine's moves agrees with it more and loses less than one who doe
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 
 import chess
 import chess.engine
@@ -14,6 +15,7 @@ import pytest
 from django.urls import reverse
 
 from accounts.tests.factories import UserFactory
+from analysis import services as analysis_services
 from analysis.models import AnalysisRequest, GameAnalysis
 from analysis.services import AnalysisRefused, event_analyses_request
 from arena.models import Arena
@@ -142,12 +144,49 @@ def test_the_organizer_asks_for_the_events_analyses_outside_the_day_bound(
     assert GameAnalysis.objects.filter(state=State.QUEUED).count() == 3
     assert AnalysisRequest.objects.filter(player=organizer, counted=False).count() == 3
     # The staff may too (RULES 14.7); anybody else is refused by the service itself.
-    assert (
-        event_analyses_request(user=UserFactory(is_staff=True), kind="arena", event_id=arena.pk)
-        == 0
-    )
+    staff = UserFactory(is_staff=True)
+    assert event_analyses_request(user=staff, kind="arena", event_id=arena.pk).queued == 0
     with pytest.raises(AnalysisRefused):
         event_analyses_request(user=a, kind="arena", event_id=arena.pk)
+
+
+def test_an_analysis_whose_worker_was_lost_is_to_ask_again(client, settings):
+    """Queued longer than ANALYSIS_STALE_SECONDS (its task lost, or never sent): not "in
+    corso" for ever, but to ask for, and the organizer's button is there and queues it."""
+    arena, _people, games = three_games()
+    report = selectors.event_report("arena", arena)
+    assert (report.analyses.pending, report.analyses.to_ask) == (1, 1)
+    stale = games[1].created_at - timedelta(seconds=settings.ANALYSIS_STALE_SECONDS + 60)
+    GameAnalysis.objects.filter(game=games[1]).update(requested_at=stale, started_at=None)
+    report = selectors.event_report("arena", arena)
+    assert (report.analyses.pending, report.analyses.to_ask) == (0, 2)
+    client.force_login(arena.opened_by)
+    page = client.get(reverse("fairplay:report", args=["arena", arena.pk])).content.decode()
+    assert 'data-testid="ask-analyses"' in page
+    asked = event_analyses_request(user=arena.opened_by, kind="arena", event_id=arena.pk)
+    assert (asked.queued, asked.left) == (2, 0)
+    assert GameAnalysis.objects.get(game=games[1]).requested_at > stale
+
+
+def test_a_request_queues_a_bounded_number_and_says_what_is_left(
+    client, monkeypatch, django_capture_on_commit_callbacks
+):
+    """RULES 14.7: EVENT_BATCH games a request at most, in the games' order; the page says
+    how many are left, and the next request takes them."""
+    monkeypatch.setattr(analysis_services, "EVENT_BATCH", 2)
+    arena, _people, games = three_games()
+    GameAnalysis.objects.filter(game__in=games).delete()
+    client.force_login(arena.opened_by)
+    url = reverse("fairplay:analyses", args=["arena", arena.pk])
+    with django_capture_on_commit_callbacks(execute=False):
+        page = client.post(url, follow=True).content.decode()
+    assert "Chiesta l&#x27;analisi di 2 partite" in page and "Ne resta 1 da chiedere" in page
+    queued = set(GameAnalysis.objects.values_list("game_id", flat=True))
+    assert queued == {games[0].pk, games[1].pk}
+    with django_capture_on_commit_callbacks(execute=False):
+        page = client.post(url, follow=True).content.decode()
+    assert "Chiesta l&#x27;analisi di 1 partita" in page and "Ne rest" not in page
+    assert GameAnalysis.objects.filter(state=State.QUEUED).count() == 3
 
 
 NODES = 20_000  # a small budget: the test is about the figures' direction, not their depth
@@ -197,7 +236,8 @@ def test_with_stockfish_the_engines_moves_agree_more_and_lose_less(
     if Game.objects.get(pk=game.pk).is_live:
         game_resign(game_id=game.pk, user_id=black.pk, at_ms=T0 + 100_000)
     with django_capture_on_commit_callbacks(execute=True):
-        assert event_analyses_request(user=arena.opened_by, kind="arena", event_id=arena.pk) == 1
+        asked = event_analyses_request(user=arena.opened_by, kind="arena", event_id=arena.pk)
+        assert (asked.queued, asked.left) == (1, 0)
     assert GameAnalysis.objects.get(game=game).state == State.DONE  # run by the real engine
     report = selectors.event_report("arena", arena)
     by_engine, by_second = row_of(report, white), row_of(report, black)

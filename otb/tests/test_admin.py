@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.tests.factories import UserFactory
@@ -84,3 +86,27 @@ def test_staff_correct_the_name_and_nothing_of_the_table(client, staff):
         ]
         is False
     )
+
+
+def test_a_correction_writes_only_its_columns_under_the_lock_and_tells_the_pages(client, staff):
+    """The admin's own save would write every column as read when the POST began: a status or
+    version an arbiter's change committed meanwhile would be written back. Only the corrected
+    columns are written, after the tournament's row is locked, and its version moves on (its
+    public page re-reads)."""
+    organizer = UserFactory(username="arbitro")
+    tournament = scenario.open_tournament(organizer)
+    url = reverse("admin:otb_otbtournament_change", args=[tournament.pk])
+    before = OtbTournament.objects.get(pk=tournament.pk).version
+    with CaptureQueriesContext(connection) as queries:
+        response = resubmit(client, url, venue="Sala Borsa", _save="Salva")
+    assert response.status_code == 200
+    table = OtbTournament._meta.db_table
+    statements = [q["sql"] for q in queries.captured_queries if f'"{table}"' in q["sql"]]
+    (locked,) = [i for i, sql in enumerate(statements) if "FOR UPDATE" in sql]
+    (corrected,) = [
+        i for i, sql in enumerate(statements) if sql.startswith("UPDATE") and '"venue"' in sql
+    ]
+    assert locked < corrected
+    assert '"status"' not in statements[corrected] and '"version"' not in statements[corrected]
+    tournament = OtbTournament.objects.get(pk=tournament.pk)
+    assert tournament.venue == "Sala Borsa" and tournament.version == before + 1
