@@ -79,6 +79,14 @@ def measure(client, path: str, views: int, headers: dict | None = None, warmup: 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--views", type=int, default=200, help="views measured per kind")
+    parser.add_argument(
+        "--profile",
+        type=int,
+        default=0,
+        metavar="N",
+        help="then the tournament game's page for its player under cProfile, N views: the "
+        "functions with the most time, themselves and with what they call",
+    )
     args = parser.parse_args()
     django_setup()
     import uuid
@@ -153,6 +161,16 @@ def main() -> int:
                 f"  {name}: {found['cpu ms']:.2f} ms CPU per view (p50 {found['cpu p50 ms']:.2f}; "
                 f"this process and its PostgreSQL backend), {found['requests']:.0f} requests"
             )
+        if args.profile:
+            import cProfile
+            import pstats
+
+            client, path, headers = kinds["tournament game, its player"]
+            profile = cProfile.Profile()
+            profile.runcall(lambda: [view(client, path, headers) for _ in range(args.profile)])
+            stats = pstats.Stats(profile)
+            stats.sort_stats("tottime").print_stats(25)
+            stats.sort_stats("cumulative").print_stats(40)
     finally:
         Tournament.objects.filter(pk=swiss_id).update(status="finished", next_due_at=None)
         Arena.objects.filter(pk=arena_id).update(status="finished", next_due_at=None)
