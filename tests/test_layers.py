@@ -154,6 +154,6 @@ def test_the_arbiters_table_sits_above_the_events_alone():
     assert layers[:2] == ["config", "otb"]
     assert (
         layers.index("otb")
-        < layers.index("tournaments|arena|chat|analysis")
+        < layers.index("tournaments|arena|teams|chat|analysis")
         < layers.index("ratings")
     )

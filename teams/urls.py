@@ -1,0 +1,9 @@
+from django.urls import path
+
+from teams import views
+
+app_name = "teams"
+
+urlpatterns = [
+    path("<int:match_id>/", views.detail, name="detail"),
+]
