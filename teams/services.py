@@ -9,7 +9,7 @@ then the players' user rows (USER, ascending id). So two officers of one club sa
 line-up at once queue on the match row and the last one saved is the club's, whole; a line-up
 saved as the start comes is either in before the start reads it or refused (the match has
 started); a member leaving the club (`clubs.services`, CLUB then USER) while named in a line-up
-queues on their user row: the leave finds the line-up (`registry.commitments_of`), the line-up
+queues on the club row: the leave finds the line-up (`registry.commitments_of`), or the line-up
 finds no membership. Opening a match locks both club rows (ascending id) then the opener's user
 row (one live event per person, RULES 1). The start locks the match, then every named player's
 user row, then opens the games (`games.services.games_open`, which locks them again, a no-op,

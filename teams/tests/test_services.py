@@ -21,7 +21,6 @@ from teams import services
 from teams.models import Availability, Board, Lineup, LineupEntry, TeamMatch
 from teams.services import TeamError
 from teams.tests.factories import match_data, open_match, side
-from tests.concurrency import run_at_once
 from tournaments.tests.factories import RegistrationFactory, TournamentFactory
 
 pytestmark = pytest.mark.django_db
@@ -246,24 +245,6 @@ def test_a_player_in_a_line_up_cannot_leave_the_club_until_the_match_is_over():
     clubs.member_leave(club_id=milano.club.pk, user=b)  # not named: free to go
 
 
-@pytest.mark.django_db(transaction=True)
-def test_two_captains_saving_at_once_leave_one_whole_line_up():
-    """Fails if the match row is not locked first: both would delete and insert, and the
-    line-up would mix the two (or break on the unique places)."""
-    milano, torino = side([1900, 1800, 1700, 1600]), side([])
-    officer = UserFactory()
-    Membership.objects.create(
-        club=milano.club, user=officer, role=Role.OFFICER, joined_at=timezone.now()
-    )
-    match = open_match(milano, torino, boards=2)
-    a, b, c, d = milano.players
-    run_at_once(
-        lambda: services.lineup_set(match_id=match.pk, by=milano.captain, player_ids=ids([a, b])),
-        lambda: services.lineup_set(match_id=match.pk, by=officer, player_ids=ids([c, d])),
-    )
-    assert lineup_of(match, milano.club) in (ids([a, b]), ids([c, d]))
-
-
 # --- availability ----------------------------------------------------------------------------------
 
 
@@ -477,5 +458,13 @@ def test_the_match_page_shows_the_boards_and_the_score(client):
     assert page.status_code == 200
     text = page.content.decode()
     assert text.count('data-testid="team-board"') == 2
-    assert f"{milano.club.short_name} 2 – 0 {torino.club.short_name}" in text
+    assert f"{milano.club.short_name} 2 – 0 {torino.club.short_name}</strong>" in text
     assert client.get(f"/incontri/{match.pk + 1000}/").status_code == 404
+    # A board's game page names its match and leads back to it (the game knows no kind).
+    game = Board.objects.get(match=match, number=1).game1
+    for viewer in (None, game.white):
+        if viewer is not None:
+            client.force_login(viewer)
+        page = client.get(f"/games/{game.pk}/")
+        assert page.status_code == 200
+        assert match.get_absolute_url() in page.content.decode()
