@@ -21,6 +21,7 @@ from teams import services
 from teams.models import Availability, Board, Lineup, LineupEntry, TeamMatch
 from teams.services import TeamError
 from teams.tests.factories import match_data, open_match, side
+from tests.concurrency import Raised, run_at_once
 from tournaments.tests.factories import RegistrationFactory, TournamentFactory
 
 pytestmark = pytest.mark.django_db
@@ -243,6 +244,31 @@ def test_a_player_in_a_line_up_cannot_leave_the_club_until_the_match_is_over():
         clubs.member_leave(club_id=milano.club.pk, user=a)
     assert refused.value.code == "committed" and match.name in refused.value.message
     clubs.member_leave(club_id=milano.club.pk, user=b)  # not named: free to go
+
+
+def _line_up_and_leave_at_once() -> None:
+    milano, torino = side([1900, 1800]), side([])
+    match = open_match(milano, torino, boards=2)
+    a, b = milano.players
+    saved, left = run_at_once(
+        lambda: services.lineup_set(match_id=match.pk, by=milano.captain, player_ids=ids([a, b])),
+        lambda: clubs.member_leave(club_id=milano.club.pk, user=a),
+        errors=True,
+    )
+    named = a.pk in lineup_of(match, milano.club)
+    member = Membership.objects.filter(user=a, left_at__isnull=True).exists()
+    assert named == member  # never in the line-up and out of the club
+    assert isinstance(saved, Raised) != isinstance(left, Raised)  # exactly one refused
+    TeamMatch.objects.filter(pk=match.pk).update(status=TeamMatch.Status.CANCELLED)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_line_up_and_its_player_leaving_the_club_at_once_never_both_pass():
+    """Fails (seen on PostgreSQL within a few tries) if the line-up does not lock the club's
+    row and its players' before it reads their membership: the leave finds no line-up, the
+    line-up a member, and a player out of the club stays in its line-up."""
+    for _attempt in range(3):
+        _line_up_and_leave_at_once()
 
 
 # --- availability ----------------------------------------------------------------------------------
@@ -468,3 +494,21 @@ def test_the_match_page_shows_the_boards_and_the_score(client):
         page = client.get(f"/games/{game.pk}/")
         assert page.status_code == 200
         assert match.get_absolute_url() in page.content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_starts_at_once_open_the_boards_once():
+    """Fails if the start does not lock the match row before it reads its status: both would
+    seat the boards, and the second would break on the boards' unique numbers (or open every
+    game twice)."""
+    milano, torino = side([1900, 1800]), side([2000, 1900])
+    match = open_match(milano, torino, boards=2)
+    services.lineup_set(match_id=match.pk, by=milano.captain, player_ids=ids(milano.players))
+    services.lineup_set(match_id=match.pk, by=torino.captain, player_ids=ids(torino.players))
+    results = run_at_once(
+        lambda: services.match_start(match_id=match.pk, now=match.starts_at),
+        lambda: services.match_start(match_id=match.pk, now=match.starts_at),
+    )
+    assert sorted(r is None for r in results) == [False, True]
+    assert Board.objects.filter(match=match).count() == 2
+    assert Game.objects.filter(event_id=match.pk, event_type__model="teammatch").count() == 2
