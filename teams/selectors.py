@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
+from django.db.models import Q
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+
+from games.commitments import Commitment
 from teams.models import LineupEntry, TeamMatch
+
+# How far ahead a match warns its players in the lobby (as a tournament's start, RULES 4.7).
+SOON = timedelta(hours=2)
 
 
 def commitments_of(club_id: int, user_id: int) -> list[str]:
@@ -23,3 +33,36 @@ def match_boards(match: TeamMatch) -> list:
             "number"
         )
     )
+
+
+def soon_commitments_of(user_id: int) -> list[Commitment]:
+    """RULES 16.4, 16.6: the matches starting within `SOON` in whose line-up the player is
+    named, or for which they said they are available, so that the lobby and the challenge
+    notices warn before they take on another game. One query."""
+    now = timezone.now()
+    matches = (
+        TeamMatch.objects.filter(
+            Q(lineups__entries__player_id=user_id) | Q(availabilities__player_id=user_id),
+            status=TeamMatch.Status.SCHEDULED,
+            starts_at__lte=now + SOON,
+        )
+        .distinct()
+        .order_by("starts_at", "pk")
+    )
+    found = []
+    for match in matches:
+        at = formats.time_format(timezone.localtime(match.starts_at), "TIME_FORMAT")
+        found.append(
+            Commitment(
+                event=match.name,
+                url=match.get_absolute_url(),
+                due_at=match.starts_at,
+                warning=_(
+                    "L'incontro a squadre «%(name)s» inizia alle %(time)s: se a quell'ora sei in "
+                    "un'altra partita, non giochi e la tua scacchiera passa a chi ti segue "
+                    "(regola 16.4)."
+                )
+                % {"name": match.name, "time": at},
+            )
+        )
+    return found

@@ -512,3 +512,23 @@ def test_two_starts_at_once_open_the_boards_once():
     assert sorted(r is None for r in results) == [False, True]
     assert Board.objects.filter(match=match).count() == 2
     assert Game.objects.filter(event_id=match.pk, event_type__model="teammatch").count() == 2
+
+
+def test_the_lobby_warns_a_player_named_or_available_for_a_match_starting_soon():
+    from games import commitments
+
+    milano, torino = side([1900, 1800]), side([2000])
+    match = open_match(milano, torino, boards=2, start=timezone.now() + timedelta(minutes=90))
+    later = open_match(
+        torino, milano, boards=2, start=timezone.now() + timedelta(hours=5), name="Ritorno"
+    )
+    a, b = milano.players
+    services.lineup_set(match_id=match.pk, by=milano.captain, player_ids=ids([a]))
+    services.lineup_set(match_id=later.pk, by=torino.captain, player_ids=ids(torino.players))
+    services.availability_set(match_id=match.pk, user=torino.players[0], available=True)
+    for player in (a, torino.players[0]):
+        [warning] = [c for c in commitments.of(player.pk) if c.url == match.get_absolute_url()]
+        assert match.name in warning.warning and "16.4" in warning.warning
+    assert not [c for c in commitments.of(b.pk) if c.event == match.name]
+    # The later match, five hours ahead, warns nobody yet.
+    assert not [c for c in commitments.of(torino.players[0].pk) if c.event == later.name]
