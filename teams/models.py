@@ -54,6 +54,8 @@ class TeamMatch(Event):
     second_match_points = models.PositiveSmallIntegerField(
         _("punti squadra, secondo"), null=True, blank=True
     )
+    # STYLE 4: grows with every change pushed to the match's page (teams.broadcast).
+    version = models.PositiveIntegerField(_("versione"), default=0)
 
     class Meta:
         verbose_name = _("incontro a squadre")

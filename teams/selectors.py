@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 from django.db.models import Q
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
+from events.top_boards import TopBoard, TopBoards
 from games.commitments import Commitment
+from games.models import Status as GameStatus
+from games.selectors import board_geometry
 from teams.models import LineupEntry, TeamMatch
 
 # How far ahead a match warns its players in the lobby (as a tournament's start, RULES 4.7).
@@ -29,9 +33,14 @@ def commitments_of(club_id: int, user_id: int) -> list[str]:
 def match_boards(match: TeamMatch) -> list:
     """The boards of a started match, in order, with their players and games."""
     return list(
-        match.board_rows.select_related("first_player", "second_player", "game1", "game2").order_by(
-            "number"
-        )
+        match.board_rows.select_related(
+            "first_player",
+            "second_player",
+            "game1__white",
+            "game1__black",
+            "game2__white",
+            "game2__black",
+        ).order_by("number")
     )
 
 
@@ -66,3 +75,27 @@ def soon_commitments_of(user_id: int) -> list[Commitment]:
             )
         )
     return found
+
+
+def live_boards(match: TeamMatch, boards: list) -> TopBoards:
+    """RULES 16.4: each board's game being played, small and moving on the match's page, by
+    its board number (a match has at most 12 boards and one live game on each: at most 12
+    game sockets on the page)."""
+    shown = []
+    for board in boards:
+        game = board.game2 if board.game2_id else board.game1
+        if game is None or game.status != GameStatus.LIVE:
+            continue
+        shown.append(
+            TopBoard(
+                number=board.number,
+                game_id=game.pk,
+                white=game.white.username,
+                black=game.black.username,
+                fen=game.fen,
+                last_move=game.moves[-1] if game.moves else "",
+            )
+        )
+    return TopBoards(
+        boards=shown, variant=match.variant, geometry_json=json.dumps(board_geometry(match.variant))
+    )

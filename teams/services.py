@@ -44,7 +44,7 @@ from games.models import Game, GameResult
 from games.models import Status as GameStatus
 from live import locks, messages, pushes
 from ratings.selectors import ratings_at, ratings_snapshot
-from teams import rules
+from teams import broadcast, rules
 from teams.models import (
     START_MAX,
     START_MIN,
@@ -266,7 +266,8 @@ def match_cancel(*, match_id: int, by, now: datetime | None = None) -> TeamMatch
         match.status = TeamMatch.Status.CANCELLED
         match.cancelled_at = now
         match.next_due_at = None
-        match.save(update_fields=["status", "cancelled_at", "next_due_at"])
+        broadcast.changed_on_commit(match)
+        match.save(update_fields=["status", "cancelled_at", "next_due_at", "version"])
     return match
 
 
@@ -503,6 +504,7 @@ def match_start(*, match_id: int, now: datetime | None = None) -> TeamMatch | No
                 _forfeit(match, board, first_game=1)
                 board.save()
         _total(match)
+        broadcast.changed_on_commit(match)
         match.save()
     return match
 
@@ -596,6 +598,7 @@ def match_game_finished(*, game_id: int, now: datetime | None = None) -> bool:
             board.done = True
         board.save()
         _total(match)
+        broadcast.changed_on_commit(match)
         match.save()
     return True
 

@@ -1,10 +1,12 @@
-"""The match page (RULES §16): thin, it reads through `teams.selectors` (STYLE 2)."""
+"""The match page (RULES §16): the boards and the running score, re-fetched when the match's
+socket says "changed" (STYLE 7); thin, it reads through `teams.selectors` (STYLE 2)."""
 
 from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.utils.translation import gettext as _
 
+from events.views import refresh_spread_ms, render_page
 from teams import selectors
 from teams.models import TeamMatch
 
@@ -15,8 +17,13 @@ def detail(request: HttpRequest, match_id: int) -> HttpResponse:
     )
     if match is None:
         raise Http404
-    return render(
-        request,
-        "teams/detail.html",
-        {"match": match, "boards": selectors.match_boards(match)},
-    )
+    boards = selectors.match_boards(match)
+    context = {
+        "match": match,
+        "boards": boards,
+        "spread": refresh_spread_ms(2 * match.boards),
+    }
+    if match.status == TeamMatch.Status.RUNNING:
+        context["top_boards"] = selectors.live_boards(match, boards)
+        context["top_boards_title"] = _("Le partite in corso")
+    return render_page(request, "teams/detail.html", context, "live")

@@ -5,6 +5,7 @@ availability and the late line-up, the start, the scoring."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -532,3 +533,38 @@ def test_the_lobby_warns_a_player_named_or_available_for_a_match_starting_soon()
     assert not [c for c in commitments.of(b.pk) if c.event == match.name]
     # The later match, five hours ahead, warns nobody yet.
     assert not [c for c in commitments.of(torino.players[0].pk) if c.event == later.name]
+
+
+def test_each_change_pushes_a_newer_version_to_the_match_page(django_capture_on_commit_callbacks):
+    from live import pushes
+
+    milano, torino = side([1900, 1800]), side([2000])
+    match = open_match(milano, torino, boards=2)
+    services.lineup_set(match_id=match.pk, by=milano.captain, player_ids=ids(milano.players))
+    services.lineup_set(match_id=match.pk, by=torino.captain, player_ids=ids(torino.players))
+    with pushes.collected() as outbox, django_capture_on_commit_callbacks(execute=True):
+        services.match_start(match_id=match.pk, now=match.starts_at)
+    sent = [message for group, message in outbox if group == f"teammatch-{match.pk}"]
+    assert sent == [{"type": "teams.changed", "version": 1}]
+    match.refresh_from_db()
+    assert match.version == 1
+
+
+def test_the_live_part_of_the_match_page_follows_the_boards(client):
+    milano, torino = side([1900, 1800]), side([2000, 1900])
+    match = open_match(milano, torino, boards=2, double_games=True)
+    services.lineup_set(match_id=match.pk, by=milano.captain, player_ids=ids(milano.players))
+    services.lineup_set(match_id=match.pk, by=torino.captain, player_ids=ids(torino.players))
+    before = client.get(match.get_absolute_url()).content.decode()
+    assert 'data-testid="team-board"' not in before and "/ws/teams/" in before
+    services.match_start(match_id=match.pk, now=match.starts_at)
+    one, two = boards_of(match)
+    finish(one.game1, "1-0")
+    services.match_game_finished(game_id=one.game1_id)
+    one.refresh_from_db()
+    part = client.get(match.get_absolute_url(), HTTP_HX_REQUEST="true").content.decode()
+    assert "<html" not in part  # the fragment alone (STYLE 7)
+    assert f"{milano.club.short_name} 2 – 0 {torino.club.short_name}</strong>" in part
+    # Each board's game being played, small and moving: board 1's return game, board 2's first.
+    shown = re.findall(r'data-game="(\d+)"', part)
+    assert shown == [str(one.game2_id), str(two.game1_id)]
