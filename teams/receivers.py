@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from accounts import personal as account_data
 from clubs import registry as clubs
 from events.kinds import EventKind, register
 from games import commitments
-from teams import selectors, tasks  # noqa: F401  (tasks: registered in every process, sent by name)
+from teams import personal, selectors, tasks  # noqa: F401  (tasks: registered in every process, sent by name)
 from teams.models import TeamMatch
 
 
@@ -23,3 +24,8 @@ clubs.register_commitments(selectors.commitments_of)
 
 # The lobby's warning before a game that would cost a player their board (RULES 16.4).
 commitments.register(selectors.soon_commitments_of)
+
+# What is personal to a player (accounts.personal).
+account_data.register_section("team_matches", personal.matches_section)
+account_data.register_blocker(personal.named_in_a_match_blocker)
+account_data.register_eraser(personal.forget_availability)

@@ -568,3 +568,27 @@ def test_the_live_part_of_the_match_page_follows_the_boards(client):
     # Each board's game being played, small and moving: board 1's return game, board 2's first.
     shown = re.findall(r'data-game="(\d+)"', part)
     assert shown == [str(one.game2_id), str(two.game1_id)]
+
+
+def test_a_player_named_in_a_match_not_over_keeps_their_account_and_finds_it_in_their_data():
+    from django.core.exceptions import ValidationError
+
+    from accounts import personal
+    from accounts import services as accounts
+
+    milano, torino = side([1900, 1800]), side([2000])
+    match = open_match(milano, torino, boards=2)
+    a, b = milano.players
+    services.lineup_set(match_id=match.pk, by=milano.captain, player_ids=ids([a]))
+    services.availability_set(match_id=match.pk, user=b, available=True)
+    [row] = personal.sections(a)["team_matches"]
+    assert (row["name"], row["club"], row["place"]) == (match.name, milano.club.name, 1)
+    with pytest.raises(ValidationError) as refused:
+        accounts.user_delete(user_id=a.pk)
+    assert match.name in str(refused.value)
+    accounts.user_delete(user_id=b.pk)  # only available: free to go, availability forgotten
+    assert not Availability.objects.filter(player=b).exists()
+    # Once the match is over the line-up stays, under the tombstone name, and nothing blocks.
+    TeamMatch.objects.filter(pk=match.pk).update(status=TeamMatch.Status.FINISHED)
+    accounts.user_delete(user_id=a.pk)
+    assert lineup_of(match, milano.club) == [a.pk]
