@@ -241,12 +241,20 @@ class Board(models.Model):
         related_name="+",
         verbose_name=_("partita 2"),
     )
-    first_points1 = models.PositiveSmallIntegerField(null=True, blank=True)
-    second_points1 = models.PositiveSmallIntegerField(null=True, blank=True)
-    played1 = models.BooleanField(default=False)
-    first_points2 = models.PositiveSmallIntegerField(null=True, blank=True)
-    second_points2 = models.PositiveSmallIntegerField(null=True, blank=True)
-    played2 = models.BooleanField(default=False)
+    first_points1 = models.PositiveSmallIntegerField(
+        _("punti del primo circolo, partita 1"), null=True, blank=True
+    )
+    second_points1 = models.PositiveSmallIntegerField(
+        _("punti del secondo circolo, partita 1"), null=True, blank=True
+    )
+    played1 = models.BooleanField(_("partita 1 giocata"), default=False)
+    first_points2 = models.PositiveSmallIntegerField(
+        _("punti del primo circolo, partita 2"), null=True, blank=True
+    )
+    second_points2 = models.PositiveSmallIntegerField(
+        _("punti del secondo circolo, partita 2"), null=True, blank=True
+    )
+    played2 = models.BooleanField(_("partita 2 giocata"), default=False)
     done = models.BooleanField(_("conclusa"), default=False)
 
     class Meta:

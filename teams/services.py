@@ -37,6 +37,7 @@ from clubs.models import OFFICERS, Club, Membership
 from events import kinds
 from events import options as event_options
 from events import services as events
+from events.ending import end_live_games
 from events.openings import draw_opening
 from games import services as games
 from games.models import EndReason as GameEndReason
@@ -249,11 +250,25 @@ def match_create(*, by, first_club_id: int, data: MatchData, now: datetime | Non
     return match
 
 
-def match_cancel(*, match_id: int, by, now: datetime | None = None) -> TeamMatch:
-    """RULES 16.1 Decision: before the start, its organizer or an officer of either club."""
+def match_cancel(
+    *, match_id: int, by, staff: bool = False, now: datetime | None = None
+) -> TeamMatch:
+    """RULES 16.1 Decision: before the start, its organizer or an officer of either club; the
+    staff (the admin's action) whenever it is live: the games still being played are then
+    ended by the event, drawn and not rated, and nothing more is scored."""
     now = now or timezone.now()
     with locks.atomic():
         match = _match_locked(match_id)
+        if staff:
+            if not match.is_live:
+                raise events.EventError("closed", _("L'incontro è concluso o annullato."))
+            match.status = TeamMatch.Status.CANCELLED
+            match.cancelled_at = now
+            match.next_due_at = None
+            broadcast.changed_on_commit(match)
+            match.save(update_fields=["status", "cancelled_at", "next_due_at", "version"])
+            end_live_games(match, now=now, rated=False)
+            return match
         if match.status != TeamMatch.Status.SCHEDULED:
             raise TeamError("not_scheduled", _("Solo un incontro non ancora iniziato si annulla."))
         by_id = getattr(by, "pk", None)
@@ -582,6 +597,8 @@ def match_game_finished(*, game_id: int, now: datetime | None = None) -> bool:
     board_id, match_id = board_row
     with locks.atomic():
         match = _match_locked(match_id)
+        if match.status != TeamMatch.Status.RUNNING:
+            return False  # cancelled by the staff: nothing more is scored or opened
         board = Board.objects.select_related("game1", "game2").get(pk=board_id)
         n = 1 if board.game1_id == game_id else 2
         game = board.game(n)

@@ -592,3 +592,33 @@ def test_a_player_named_in_a_match_not_over_keeps_their_account_and_finds_it_in_
     TeamMatch.objects.filter(pk=match.pk).update(status=TeamMatch.Status.FINISHED)
     accounts.user_delete(user_id=a.pk)
     assert lineup_of(match, milano.club) == [a.pk]
+
+
+def test_the_staff_cancel_a_running_match_its_live_games_drawn_and_nothing_more_scored():
+    milano, torino = side([1900, 1800]), side([2000, 1900])
+    match = open_match(milano, torino, boards=2)
+    services.lineup_set(match_id=match.pk, by=milano.captain, player_ids=ids(milano.players))
+    services.lineup_set(match_id=match.pk, by=torino.captain, player_ids=ids(torino.players))
+    services.match_start(match_id=match.pk, now=match.starts_at)
+    with pytest.raises(TeamError):  # an officer, not the staff: only before the start
+        services.match_cancel(match_id=match.pk, by=milano.captain)
+    services.match_cancel(match_id=match.pk, by=None, staff=True, now=match.starts_at)
+    match.refresh_from_db()
+    assert match.status == TeamMatch.Status.CANCELLED
+    one, two = boards_of(match)
+    for board in (one, two):
+        game = Game.objects.get(pk=board.game1_id)
+        assert game.status == GameStatus.FINISHED and not game.rated
+        assert not services.match_game_finished(game_id=game.pk)  # nothing more scored
+    assert (match.first_points, match.second_points) == (0, 0)
+
+
+def test_the_admin_lists_and_shows_a_match(client):
+    milano, torino = side([1900, 1800]), side([2000])
+    match = open_match(milano, torino, boards=2)
+    services.lineup_set(match_id=match.pk, by=milano.captain, player_ids=ids(milano.players))
+    services.match_start(match_id=match.pk, now=match.starts_at)
+    client.force_login(UserFactory(is_staff=True, is_superuser=True))
+    assert client.get("/admin/teams/teammatch/").status_code == 200
+    page = client.get(f"/admin/teams/teammatch/{match.pk}/change/")
+    assert page.status_code == 200 and match.name in page.content.decode()
