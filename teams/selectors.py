@@ -13,7 +13,9 @@ from events.top_boards import TopBoard, TopBoards
 from games.commitments import Commitment
 from games.models import Status as GameStatus
 from games.selectors import board_geometry
-from teams.models import LineupEntry, TeamMatch
+from ratings.selectors import ratings_at, ratings_snapshot
+from teams import rules
+from teams.models import Availability, Lineup, LineupEntry, TeamMatch
 
 # How far ahead a match warns its players in the lobby (as a tournament's start, RULES 4.7).
 SOON = timedelta(hours=2)
@@ -98,4 +100,53 @@ def live_boards(match: TeamMatch, boards: list) -> TopBoards:
         )
     return TopBoards(
         boards=shown, variant=match.variant, geometry_json=json.dumps(board_geometry(match.variant))
+    )
+
+
+def club_order(match: TeamMatch, club_id: int) -> list[int]:
+    """RULES 16.2: the club's line-up in the order it plays: the saved one, judged with the
+    ratings at the deadline (in rating order of its players if no longer in order); without
+    one, the members who said they are available, in rating order at the deadline (who said
+    first among equals), at most 2N."""
+    lineup = Lineup.objects.filter(match=match, club_id=club_id).first()
+    if lineup is not None:
+        order = list(lineup.entries.order_by("place").values_list("player_id", flat=True))
+    else:
+        order = list(
+            Availability.objects.filter(match=match, club_id=club_id)
+            .order_by("said_at", "pk")
+            .values_list("player_id", flat=True)
+        )
+    if not order:
+        return []
+    at_deadline = ratings_at(
+        player_ids=order, variant=match.variant, cadence=match.cadence, at=match.lineup_deadline
+    )
+    if lineup is None or rules.out_of_order([at_deadline[p] for p in order]) is not None:
+        order = rules.rating_order(order, lambda p: at_deadline[p])
+    return order[: 2 * match.boards]
+
+
+def members_rated(match: TeamMatch, club_id: int) -> list[tuple[int, str, int]]:
+    """The club's members now, best-rated first in the match's variant and cadence (RULES
+    16.2: the rating a line-up is checked with), as (id, username, rating). Two queries."""
+    from clubs.models import Membership
+
+    rows = list(
+        Membership.objects.filter(club_id=club_id, left_at__isnull=True).values_list(
+            "user_id", "user__username"
+        )
+    )
+    ratings = ratings_snapshot(
+        player_ids=[pk for pk, _name in rows], variant=match.variant, cadence=match.cadence
+    )
+    rated = [(pk, name, ratings[pk]) for pk, name in rows]
+    return sorted(rated, key=lambda row: (-row[2], row[1].lower()))
+
+
+def saved_lineup(match: TeamMatch, club_id: int) -> list[LineupEntry]:
+    return list(
+        LineupEntry.objects.filter(lineup__match=match, lineup__club_id=club_id)
+        .select_related("player")
+        .order_by("place")
     )

@@ -44,8 +44,8 @@ from games.models import EndReason as GameEndReason
 from games.models import Game, GameResult
 from games.models import Status as GameStatus
 from live import locks, messages, pushes
-from ratings.selectors import ratings_at, ratings_snapshot
-from teams import broadcast, rules
+from ratings.selectors import ratings_snapshot
+from teams import broadcast, rules, selectors
 from teams.models import (
     START_MAX,
     START_MIN,
@@ -414,30 +414,6 @@ def availability_set(*, match_id: int, user, available: bool, now: datetime | No
 # --- the start -------------------------------------------------------------------------------------
 
 
-def _club_order(match: TeamMatch, club_id: int) -> list[int]:
-    """RULES 16.2: the club's line-up in the order it plays: the saved one, judged with the
-    ratings at the deadline (in rating order of its players if no longer in order); without
-    one, the members who said they are available, in rating order at the deadline (who said
-    first among equals), at most 2N."""
-    lineup = Lineup.objects.filter(match=match, club_id=club_id).first()
-    if lineup is not None:
-        order = list(lineup.entries.order_by("place").values_list("player_id", flat=True))
-    else:
-        order = list(
-            Availability.objects.filter(match=match, club_id=club_id)
-            .order_by("said_at", "pk")
-            .values_list("player_id", flat=True)
-        )
-    if not order:
-        return []
-    at_deadline = ratings_at(
-        player_ids=order, variant=match.variant, cadence=match.cadence, at=match.lineup_deadline
-    )
-    if lineup is None or rules.out_of_order([at_deadline[p] for p in order]) is not None:
-        order = rules.rating_order(order, lambda p: at_deadline[p])
-    return order[: 2 * match.boards]
-
-
 def match_start(*, match_id: int, now: datetime | None = None) -> TeamMatch | None:
     """RULES 16.4: seat each club's line-up, open every board's first game at once, forfeit
     the empty boards. Does nothing before the start or once started (safe twice)."""
@@ -446,7 +422,7 @@ def match_start(*, match_id: int, now: datetime | None = None) -> TeamMatch | No
         match = _match_locked(match_id)
         if match.status != TeamMatch.Status.SCHEDULED or now < match.starts_at:
             return None
-        orders = {club_id: _club_order(match, club_id) for club_id in match.club_ids()}
+        orders = {club_id: selectors.club_order(match, club_id) for club_id in match.club_ids()}
         named = sorted({p for order in orders.values() for p in order})
         users = {
             u.pk: u

@@ -6,4 +6,6 @@ app_name = "teams"
 
 urlpatterns = [
     path("<int:match_id>/", views.detail, name="detail"),
+    path("<int:match_id>/formazione/", views.lineup, name="lineup"),
+    path("<int:match_id>/disponibile/", views.availability, name="availability"),
 ]
