@@ -384,8 +384,8 @@ def _order_message(name: str, misplaced: rules.Misplaced, match: TeamMatch) -> s
             "b": _place_label(misplaced.highest, match.boards),
         }
     return _(
-        "Formazione fuori ordine: %(name)s è in %(place)s, ma per punteggio va in %(allowed)s "
-        "(si sposta al massimo di una scacchiera, regola 16.2)."
+        "Formazione fuori ordine: %(name)s è in %(place)s, più di una scacchiera lontano dal "
+        "suo posto per punteggio (%(allowed)s; regola 16.2)."
     ) % {"name": name, "place": _place_label(place, match.boards), "allowed": allowed}
 
 
@@ -396,7 +396,10 @@ def availability_set(*, match_id: int, user, available: bool, now: datetime | No
     with locks.atomic():
         match = _match_locked(match_id)
         _before_deadline(match, now)
-        events.player_lock_and_check(user)
+        try:
+            events.player_lock_and_check(user)  # RULES 1: a closed account says nothing
+        except events.EventError as error:
+            raise TeamError(error.code, error.message) from None
         membership = clubs.current_membership(user_id=user.pk)
         if membership is None or membership.club_id not in match.club_ids():
             raise TeamError(
