@@ -19,7 +19,9 @@ def game_finished(*, game_id: int) -> bool:
 # One kind of event (events.kinds): its games' ends come through the events router.
 register(EventKind(model=TeamMatch, game_finished=game_finished))
 
-# A player named in a line-up of a match not over stays in the club (RULES 16.6, 12.3).
+# A club's matches on its page and in its calendar, and the players named in one not over
+# (they stay in the club until it ends, RULES 16.6, 12.3).
+clubs.register_events(selectors.club_matches)
 clubs.register_commitments(selectors.commitments_of)
 
 # The lobby's warning before a game that would cost a player their board (RULES 16.4).

@@ -150,3 +150,34 @@ def saved_lineup(match: TeamMatch, club_id: int) -> list[LineupEntry]:
         .select_related("player")
         .order_by("place")
     )
+
+
+def club_matches(club_id: int) -> list:
+    """RULES 12.5, 16: the club's matches (the latest 50), with the score from its side once
+    started, for the club's page and calendar (`clubs.registry`)."""
+    from events.club_events import club_event
+
+    found = []
+    matches = (
+        TeamMatch.objects.filter(Q(first_club_id=club_id) | Q(second_club_id=club_id))
+        .exclude(status=TeamMatch.Status.CANCELLED)
+        .select_related("first_club", "second_club")
+        .order_by("-starts_at", "-pk")[:50]
+    )
+    for match in matches:
+        result = ""
+        if match.status != TeamMatch.Status.SCHEDULED:
+            first = match.side_of(club_id) == 1
+            mine, theirs = (
+                (match.first_points, match.second_points)
+                if first
+                else (match.second_points, match.first_points)
+            )
+            other = match.second_club if first else match.first_club
+            result = _("%(mine)d – %(theirs)d contro «%(other)s».") % {
+                "mine": mine,
+                "theirs": theirs,
+                "other": other.name,
+            }
+        found.append(club_event(match, kind="teammatch", result=result))
+    return found

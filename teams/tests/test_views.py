@@ -74,3 +74,20 @@ def test_each_club_sees_its_own_line_up_before_the_deadline_and_everyone_both_af
     client.logout()
     page = client.get(match.get_absolute_url()).content.decode()
     assert mine in page and theirs in page
+
+
+def test_each_club_page_lists_its_matches_and_a_club_in_one_is_not_dissolved(client):
+    from clubs import services as clubs
+    from clubs.services import ClubError
+
+    milano, torino = side([1900, 1800]), side([2000])
+    match = open_match(milano, torino, boards=2)
+    for club in (milano.club, torino.club):
+        page = client.get(club.get_absolute_url()).content.decode()
+        assert match.name in page and match.get_absolute_url() in page
+    with pytest.raises(ClubError):  # RULES 12.6: a club with an event not over
+        clubs.club_dissolve(club_id=torino.club.pk, by=torino.captain)
+    services.lineup_set(match_id=match.pk, by=milano.captain, player_ids=[milano.players[0].pk])
+    services.match_start(match_id=match.pk, now=match.starts_at)
+    page = client.get(torino.club.get_absolute_url()).content.decode()
+    assert f"0 – 2 contro «{milano.club.name}»" in page  # board 1 Milano's by forfeit, 2 empty
