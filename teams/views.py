@@ -16,9 +16,10 @@ from django.views.decorators.http import require_POST
 
 from clubs import selectors as clubs
 from clubs.models import OFFICERS
+from events.forms import use_zone
 from events.views import refresh_spread_ms, render_page
 from teams import selectors, services
-from teams.forms import LineupForm
+from teams.forms import LineupForm, TeamMatchForm
 from teams.models import TeamMatch
 
 
@@ -141,3 +142,29 @@ def availability(request: HttpRequest, match_id: int) -> HttpResponse:
             _("Ti sei detto disponibile.") if available else _("Non sei più disponibile."),
         )
     return redirect(match.get_absolute_url())
+
+
+@login_required
+def new(request: HttpRequest) -> HttpResponse:
+    """RULES 16.1: an officer opens a match of their club against another; a refusal re-renders
+    the form with the reason, nothing saved."""
+    membership = clubs.current_membership(user_id=request.user.pk)
+    if membership is None or membership.role not in OFFICERS:
+        messages.error(request, _("Solo i consiglieri di un circolo aprono un incontro a squadre."))
+        return redirect("clubs:list")
+    use_zone(request)
+    form = TeamMatchForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            match = services.match_create(
+                by=request.user, first_club_id=membership.club_id, data=form.to_data()
+            )
+        except services.TeamError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, _("Incontro aperto: ora i capitani schierano le formazioni."))
+            return redirect(match.get_absolute_url())
+    status = 400 if request.method == "POST" else 200
+    return render(
+        request, "teams/form.html", {"form": form, "club": membership.club}, status=status
+    )

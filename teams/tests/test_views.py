@@ -4,6 +4,9 @@ deadline."""
 
 from __future__ import annotations
 
+import html
+from datetime import timedelta
+
 import pytest
 from django.utils import timezone
 
@@ -91,3 +94,70 @@ def test_each_club_page_lists_its_matches_and_a_club_in_one_is_not_dissolved(cli
     services.match_start(match_id=match.pk, now=match.starts_at)
     page = client.get(torino.club.get_absolute_url()).content.decode()
     assert f"0 – 2 contro «{milano.club.name}»" in page  # board 1 Milano's by forfeit, 2 empty
+
+
+def form_data(second, **fields) -> dict:
+    start = timezone.localtime(timezone.now() + timedelta(hours=3))
+    return {
+        "name": "Milano – Torino",
+        "description": "",
+        "variant": "chess",
+        "time_control": "3+2",
+        "starts_at": start.strftime("%Y-%m-%dT%H:%M"),
+        "timezone": "Europe/Rome",
+        "opening_mode": "free",
+        "rated": "on",
+        "second_club": second.club.short_name.lower(),
+        "boards": "4",
+        **fields,
+    }
+
+
+def test_an_officer_opens_a_match_through_the_form(client):
+    milano, torino = side([]), side([])
+    client.force_login(milano.captain)
+    assert client.get("/incontri/nuovo/").status_code == 200
+    response = client.post("/incontri/nuovo/", form_data(torino, double_games="on"))
+    assert response.status_code == 302
+    match = TeamMatch.objects.get()
+    assert (match.first_club, match.second_club) == (milano.club, torino.club)
+    assert (match.boards, match.legs, match.base_seconds, match.increment_seconds) == (
+        4,
+        2,
+        180,
+        2,
+    )
+    assert response.url == match.get_absolute_url()
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"second_club": "ZZZ"}, "Nessun circolo con questa sigla."),
+        ({"boards": "13"}, "13 non è tra quelle disponibili"),
+        ({"starts_at": "soon"}, "tra un'ora e trenta giorni"),
+        ({"second_club": "self"}, "contro sé stesso"),
+    ],
+)
+def test_a_wrong_match_is_refused_with_the_reason_and_nothing_saved(client, change, message):
+    milano, torino = side([]), side([])
+    client.force_login(milano.captain)
+    data = form_data(torino)
+    if change.get("starts_at") == "soon":
+        change["starts_at"] = timezone.localtime(timezone.now() + timedelta(minutes=30)).strftime(
+            "%Y-%m-%dT%H:%M"
+        )
+    if change.get("second_club") == "self":
+        change["second_club"] = milano.club.short_name
+    data.update(change)
+    response = client.post("/incontri/nuovo/", data)
+    assert response.status_code == 400
+    assert message in html.unescape(response.content.decode())
+    assert not TeamMatch.objects.exists()
+
+
+def test_a_member_who_is_no_officer_opens_no_match(client):
+    milano = side([1500])
+    client.force_login(milano.players[0])
+    response = client.get("/incontri/nuovo/", follow=True)
+    assert "Solo i consiglieri di un circolo" in response.content.decode()
