@@ -7,6 +7,7 @@ from chat.routing import websocket_urlpatterns as chat_routes
 from games.routing import websocket_urlpatterns as games_routes
 from live.routing import websocket_urlpatterns as live_routes
 from otb.routing import websocket_urlpatterns as otb_routes
+from teams.routing import websocket_urlpatterns as teams_routes
 from tournaments.routing import websocket_urlpatterns as tournaments_routes
 
 websocket_urlpatterns: list = [
@@ -16,4 +17,5 @@ websocket_urlpatterns: list = [
     *arena_routes,
     *chat_routes,
     *otb_routes,
+    *teams_routes,
 ]

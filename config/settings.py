@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "events",
     "tournaments",
     "arena",
+    "teams",
     "chat",
     "analysis",
     "fairplay",

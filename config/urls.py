@@ -10,6 +10,7 @@ urlpatterns = [
     path("", include("analysis.urls")),
     path("tournaments/", include("tournaments.urls")),
     path("arenas/", include("arena.urls")),
+    path("incontri/", include("teams.urls")),
     path("clubs/", include("clubs.urls")),
     path("tavolino/", include("otb.urls")),
     path("players/", account_views.player_list, name="players"),

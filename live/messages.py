@@ -111,6 +111,12 @@ def arena_changed() -> Message:
     return {"type": "arena.changed"}
 
 
+def team_match_changed(version: int) -> Message:
+    """A team match's page re-fetches (its start, a board's game scored, the end); the
+    version grows with every change (STYLE 4)."""
+    return {"type": "teams.changed", "version": version}
+
+
 def otb_changed(version: int) -> Message:
     """An over-the-board tournament's public page re-fetches (a result typed, a round
     published); the version grows with every change (STYLE 4)."""

@@ -154,7 +154,7 @@ def test_the_arbiters_table_sits_above_the_events_alone():
     assert layers[:2] == ["config", "otb"]
     assert (
         layers.index("otb")
-        < layers.index("tournaments|arena|chat|fairplay")
+        < layers.index("tournaments|arena|teams|chat|fairplay")
         < layers.index("ratings")
     )
 

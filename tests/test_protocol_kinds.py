@@ -32,6 +32,7 @@ def test_every_kind_of_site_news_is_in_the_protocol_and_no_other():
         (messages.tournament_changed(0), "tournaments.consumers.TournamentConsumer.tournament_changed"),
         (messages.arena_changed(), "arena.consumers.ArenaConsumer.arena_changed"),
         (messages.otb_changed(1), "otb.consumers.OtbConsumer.otb_changed"),
+        (messages.team_match_changed(1), "teams.consumers.TeamMatchConsumer.teams_changed"),
         (messages.user_changed(messages.What.POOL), "live.consumers.UserConsumer.user_changed"),
         (messages.chat_line("game:1:players", {}), "chat.consumers.ChatConsumer.chat_line"),
         (messages.chat_closed("arena:1", True), "chat.consumers.ChatConsumer.chat_closed"),

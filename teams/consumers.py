@@ -1,0 +1,15 @@
+"""The match page's socket: it only says "changed" (STYLE 5, 7)."""
+
+from __future__ import annotations
+
+from live.sockets import LiveConsumer
+from teams.broadcast import group_name
+
+
+class TeamMatchConsumer(LiveConsumer):
+    async def connect(self) -> None:
+        await self.join(group_name(int(self.scope["url_route"]["kwargs"]["pk"])))
+        await self.accept()
+
+    async def teams_changed(self, event: dict) -> None:
+        await self.send_json({"type": "changed", "version": event.get("version", 0)})

@@ -1,0 +1,33 @@
+"""Everything the teams app hooks into, in one place (imported by its `ready`)."""
+
+from __future__ import annotations
+
+from accounts import personal as account_data
+from clubs import registry as clubs
+from events.kinds import EventKind, register
+from games import commitments
+from teams import personal, selectors, tasks  # noqa: F401  (tasks: registered in every process, sent by name)
+from teams.models import TeamMatch
+
+
+def game_finished(*, game_id: int) -> bool:
+    from teams.services import match_game_finished
+
+    return match_game_finished(game_id=game_id)
+
+
+# One kind of event (events.kinds): its games' ends come through the events router.
+register(EventKind(model=TeamMatch, game_finished=game_finished))
+
+# A club's matches on its page and in its calendar, and the players named in one not over
+# (they stay in the club until it ends, RULES 16.6, 12.3).
+clubs.register_events(selectors.club_matches)
+clubs.register_commitments(selectors.commitments_of)
+
+# The lobby's warning before a game that would cost a player their board (RULES 16.4).
+commitments.register(selectors.soon_commitments_of)
+
+# What is personal to a player (accounts.personal).
+account_data.register_section("team_matches", personal.matches_section)
+account_data.register_blocker(personal.named_in_a_match_blocker)
+account_data.register_eraser(personal.forget_availability)

@@ -1,0 +1,9 @@
+from __future__ import annotations
+
+from django.urls import path
+
+from teams.consumers import TeamMatchConsumer
+
+websocket_urlpatterns: list = [
+    path("ws/teams/<int:pk>/", TeamMatchConsumer.as_asgi()),
+]

@@ -1,0 +1,183 @@
+"""Reading team matches (RULES §16) for their pages and for the other apps' registries."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+from django.db.models import Q
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+
+from events.top_boards import TopBoard, TopBoards
+from games.commitments import Commitment
+from games.models import Status as GameStatus
+from games.selectors import board_geometry
+from ratings.selectors import ratings_at, ratings_snapshot
+from teams import rules
+from teams.models import Availability, Lineup, LineupEntry, TeamMatch
+
+# How far ahead a match warns its players in the lobby (as a tournament's start, RULES 4.7).
+SOON = timedelta(hours=2)
+
+
+def commitments_of(club_id: int, user_id: int) -> list[str]:
+    """RULES 16.6: the club's matches not over in whose line-up the player is named (they stay
+    a member until it is over, RULES 12.3)."""
+    return list(
+        LineupEntry.objects.filter(lineup__club_id=club_id, player_id=user_id)
+        .exclude(lineup__match__status__in=[TeamMatch.Status.FINISHED, TeamMatch.Status.CANCELLED])
+        .values_list("lineup__match__name", flat=True)
+        .order_by("lineup__match__starts_at")
+    )
+
+
+def match_boards(match: TeamMatch) -> list:
+    """The boards of a started match, in order, with their players and games."""
+    return list(
+        match.board_rows.select_related(
+            "first_player",
+            "second_player",
+            "game1__white",
+            "game1__black",
+            "game2__white",
+            "game2__black",
+        ).order_by("number")
+    )
+
+
+def soon_commitments_of(user_id: int) -> list[Commitment]:
+    """RULES 16.4, 16.6: the matches starting within `SOON` in whose line-up the player is
+    named, or for which they said they are available, so that the lobby and the challenge
+    notices warn before they take on another game. One query."""
+    now = timezone.now()
+    matches = (
+        TeamMatch.objects.filter(
+            Q(lineups__entries__player_id=user_id) | Q(availabilities__player_id=user_id),
+            status=TeamMatch.Status.SCHEDULED,
+            starts_at__lte=now + SOON,
+        )
+        .distinct()
+        .order_by("starts_at", "pk")
+    )
+    found = []
+    for match in matches:
+        at = formats.time_format(timezone.localtime(match.starts_at), "TIME_FORMAT")
+        found.append(
+            Commitment(
+                event=match.name,
+                url=match.get_absolute_url(),
+                due_at=match.starts_at,
+                warning=_(
+                    "L'incontro a squadre «%(name)s» inizia alle %(time)s: se a quell'ora sei in "
+                    "un'altra partita, non giochi e la tua scacchiera passa a chi ti segue "
+                    "(regola 16.4)."
+                )
+                % {"name": match.name, "time": at},
+            )
+        )
+    return found
+
+
+def live_boards(match: TeamMatch, boards: list) -> TopBoards:
+    """RULES 16.4: each board's game being played, small and moving on the match's page, by
+    its board number (a match has at most 12 boards and one live game on each: at most 12
+    game sockets on the page)."""
+    shown = []
+    for board in boards:
+        game = board.game2 if board.game2_id else board.game1
+        if game is None or game.status != GameStatus.LIVE:
+            continue
+        shown.append(
+            TopBoard(
+                number=board.number,
+                game_id=game.pk,
+                white=game.white.username,
+                black=game.black.username,
+                fen=game.fen,
+                last_move=game.moves[-1] if game.moves else "",
+            )
+        )
+    return TopBoards(
+        boards=shown, variant=match.variant, geometry_json=json.dumps(board_geometry(match.variant))
+    )
+
+
+def club_order(match: TeamMatch, club_id: int) -> list[int]:
+    """RULES 16.2: the club's line-up in the order it plays: the saved one, judged with the
+    ratings at the deadline (in rating order of its players if no longer in order); without
+    one, the members who said they are available, in rating order at the deadline (who said
+    first among equals), at most 2N."""
+    lineup = Lineup.objects.filter(match=match, club_id=club_id).first()
+    if lineup is not None:
+        order = list(lineup.entries.order_by("place").values_list("player_id", flat=True))
+    else:
+        order = list(
+            Availability.objects.filter(match=match, club_id=club_id)
+            .order_by("said_at", "pk")
+            .values_list("player_id", flat=True)
+        )
+    if not order:
+        return []
+    at_deadline = ratings_at(
+        player_ids=order, variant=match.variant, cadence=match.cadence, at=match.lineup_deadline
+    )
+    if lineup is None or rules.out_of_order([at_deadline[p] for p in order]) is not None:
+        order = rules.rating_order(order, lambda p: at_deadline[p])
+    return order[: 2 * match.boards]
+
+
+def members_rated(match: TeamMatch, club_id: int) -> list[tuple[int, str, int]]:
+    """The club's members now, best-rated first in the match's variant and cadence (RULES
+    16.2: the rating a line-up is checked with), as (id, username, rating). Two queries."""
+    from clubs.models import Membership
+
+    rows = list(
+        Membership.objects.filter(club_id=club_id, left_at__isnull=True).values_list(
+            "user_id", "user__username"
+        )
+    )
+    ratings = ratings_snapshot(
+        player_ids=[pk for pk, _name in rows], variant=match.variant, cadence=match.cadence
+    )
+    rated = [(pk, name, ratings[pk]) for pk, name in rows]
+    return sorted(rated, key=lambda row: (-row[2], row[1].lower()))
+
+
+def saved_lineup(match: TeamMatch, club_id: int) -> list[LineupEntry]:
+    return list(
+        LineupEntry.objects.filter(lineup__match=match, lineup__club_id=club_id)
+        .select_related("player")
+        .order_by("place")
+    )
+
+
+def club_matches(club_id: int) -> list:
+    """RULES 12.5, 16: the club's matches (the latest 50), with the score from its side once
+    started, for the club's page and calendar (`clubs.registry`)."""
+    from events.club_events import club_event
+
+    found = []
+    matches = (
+        TeamMatch.objects.filter(Q(first_club_id=club_id) | Q(second_club_id=club_id))
+        .exclude(status=TeamMatch.Status.CANCELLED)
+        .select_related("first_club", "second_club")
+        .order_by("-starts_at", "-pk")[:50]
+    )
+    for match in matches:
+        result = ""
+        if match.status != TeamMatch.Status.SCHEDULED:
+            first = match.side_of(club_id) == 1
+            mine, theirs = (
+                (match.first_points, match.second_points)
+                if first
+                else (match.second_points, match.first_points)
+            )
+            other = match.second_club if first else match.first_club
+            result = _("%(mine)d – %(theirs)d contro «%(other)s».") % {
+                "mine": mine,
+                "theirs": theirs,
+                "other": other.name,
+            }
+        found.append(club_event(match, kind="teammatch", result=result))
+    return found

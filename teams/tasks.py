@@ -1,0 +1,14 @@
+"""The team matches' Celery tasks (scheduled in config/celery.py): adapters that call one
+service and are safe to run twice."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from teams import services
+
+
+@shared_task(name="teams.due", ignore_result=True)
+def due_process() -> None:
+    """Every tick: start the matches whose start has come (RULES 16.4)."""
+    services.matches_due_process()

@@ -1,0 +1,163 @@
+"""The match page's forms (RULES 16.2): the captain's line-up, refused with the reason and
+nothing saved; a member's availability; who sees which line-up before and after the
+deadline."""
+
+from __future__ import annotations
+
+import html
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from teams import services
+from teams.models import Availability, LineupEntry, TeamMatch
+from teams.tests.factories import open_match, side
+
+pytestmark = pytest.mark.django_db
+
+
+def places(*players) -> dict:
+    return {f"place_{n}": str(p.pk) for n, p in enumerate(players, start=1)}
+
+
+def test_the_captain_saves_the_line_up_through_the_form(client):
+    milano, torino = side([1900, 1800, 1700]), side([])
+    match = open_match(milano, torino, boards=2)
+    a, b, c = milano.players
+    client.force_login(milano.captain)
+    page = client.get(f"/incontri/{match.pk}/formazione/")
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert f"{a.username} (1900)" in text and "Riserva 2" in text
+    response = client.post(f"/incontri/{match.pk}/formazione/", places(b, a, c))
+    assert response.status_code == 302
+    saved = LineupEntry.objects.filter(lineup__match=match).order_by("place")
+    assert [e.player_id for e in saved] == [b.pk, a.pk, c.pk]
+    # Out of order: the form again, with the reason, and the saved one untouched.
+    response = client.post(f"/incontri/{match.pk}/formazione/", places(c, a, b))
+    assert response.status_code == 400
+    assert "fuori ordine" in response.content.decode()
+    assert [e.player_id for e in saved.all()] == [b.pk, a.pk, c.pk]
+
+
+def test_a_member_who_is_no_captain_is_sent_back_with_the_reason(client):
+    milano, torino = side([1900]), side([])
+    match = open_match(milano, torino, boards=2)
+    client.force_login(milano.players[0])
+    response = client.get(f"/incontri/{match.pk}/formazione/", follow=True)
+    assert "Solo i consiglieri" in response.content.decode()
+
+
+def test_a_member_says_available_and_takes_it_back(client):
+    milano, torino = side([1900]), side([1800])
+    match = open_match(milano, torino, boards=2)
+    player = torino.players[0]
+    client.force_login(player)
+    assert 'data-testid="team-available"' in client.get(match.get_absolute_url()).content.decode()
+    client.post(f"/incontri/{match.pk}/disponibile/", {"available": "1"})
+    assert Availability.objects.filter(match=match, player=player).exists()
+    page = client.get(match.get_absolute_url()).content.decode()
+    assert 'data-testid="team-unavailable"' in page
+    client.post(f"/incontri/{match.pk}/disponibile/", {"available": "0"})
+    assert not Availability.objects.exists()
+
+
+def test_each_club_sees_its_own_line_up_before_the_deadline_and_everyone_both_after(client):
+    milano, torino = side([1900, 1800]), side([2000])
+    match = open_match(milano, torino, boards=2)
+    services.lineup_set(match_id=match.pk, by=milano.captain, player_ids=[milano.players[0].pk])
+    services.lineup_set(match_id=match.pk, by=torino.captain, player_ids=[torino.players[0].pk])
+    mine, theirs = milano.players[0].username, torino.players[0].username
+    client.force_login(milano.players[1])
+    page = client.get(match.get_absolute_url()).content.decode()
+    assert mine in page and theirs not in page
+    # Past the deadline (moved there: the start an hour and a quarter ahead is the rule).
+    TeamMatch.objects.filter(pk=match.pk).update(starts_at=timezone.now())
+    client.logout()
+    page = client.get(match.get_absolute_url()).content.decode()
+    assert mine in page and theirs in page
+
+
+def test_each_club_page_lists_its_matches_and_a_club_in_one_is_not_dissolved(client):
+    from clubs import services as clubs
+    from clubs.services import ClubError
+
+    milano, torino = side([1900, 1800]), side([2000])
+    match = open_match(milano, torino, boards=2)
+    for club in (milano.club, torino.club):
+        page = client.get(club.get_absolute_url()).content.decode()
+        assert match.name in page and match.get_absolute_url() in page
+    with pytest.raises(ClubError):  # RULES 12.6: a club with an event not over
+        clubs.club_dissolve(club_id=torino.club.pk, by=torino.captain)
+    services.lineup_set(match_id=match.pk, by=milano.captain, player_ids=[milano.players[0].pk])
+    services.match_start(match_id=match.pk, now=match.starts_at)
+    page = client.get(torino.club.get_absolute_url()).content.decode()
+    assert f"0 – 2 contro «{milano.club.name}»" in page  # board 1 Milano's by forfeit, 2 empty
+
+
+def form_data(second, **fields) -> dict:
+    start = timezone.localtime(timezone.now() + timedelta(hours=3))
+    return {
+        "name": "Milano – Torino",
+        "description": "",
+        "variant": "chess",
+        "time_control": "3+2",
+        "starts_at": start.strftime("%Y-%m-%dT%H:%M"),
+        "timezone": "Europe/Rome",
+        "opening_mode": "free",
+        "rated": "on",
+        "second_club": second.club.short_name.lower(),
+        "boards": "4",
+        **fields,
+    }
+
+
+def test_an_officer_opens_a_match_through_the_form(client):
+    milano, torino = side([]), side([])
+    client.force_login(milano.captain)
+    assert client.get("/incontri/nuovo/").status_code == 200
+    response = client.post("/incontri/nuovo/", form_data(torino, double_games="on"))
+    assert response.status_code == 302
+    match = TeamMatch.objects.get()
+    assert (match.first_club, match.second_club) == (milano.club, torino.club)
+    assert (match.boards, match.legs, match.base_seconds, match.increment_seconds) == (
+        4,
+        2,
+        180,
+        2,
+    )
+    assert response.url == match.get_absolute_url()
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"second_club": "ZZZ"}, "Nessun circolo con questa sigla."),
+        ({"boards": "13"}, "13 non è tra quelle disponibili"),
+        ({"starts_at": "soon"}, "tra un'ora e trenta giorni"),
+        ({"second_club": "self"}, "contro sé stesso"),
+    ],
+)
+def test_a_wrong_match_is_refused_with_the_reason_and_nothing_saved(client, change, message):
+    milano, torino = side([]), side([])
+    client.force_login(milano.captain)
+    data = form_data(torino)
+    if change.get("starts_at") == "soon":
+        change["starts_at"] = timezone.localtime(timezone.now() + timedelta(minutes=30)).strftime(
+            "%Y-%m-%dT%H:%M"
+        )
+    if change.get("second_club") == "self":
+        change["second_club"] = milano.club.short_name
+    data.update(change)
+    response = client.post("/incontri/nuovo/", data)
+    assert response.status_code == 400
+    assert message in html.unescape(response.content.decode())
+    assert not TeamMatch.objects.exists()
+
+
+def test_a_member_who_is_no_officer_opens_no_match(client):
+    milano = side([1500])
+    client.force_login(milano.players[0])
+    response = client.get("/incontri/nuovo/", follow=True)
+    assert "Solo i consiglieri di un circolo" in response.content.decode()

@@ -1,0 +1,170 @@
+"""The match page (RULES §16): the line-ups before the start, the boards and the running score
+after it, re-fetched when the match's socket says "changed" (STYLE 7); the captain's line-up
+form and a member's availability. Thin: reads through `teams.selectors`, writes through
+`teams.services` (STYLE 2)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from clubs import selectors as clubs
+from clubs.models import OFFICERS
+from events.forms import use_zone
+from events.views import refresh_spread_ms, render_page
+from teams import selectors, services
+from teams.forms import LineupForm, TeamMatchForm
+from teams.models import TeamMatch
+
+
+def _match(match_id: int) -> TeamMatch:
+    match = (
+        TeamMatch.objects.select_related("first_club", "second_club").filter(pk=match_id).first()
+    )
+    if match is None:
+        raise Http404
+    return match
+
+
+def _viewer(match: TeamMatch, user) -> dict:
+    """The viewer's club in the match, whether they captain it, may still change things, and
+    said they are available."""
+    membership = clubs.current_membership(user_id=getattr(user, "pk", None))
+    club_id = membership.club_id if membership and membership.club_id in match.club_ids() else None
+    open_ = match.status == TeamMatch.Status.SCHEDULED and timezone.now() < match.lineup_deadline
+    return {
+        "my_club_id": club_id,
+        "is_captain": club_id is not None and membership.role in OFFICERS,
+        "lineups_open": open_,
+        "available": club_id is not None
+        and match.availabilities.filter(player_id=user.pk).exists(),
+    }
+
+
+def _lineups_shown(match: TeamMatch, my_club_id: int | None, lineups_open: bool) -> list:
+    """RULES 16.2 Decision: before the deadline a club's line-up is its own members' only;
+    after it, both clubs' orders as they will play, for everyone."""
+    shown = []
+    for club in (match.first_club, match.second_club):
+        if lineups_open and club.pk != my_club_id:
+            continue
+        if lineups_open:
+            names = [e.player.username for e in selectors.saved_lineup(match, club.pk)]
+        else:
+            order = selectors.club_order(match, club.pk)
+            users = dict(
+                get_user_model().objects.filter(pk__in=order).values_list("pk", "username")
+            )
+            names = [users[pk] for pk in order]
+        shown.append(
+            {
+                "club": club,
+                "boards": names[: match.boards],
+                "reserves": names[match.boards :],
+            }
+        )
+    return shown
+
+
+def detail(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = _match(match_id)
+    boards = selectors.match_boards(match)
+    viewer = _viewer(match, request.user)
+    context = {
+        "match": match,
+        "boards": boards,
+        "spread": refresh_spread_ms(2 * match.boards),
+        **viewer,
+    }
+    if match.status == TeamMatch.Status.SCHEDULED:
+        context["lineups"] = _lineups_shown(match, viewer["my_club_id"], viewer["lineups_open"])
+    if match.status == TeamMatch.Status.RUNNING:
+        context["top_boards"] = selectors.live_boards(match, boards)
+        context["top_boards_title"] = _("Le partite in corso")
+    return render_page(request, "teams/detail.html", context, "live")
+
+
+@login_required
+def lineup(request: HttpRequest, match_id: int) -> HttpResponse:
+    """RULES 16.2: the captain's form; a refusal re-renders it with the reason, nothing saved."""
+    match = _match(match_id)
+    viewer = _viewer(match, request.user)
+    if not viewer["is_captain"]:
+        messages.error(
+            request, _("Solo i consiglieri dei due circoli possono schierarne la formazione.")
+        )
+        return redirect(match.get_absolute_url())
+    club_id = viewer["my_club_id"]
+    members = selectors.members_rated(match, club_id)
+    saved = [e.player_id for e in selectors.saved_lineup(match, club_id)]
+    form = LineupForm(
+        request.POST or None,
+        boards=match.boards,
+        members=members,
+        initial=LineupForm.initial_from(saved),
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.lineup_set(match_id=match.pk, by=request.user, player_ids=form.player_ids())
+        except services.TeamError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, _("Formazione salvata."))
+            return redirect(match.get_absolute_url())
+    status = 400 if request.method == "POST" else 200
+    return render(
+        request,
+        "teams/lineup.html",
+        {"match": match, "form": form, "club": clubs.clubs_by_id([club_id])[club_id]},
+        status=status,
+    )
+
+
+@login_required
+@require_POST
+def availability(request: HttpRequest, match_id: int) -> HttpResponse:
+    """RULES 16.2: a member says they are available, or no longer."""
+    match = _match(match_id)
+    available = request.POST.get("available") == "1"
+    try:
+        services.availability_set(match_id=match.pk, user=request.user, available=available)
+    except services.TeamError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request,
+            _("Ti sei detto disponibile.") if available else _("Non sei più disponibile."),
+        )
+    return redirect(match.get_absolute_url())
+
+
+@login_required
+def new(request: HttpRequest) -> HttpResponse:
+    """RULES 16.1: an officer opens a match of their club against another; a refusal re-renders
+    the form with the reason, nothing saved."""
+    membership = clubs.current_membership(user_id=request.user.pk)
+    if membership is None or membership.role not in OFFICERS:
+        messages.error(request, _("Solo i consiglieri di un circolo aprono un incontro a squadre."))
+        return redirect("clubs:list")
+    use_zone(request)
+    form = TeamMatchForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            match = services.match_create(
+                by=request.user, first_club_id=membership.club_id, data=form.to_data()
+            )
+        except services.TeamError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, _("Incontro aperto: ora i capitani schierano le formazioni."))
+            return redirect(match.get_absolute_url())
+    status = 400 if request.method == "POST" else 200
+    return render(
+        request, "teams/form.html", {"form": form, "club": membership.club}, status=status
+    )
