@@ -8,7 +8,9 @@ their `receivers.py`:
   not over that the player is in for the club: they may not leave the club until those end
   (RULES 12.3);
 - `register_calendar(writer)`: `writer(events, host=, now=) -> str`, the events as one .ics
-  file (the events' calendar code, `events.calendar`).
+  file (the events' calendar code, `events.calendar`);
+- `register_opener(opener)`: a `ClubOpener`, what an officer may open for the club (a team
+  match against another club): a link on the club's page, for its officers.
 """
 
 from __future__ import annotations
@@ -37,7 +39,15 @@ class ClubEvent:
         return self.status in ("scheduled", "running")
 
 
+@dataclass(frozen=True)
+class ClubOpener:
+    label: Callable[[], str]  # said in the page's language
+    url: Callable[[int], str]  # the opening form's address, for the club's id
+    testid: str
+
+
 _readers: list[Callable[[int], list[ClubEvent]]] = []
+_openers: list[ClubOpener] = []
 _commitments: list[Callable[[int, int], list[str]]] = []
 _calendar: list[Callable[..., str]] = []
 
@@ -54,6 +64,15 @@ def register_commitments(func: Callable[[int, int], list[str]]) -> None:
 
 def register_calendar(writer: Callable[..., str]) -> None:
     _calendar[:] = [writer]
+
+
+def register_opener(opener: ClubOpener) -> None:
+    if opener.testid not in {o.testid for o in _openers}:
+        _openers.append(opener)
+
+
+def openers() -> list[ClubOpener]:
+    return list(_openers)
 
 
 def events_of(club_id: int) -> list[ClubEvent]:

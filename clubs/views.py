@@ -115,6 +115,10 @@ def club_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "decisions": selectors.decisions_to_tell(user=request.user),
         "history": selectors.history(club) if membership is not None else [],
         "login_url": reverse("accounts:login") + "?" + urlencode({"next": request.path}),
+        "openers": [
+            {"label": o.label(), "url": o.url(club.pk), "testid": o.testid}
+            for o in registry.openers()
+        ],
     }
     return render(request, "clubs/detail.html", context)
 

@@ -2,12 +2,20 @@
 
 from __future__ import annotations
 
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
 from accounts import personal as account_data
 from clubs import registry as clubs
 from events.kinds import EventKind, register
 from games import commitments
 from teams import personal, selectors, tasks  # noqa: F401  (tasks: registered in every process, sent by name)
 from teams.models import TeamMatch
+
+
+def _open_match_url(club_id: int) -> str:
+    # The form opens a match of the officer's own club: a player is in one club at a time.
+    return reverse("teams:new")
 
 
 def game_finished(*, game_id: int) -> bool:
@@ -23,6 +31,13 @@ register(EventKind(model=TeamMatch, game_finished=game_finished))
 # (they stay in the club until it ends, RULES 16.6, 12.3).
 clubs.register_events(selectors.club_matches)
 clubs.register_commitments(selectors.commitments_of)
+
+# On the club's page, for its officers: a match against another club (RULES 16.1).
+clubs.register_opener(
+    clubs.ClubOpener(
+        label=lambda: _("Sfida un altro circolo"), url=_open_match_url, testid="club-open-match"
+    )
+)
 
 # The lobby's warning before a game that would cost a player their board (RULES 16.4).
 commitments.register(selectors.soon_commitments_of)

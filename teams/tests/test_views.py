@@ -8,8 +8,12 @@ import html
 from datetime import timedelta
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
+from accounts.tests.factories import UserFactory
+from clubs.tests.factories import club_with
 from teams import services
 from teams.models import Availability, LineupEntry, TeamMatch
 from teams.tests.factories import open_match, side
@@ -161,3 +165,19 @@ def test_a_member_who_is_no_officer_opens_no_match(client):
     client.force_login(milano.players[0])
     response = client.get("/incontri/nuovo/", follow=True)
     assert "Solo i consiglieri di un circolo" in response.content.decode()
+
+
+def test_the_clubs_page_leads_its_officers_to_the_match_form():
+    """RULES 16.1: an officer finds the form on their club's page (clubs.registry's opener);
+    a member does not, and the form is the officer's club's."""
+    president, member = UserFactory(), UserFactory()
+    club = club_with(president=president, members=[member])
+    page = reverse("clubs:detail", args=[club.pk])
+    officer_client, member_client = Client(), Client()
+    officer_client.force_login(president)
+    member_client.force_login(member)
+    html = officer_client.get(page).content.decode()
+    assert f'href="{reverse("teams:new")}" data-testid="club-open-match"' in html
+    assert 'data-testid="club-open-match"' not in member_client.get(page).content.decode()
+    form = officer_client.get(reverse("teams:new"))
+    assert form.status_code == 200 and club.name in form.content.decode()
