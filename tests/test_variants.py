@@ -210,6 +210,7 @@ def test_a_variant_declared_in_the_list_is_picked_up_everywhere():
         "otb.OtbTournament",
         "ratings.Rating",
         "ratings.RatingPeriod",
+        "teams.TeamMatch",
         "tournaments.Tournament",
     ]
     assert facts["forms"] == [True, True, True, True]
@@ -241,4 +242,4 @@ def test_a_variant_declared_in_the_list_is_picked_up_everywhere():
     assert facts["toy6_game"] == facts["toy"]
     # What the list cannot do on its own: the choices are in the migrations, so a new variant
     # comes with one migration for these apps.
-    assert facts["migrations"] == ["arena", "games", "otb", "ratings", "tournaments"]
+    assert facts["migrations"] == ["arena", "games", "otb", "ratings", "teams", "tournaments"]
