@@ -136,6 +136,9 @@ PROCESS_GROUPS = {
     "tests/test_e2e_accessibility.py::"
     "test_the_game_analysis_and_staff_pages_have_no_serious_violation": "processes",
     "tests/test_e2e_keyboard.py": "processes-events",
+    # The organizer's controls followed live (about 25 s): beside the events' runs, which evens
+    # the groups out once the accessibility check is split between them.
+    "tests/test_e2e_event_pages.py": "processes-events",
 }
 
 

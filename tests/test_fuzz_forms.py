@@ -84,7 +84,7 @@ def test_no_form_answers_500(client, url):
     fields = FORMS[url]
 
     @settings(
-        max_examples=60,
+        max_examples=40,
         deadline=None,
         suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
     )
