@@ -135,6 +135,9 @@ class MatchResult:
     second: int
     first_points: int
     second_points: int
+    # RULES 16.8: False when no board was played (every board empty on one side or both): it
+    # scores, but for the Swiss pairing it is no meeting and gives no colour (lim.md rule 2).
+    played: bool = True
 
 
 @dataclass(frozen=True)
@@ -245,6 +248,91 @@ def standings(
         )
         for place, team in enumerate(sorted(teams, key=key), start=1)
     ]
+
+
+# --- The Swiss of teams: what the Lim pairing sees ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class SwissRound:
+    """A round of a Swiss of teams already played: its matches and the team with the bye."""
+
+    matches: tuple[MatchResult, ...]
+    bye: int | None = None
+
+
+@dataclass(frozen=True)
+class SwissTeam:
+    """RULES 16.8: a team as the Lim pairing of the next round sees it, field for field what
+    tournaments.engine.model.PlayerState takes (a caller above both floors builds one from
+    the other); `team` is its league number, everything else speaks pairing numbers."""
+
+    number: int  # pairing number: 1 is the best-seeded team
+    team: int
+    score: int  # match points, byes included (2 a won match: the engine's units)
+    colours: str  # "W" first-named, "B" second-named, per match played, oldest first
+    opponents: frozenset[int]  # pairing numbers of the teams met over the boards
+    had_bye: bool
+    floated_last_round: bool  # met a team with a different score in the last round
+    colour_rounds: tuple[int, ...]  # the round of each entry of `colours`
+    won_by_forfeit: bool  # Lim 1: won a match nobody played on the other side
+
+
+def swiss_teams(rounds: Sequence[SwissRound], *, seeding: Sequence[int]) -> tuple[SwissTeam, ...]:
+    """RULES 16.8: every team's state before the next round of a Swiss of teams. `seeding` is
+    the league numbers in pairing-number order (the average rating of the N best-rated members,
+    then the name: the caller's). Scores are match points (Lim 3's score groups); the colour of
+    a match is the first board's, White for the first-named team (RULES 16.3); a match not
+    played is no meeting and has no colour (lim.md rule 2)."""
+    if len(set(seeding)) != len(seeding):
+        raise ValueError("a team twice in the seeding")
+    number = {team: index for index, team in enumerate(seeding, start=1)}
+    score = dict.fromkeys(seeding, 0)
+    colours: dict[int, list[tuple[int, str]]] = {team: [] for team in seeding}
+    opponents: dict[int, set[int]] = {team: set() for team in seeding}
+    had_bye: set[int] = set()
+    won_by_forfeit: set[int] = set()
+    floated: set[int] = set()
+    for index, round_ in enumerate(rounds, start=1):
+        before = dict(score)
+        floated = set()
+        seated = [t for m in round_.matches for t in (m.first, m.second)]
+        seated += [round_.bye] if round_.bye is not None else []
+        if not set(seated) <= set(seeding) or len(set(seated)) != len(seated):
+            raise ValueError(f"round {index} seats a team twice or a team not in the league")
+        for match in round_.matches:
+            first_mp, second_mp = match_points(match.first_points, match.second_points)
+            score[match.first] += first_mp
+            score[match.second] += second_mp
+            if not match.played:
+                if first_mp == MATCH_WIN:
+                    won_by_forfeit.add(match.first)
+                elif second_mp == MATCH_WIN:
+                    won_by_forfeit.add(match.second)
+                continue
+            colours[match.first].append((index, "W"))
+            colours[match.second].append((index, "B"))
+            opponents[match.first].add(number[match.second])
+            opponents[match.second].add(number[match.first])
+            if before[match.first] != before[match.second]:
+                floated |= {match.first, match.second}
+        if round_.bye is not None:
+            score[round_.bye] += MATCH_WIN  # RULES 16.8: the Swiss bye is a won match
+            had_bye.add(round_.bye)
+    return tuple(
+        SwissTeam(
+            number=number[team],
+            team=team,
+            score=score[team],
+            colours="".join(colour for _, colour in colours[team]),
+            opponents=frozenset(opponents[team]),
+            had_bye=team in had_bye,
+            floated_last_round=team in floated,
+            colour_rounds=tuple(r for r, _ in colours[team]),
+            won_by_forfeit=team in won_by_forfeit,
+        )
+        for team in seeding
+    )
 
 
 # --- Board prizes ----------------------------------------------------------------------------

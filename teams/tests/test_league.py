@@ -13,7 +13,9 @@ from teams.league import BoardGame, ByeScore, MatchResult, StandingRow
 
 # The tests may import anything (pyproject.toml: "**.tests.** -> **"); teams/league.py may not
 # import the engine, so the table is built here and handed in, as a caller above both will.
+from tournaments.engine import lim
 from tournaments.engine.berger import BergerRound, berger_schedule
+from tournaments.engine.model import PlayerState, RoundSpec
 
 
 @pytest.mark.parametrize(
@@ -311,6 +313,105 @@ def test_standings_refuse_a_team_outside_the_league_and_a_team_against_itself():
         league.standings([MatchResult(2, 2, 2, 2)], teams=[1, 2, 3])
     with pytest.raises(ValueError, match="bye for 9"):
         league.standings([], teams=[1, 2, 3], byes=[ByeScore(9, 2, 2)])
+
+
+# --- The Swiss of teams ---------------------------------------------------------------------
+
+
+# Pairing numbers 1..11 are these league numbers (the seeding comes from the caller).
+SEEDING = [4, 9, 1, 7, 11, 2, 5, 10, 3, 8, 6]
+SWISS_TWO_ROUNDS = [
+    league.SwissRound(
+        matches=(
+            MatchResult(4, 2, 3, 1),  # #1 v #6: 4 wins
+            MatchResult(5, 9, 1, 3),  # #7 v #2: 9 wins
+            MatchResult(1, 10, 2, 2),  # #3 v #8: drawn
+            MatchResult(3, 7, 0, 4),  # #9 v #4: 7 wins
+            MatchResult(11, 8, 3, 1),  # #5 v #10: 11 wins
+        ),
+        bye=6,  # #11
+    ),
+    # Scores after round 1: 4, 9, 7, 11 and 6 (the bye) 2; 1 and 10 1; 2, 5, 3, 8 0.
+    league.SwissRound(
+        matches=(
+            MatchResult(9, 4, 2, 2),  # 2 v 2: drawn
+            MatchResult(7, 11, 3, 1),  # 2 v 2: 7 wins
+            MatchResult(6, 1, 1, 3),  # 2 v 1: 1 wins, both floated
+            MatchResult(10, 2, 4, 0, played=False),  # 2 never showed: 10's win, no meeting
+            MatchResult(8, 5, 2, 2),  # 0 v 0: drawn
+        ),
+        bye=3,  # #9
+    ),
+]
+
+
+def test_swiss_teams_state_before_round_three():
+    states = {s.team: s for s in league.swiss_teams(SWISS_TWO_ROUNDS, seeding=SEEDING)}
+    # 6 (#11): bye 2 + lost to 1 (#3) 0 = 2; first-named in round 2 only; floated (2 v 1).
+    assert states[6] == league.SwissTeam(
+        number=11,
+        team=6,
+        score=2,
+        colours="W",
+        opponents=frozenset({3}),
+        had_bye=True,
+        floated_last_round=True,
+        colour_rounds=(2,),
+        won_by_forfeit=False,
+    )
+    # 1 (#3): drew 10 (#8) first-named, then won at 6 (#11) second-named: 1 + 2 = 3;
+    # floated (1 v 2).
+    assert states[1] == league.SwissTeam(
+        3, 1, 3, "WB", frozenset({8, 11}), False, True, (1, 2), False
+    )
+    # 10 (#8): drew 1 (#3) second-named, then won a match nobody played: 1 + 2 = 3, one colour,
+    # one opponent, no float (no meeting), and Lim 1's forfeit win.
+    assert states[10] == league.SwissTeam(8, 10, 3, "B", frozenset({3}), False, False, (1,), True)
+    # 2 (#6): lost to 4 (#1) second-named, then lost the match it never played: 0.
+    assert states[2] == league.SwissTeam(6, 2, 0, "B", frozenset({1}), False, False, (1,), False)
+    # 7 (#4): won at 3 (#9) second-named, then beat 11 (#5) first-named, 2 v 2: 4, no float.
+    assert states[7] == league.SwissTeam(
+        4, 7, 4, "BW", frozenset({9, 5}), False, False, (1, 2), False
+    )
+    # 3 (#9): lost to 7 first-named, then the bye: 0 + 2 = 2, one colour.
+    assert (states[3].score, states[3].had_bye, states[3].colours) == (2, True, "W")
+
+
+def test_swiss_teams_feed_the_lim_pairing():
+    # What a caller above both floors will do: PlayerState field for field, lim.pair_round.
+    states = league.swiss_teams(SWISS_TWO_ROUNDS, seeding=SEEDING)
+    players = [
+        PlayerState(
+            number=s.number,
+            score=s.score,
+            colours=s.colours,
+            opponents=s.opponents,
+            had_bye=s.had_bye,
+            floated_last_round=s.floated_last_round,
+            colour_rounds=s.colour_rounds,
+            won_by_forfeit=s.won_by_forfeit,
+        )
+        for s in states
+    ]
+    pairing = lim.pair_round(players, RoundSpec(number=3, total_rounds=6))
+    by_number = {s.number: s for s in states}
+    seated = [n for g in pairing.games for n in (g.white, g.black)] + [pairing.bye]
+    assert sorted(seated) == list(range(1, 12))
+    for game in pairing.games:
+        assert game.black not in by_number[game.white].opponents  # Lim 2: no rematch
+        # Lim 2 on the first board's colours: never first-named three times running.
+        assert not by_number[game.white].colours.endswith("WW")
+        assert not by_number[game.black].colours.endswith("BB")
+    # Lim 1: not 6 or 3 (had the bye), not 10 (won by forfeit).
+    assert by_number[pairing.bye].team not in {6, 3, 10}
+
+
+def test_swiss_teams_refuse_a_bad_seeding_or_round():
+    with pytest.raises(ValueError, match="seeding"):
+        league.swiss_teams([], seeding=[1, 2, 2])
+    twice = [league.SwissRound(matches=(MatchResult(1, 2, 2, 2), MatchResult(2, 3, 2, 2)))]
+    with pytest.raises(ValueError, match="round 1"):
+        league.swiss_teams(twice, seeding=[1, 2, 3, 4])
 
 
 # --- Board prizes ----------------------------------------------------------------------------
