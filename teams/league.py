@@ -1,5 +1,6 @@
 """A league of team matches (RULES 16.8) as plain Python (STYLE 1): which system a league
-plays, its round-robin calendar, its standings and its board prizes. Nothing here reads the
+plays, its round-robin calendar, what the Lim pairing of a Swiss of teams sees, its standings
+and its board prizes. Nothing here reads the
 database; teams are their league numbers (1..n, drawn by lot at the start, as Berger numbers,
 RULES 5.1).
 
@@ -265,7 +266,9 @@ class SwissRound:
 class SwissTeam:
     """RULES 16.8: a team as the Lim pairing of the next round sees it, field for field what
     tournaments.engine.model.PlayerState takes (a caller above both floors builds one from
-    the other); `team` is its league number, everything else speaks pairing numbers."""
+    the other); `team` is its league number, everything else speaks pairing numbers. The
+    round's RoundSpec says single games even with double games: a team's colour is its first
+    board's first game's, so colours do constrain (RULES 16.8)."""
 
     number: int  # pairing number: 1 is the best-seeded team
     team: int
