@@ -203,6 +203,20 @@ def test_an_event_pages_refetch_reads_little_beyond_the_session(
         assert client.get(url, **push).status_code == 200
 
 
+def test_a_round_start_game_page_reads_what_only_it_can(client, django_assert_num_queries):
+    """A tournament game's page as its player loads it at the round's start (bench/round_start.py):
+    the game, the session and its user, the tournament and the pairing's board, the players'
+    ratings, the challenges to tell, whether a tournament of theirs was cancelled, the clubs'
+    badges. Not their live tournament game: it is this one (RULES 1, one board at a time)."""
+    t = started_tournament(8)
+    game = tournament_games(t)[0]
+    client.force_login(game.white)
+    url = reverse("games:game", args=[game.pk])
+    client.get(url)
+    with django_assert_num_queries(9):
+        assert client.get(url).status_code == 200
+
+
 def test_a_start_positions_moves_are_worked_out_once_and_each_state_has_its_own():
     from games.services import game_state
     from games.services.state import _to_move

@@ -26,14 +26,17 @@ def home_tournaments(context, limit: int = 5):
 
 
 @register.inclusion_tag("tournaments/_banner.html", takes_context=True)
-def tournament_banner(context, game_id: int):
+def tournament_banner(context, game):
     """The banner of `tournaments/_site_notices.html` as its fragment would say it, written into
-    the page of the game `game_id` (one request per game page: a round start sends every player
-    there at once). On that game's own page it points to no game of that game's."""
+    the page of `game` (one request per game page: a round start sends every player there at
+    once). On that game's own page it points to no game of that game's; and a player of that
+    game while it is live has no other live game (RULES 1: one board at a time), so none is
+    looked for — the round start's case."""
     user = context.get("user")
     if user is None or not user.is_authenticated:
         return {"found": None, "cancelled": None}
-    found = selectors.live_tournament_game(user, besides=game_id)
+    playing = game.is_live and user.pk in (game.white_id, game.black_id)
+    found = None if playing else selectors.live_tournament_game(user, besides=game.pk)
     cancelled = None if found else selectors.recently_cancelled_for(user)
     return {"found": found, "cancelled": cancelled}
 
