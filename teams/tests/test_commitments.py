@@ -75,3 +75,32 @@ def test_a_player_in_a_line_up_cannot_enter_an_arena_at_the_same_time(named):
     )
     arena.entry_enter(arena_id=short.pk, player=first, now=now)
     assert Entry.objects.filter(arena=short, player=first).exists()
+
+
+def test_a_line_up_finds_the_players_busy_in_an_arena_or_a_tournament_by_the_window():
+    """RULES 16.6, each kind's `busy` from the players' side: an arena overlapping the match
+    names it; an arena ending as the match starts, or a tournament announced to end then, does
+    not (the windows' bounds, the arena's in SQL)."""
+    milano, torino = side([1900, 1800]), side([])
+    match = open_match(milano, torino, boards=2)
+    a, b = milano.players
+    overlapping = ArenaFactory(
+        name="Arena del giovedì",
+        starts_at=match.starts_at - timedelta(minutes=30),
+        duration_minutes=31,
+    )
+    Entry.objects.create(arena=overlapping, player=a, waiting_since=timezone.now())
+    before = ArenaFactory(starts_at=match.starts_at - timedelta(minutes=60), duration_minutes=60)
+    Entry.objects.create(arena=before, player=b, waiting_since=timezone.now())
+    announced = TournamentFactory(
+        starts_at=match.starts_at - timedelta(hours=1), announced_end=match.starts_at
+    )
+    Registration.objects.create(tournament=announced, player=b)
+    with pytest.raises(services.TeamError) as refused:
+        services.lineup_set(match_id=match.pk, by=milano.captain, player_ids=ids([a, b]))
+    assert refused.value.code == "committed"
+    assert a.username in refused.value.message and "Arena del giovedì" in refused.value.message
+    assert b.username not in refused.value.message
+    overlapping.status = Arena.Status.FINISHED
+    overlapping.save()
+    services.lineup_set(match_id=match.pk, by=milano.captain, player_ids=ids([a, b]))
