@@ -4,6 +4,7 @@ among its reserves, joins no tournament and enters no arena whose time overlaps 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -14,7 +15,8 @@ from arena.models import Arena, Entry
 from arena.tests.factories import ArenaFactory
 from events.services import EventError
 from teams import services
-from teams.tests.factories import open_match, side
+from teams.models import TeamMatch, expected_end
+from teams.tests.factories import match_data, open_match, side
 from tournaments import services as tournaments
 from tournaments.models import Registration
 from tournaments.tests.factories import TournamentFactory
@@ -104,3 +106,28 @@ def test_a_line_up_finds_the_players_busy_in_an_arena_or_a_tournament_by_the_win
     overlapping.status = Arena.Status.FINISHED
     overlapping.save()
     services.lineup_set(match_id=match.pk, by=milano.captain, player_ids=ids([a, b]))
+
+
+def test_the_expected_end_in_sql_is_the_match_calendar_end():
+    """RULES 16.6: the window queries' end (teams.models.expected_end) is `calendar_end`, for
+    single and double games and another time control."""
+    milano, torino = side([]), side([])
+    single = open_match(milano, torino, boards=2)
+    other, against = side([]), side([])
+    double = services.match_create(
+        by=other.captain,
+        first_club_id=other.club.pk,
+        data=replace(
+            match_data(against, boards=2),
+            double_games=True,
+            base_seconds=600,
+            increment_seconds=5,
+        ),
+    )
+    rows = dict(
+        TeamMatch.objects.filter(pk__in=[single.pk, double.pk])
+        .annotate(end=expected_end())
+        .values_list("pk", "end")
+    )
+    assert rows == {m.pk: m.calendar_end() for m in (single, double)}
+    assert double.calendar_end() - double.starts_at == timedelta(seconds=2 * 2 * (600 + 60 * 5))
