@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django.conf import settings
+from django.db.models import DateTimeField, DurationField, ExpressionWrapper, F, Func
 from django.utils.translation import gettext as _
 
 from arena.models import Arena, Entry
@@ -15,6 +16,33 @@ def entrants(arena_ids: Iterable[int]):
     return Entry.objects.filter(arena_id__in=list(arena_ids)).values_list(
         "arena_id", "player_id", "entered_at"
     )
+
+
+def busy(player_ids: Iterable[int], start, end) -> dict[int, str]:
+    """RULES 16.6: those of the players entered in an arena not over whose time (its start to
+    its end, RULES 8) overlaps [start, end) (events.kinds `busy`). One query from the players'
+    entries, the window in SQL."""
+    ends_at = ExpressionWrapper(
+        F("arena__starts_at")
+        + Func(
+            F("arena__duration_minutes"),
+            template="make_interval(mins => %(expressions)s)",
+            output_field=DurationField(),
+        ),
+        output_field=DateTimeField(),
+    )
+    rows = (
+        Entry.objects.filter(player_id__in=list(player_ids), arena__starts_at__lt=end)
+        .exclude(arena__status__in=[Arena.Status.FINISHED, Arena.Status.CANCELLED])
+        .alias(arena_end=ends_at)
+        .filter(arena_end__gt=start)
+        .order_by("arena__starts_at", "arena_id")
+        .values_list("player_id", "arena__name")
+    )
+    found: dict[int, str] = {}
+    for player_id, name in rows:
+        found.setdefault(player_id, name)
+    return found
 
 
 def arenas_section(user) -> list[dict]:

@@ -20,7 +20,14 @@ def game_finished(*, game_id: int) -> bool:
 
 # One kind of event (events.kinds): its games' ends come through the events router, and its
 # entrants are reminded before the start (events.reminders).
-register(EventKind(model=Arena, game_finished=game_finished, entrants=personal.entrants))
+register(
+    EventKind(
+        model=Arena,
+        game_finished=game_finished,
+        entrants=personal.entrants,
+        busy=personal.busy,  # RULES 16.6: a team match's line-up asks
+    )
+)
 
 
 def arena_started_news(user_id: int) -> list[dict]:

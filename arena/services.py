@@ -210,6 +210,8 @@ def entry_enter(
             )
     events.check_floor(arena, player.pk)  # RULES 7.2, at each entry
     events.check_club(arena, player.pk)  # RULES 12.6, at each entry
+    # RULES 16.6, one board at a time: from now on, for an arena already running.
+    events.check_free(arena, player.pk, start=max(now, arena.starts_at))
     club_id = _battle_club_of(arena, player) if arena.is_battle else None
     if entry is None:
         entry = Entry.objects.create(arena=arena, player=player, waiting_since=now, club_id=club_id)

@@ -31,6 +31,11 @@ class EventKind:
     # `annul(event_id=, player_id=)`, raising `events.services.EventError` when it cannot. None
     # for a kind that rates each game as it ends (an arena): there is no "before".
     annul: Callable[..., Any] | None = None
+    # RULES 16.6: `busy(player_ids, start, end) -> {player_id: event name}`, those of the players
+    # in an event of this kind not over (registered, entered) whose time, from its start to its
+    # expected end, overlaps [start, end). Read from the players' side (their own rows, by the
+    # player's index), not from every live event: a team match's line-up asks it.
+    busy: Callable[[Iterable[int], datetime, datetime], dict[int, str]] | None = None
 
     @property
     def code(self) -> str:

@@ -24,7 +24,7 @@ from accounts.services import account_lock_open
 from accounts.throttle import Counter, ThrottleUnavailable, attempt_right, count_in_order
 from clubs import selectors as clubs
 from clubs.models import OFFICERS, Club
-from events import options, reminders
+from events import commitments, options, reminders
 from events.kinds import open_live_event
 from ratings.selectors import rating_value, ratings_snapshot
 
@@ -112,6 +112,23 @@ def check_club(event, player_id: int) -> None:
         raise EventError(
             "club",
             _("Solo i soci del circolo «%(club)s» possono entrare.") % {"club": event.club.name},
+        )
+
+
+def check_free(event, player_id: int, *, start: datetime | None = None) -> None:
+    """RULES 16.6, one board at a time (§1): a player committed elsewhere (named in a team
+    match's line-up) for a time overlapping this event's, from `start` (its start, or now for
+    an arena already running) to its expected end, is refused with the name of that event."""
+    start = start or event.starts_at
+    name = commitments.committed_during(player_id, start, event.calendar_end())
+    if name is not None:
+        raise EventError(
+            "committed",
+            _(
+                "Sei nella formazione di «%(event)s», che si gioca nello stesso tempo: "
+                "non puoi entrare."
+            )
+            % {"event": name},
         )
 
 

@@ -8,10 +8,11 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import DateTimeField, DurationField, ExpressionWrapper, F, Func, Q
 from django.utils.translation import gettext_lazy as _
 
 from events.models import Event
+from games.rules.timecontrol import ESTIMATED_MOVES
 from teams import rules
 
 # RULES 16.2 Decision: the line-ups are final this long before the start.
@@ -19,6 +20,21 @@ LINEUP_DEADLINE = timedelta(minutes=15)
 # RULES 16.1 Decision: how far ahead a match may start.
 START_MIN = timedelta(hours=1)
 START_MAX = timedelta(days=30)
+
+
+def expected_end(prefix: str = "") -> ExpressionWrapper:
+    """`TeamMatch.calendar_end` in SQL (RULES 16.6: the start plus twice the time control's
+    estimated duration per game of a board), so that a window query filters on it in the
+    database: `prefix` reaches the match through a relation ("lineup__match__")."""
+    seconds = (
+        2
+        * F(prefix + "legs")
+        * (F(prefix + "base_seconds") + ESTIMATED_MOVES * F(prefix + "increment_seconds"))
+    )
+    duration = Func(
+        seconds, template="make_interval(secs => %(expressions)s)", output_field=DurationField()
+    )
+    return ExpressionWrapper(F(prefix + "starts_at") + duration, output_field=DateTimeField())
 
 
 class TeamMatch(Event):

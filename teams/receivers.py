@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 
 from accounts import personal as account_data
 from clubs import registry as clubs
+from events import commitments as event_commitments
 from events.kinds import EventKind, register
 from games import commitments
 from teams import personal, selectors, tasks  # noqa: F401  (tasks: registered in every process, sent by name)
@@ -38,6 +39,10 @@ clubs.register_opener(
         label=lambda: _("Sfida un altro circolo"), url=_open_match_url, testid="club-open-match"
     )
 )
+
+# One board at a time (RULES 16.6): a player named in a line-up joins no tournament and enters
+# no arena whose time overlaps the match's.
+event_commitments.register(selectors.match_named_during)
 
 # The lobby's warning before a game that would cost a player their board (RULES 16.4).
 commitments.register(selectors.soon_commitments_of)

@@ -15,7 +15,7 @@ from games.models import Status as GameStatus
 from games.selectors import board_geometry
 from ratings.selectors import ratings_at, ratings_snapshot
 from teams import rules
-from teams.models import Availability, Lineup, LineupEntry, TeamMatch
+from teams.models import Availability, Lineup, LineupEntry, TeamMatch, expected_end
 
 # How far ahead a match warns its players in the lobby (as a tournament's start, RULES 4.7).
 SOON = timedelta(hours=2)
@@ -29,6 +29,22 @@ def commitments_of(club_id: int, user_id: int) -> list[str]:
         .exclude(lineup__match__status__in=[TeamMatch.Status.FINISHED, TeamMatch.Status.CANCELLED])
         .values_list("lineup__match__name", flat=True)
         .order_by("lineup__match__starts_at")
+    )
+
+
+def match_named_during(player_id: int, start, end) -> str | None:
+    """RULES 16.6, one board at a time (§1): the name of a match not over in whose line-up
+    (reserves too) the player is named and whose time, from its start to its expected end,
+    overlaps [start, end); else None. The tournaments' join and the arena's entry ask it
+    through `events.commitments`. One query, the window in SQL."""
+    return (
+        LineupEntry.objects.filter(player_id=player_id, lineup__match__starts_at__lt=end)
+        .exclude(lineup__match__status__in=[TeamMatch.Status.FINISHED, TeamMatch.Status.CANCELLED])
+        .alias(match_end=expected_end("lineup__match__"))
+        .filter(match_end__gt=start)
+        .order_by("lineup__match__starts_at", "lineup__match_id")
+        .values_list("lineup__match__name", flat=True)
+        .first()
     )
 
 

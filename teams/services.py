@@ -54,6 +54,7 @@ from teams.models import (
     Lineup,
     LineupEntry,
     TeamMatch,
+    expected_end,
 )
 
 User = get_user_model()
@@ -148,37 +149,30 @@ def _before_deadline(match: TeamMatch, now: datetime) -> None:
         )
 
 
-def _window_overlaps(event, start: datetime, end: datetime) -> bool:
-    return event.starts_at < end and event.calendar_end() > start
-
-
 def _committed_elsewhere(match: TeamMatch, player_ids: Sequence[int]) -> dict[int, str]:
     """RULES 16.6: for each of these players, the name of an event not over whose time
-    overlaps the match's that they are in (registered, entered, in another match's line-up)."""
+    overlaps the match's that they are in (registered, entered, in another match's line-up).
+    Read from the players' side: each kind's `busy` (events.kinds) and the other matches'
+    line-ups, the window (start before the match's end, expected end after its start) in SQL
+    by the players' own rows, never every live event."""
     start, end = match.starts_at, match.calendar_end()
-    wanted = set(player_ids)
+    wanted = list(player_ids)
     found: dict[int, str] = {}
     for kind in kinds.all_kinds():
-        if kind.entrants is None or kind.model is TeamMatch:
-            continue
-        live = {
-            e.pk: e
-            for e in kind.model.objects.live().filter(starts_at__lt=end)
-            if _window_overlaps(e, start, end)
-        }
-        if live:
-            for event_id, player_id, _joined in kind.entrants(live):
-                if player_id in wanted:
-                    found.setdefault(player_id, live[event_id].name)
+        if kind.busy is not None and kind.model is not TeamMatch:
+            for player_id, name in kind.busy(wanted, start, end).items():
+                found.setdefault(player_id, name)
     others = (
         LineupEntry.objects.filter(player_id__in=wanted, lineup__match__starts_at__lt=end)
         .exclude(lineup__match=match)
         .exclude(lineup__match__status__in=[TeamMatch.Status.FINISHED, TeamMatch.Status.CANCELLED])
-        .select_related("lineup__match")
+        .alias(match_end=expected_end("lineup__match__"))
+        .filter(match_end__gt=start)
+        .order_by("lineup__match__starts_at", "lineup__match_id")
+        .values_list("player_id", "lineup__match__name")
     )
-    for entry in others:
-        if _window_overlaps(entry.lineup.match, start, end):
-            found.setdefault(entry.player_id, entry.lineup.match.name)
+    for player_id, name in others:
+        found.setdefault(player_id, name)
     return found
 
 

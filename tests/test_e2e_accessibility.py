@@ -38,6 +38,11 @@ from games.services import game_resign
 from games.tests.factories import open_game
 from otb import services as otb_services
 from otb.tests.test_services import field as otb_field
+from teams import services as team_services
+from teams.models import TeamMatch
+from teams.tests.factories import match_data as team_match_data
+from teams.tests.factories import open_match as open_team_match
+from teams.tests.factories import side as team_side
 from tests.browser import no_csp_violations, session_cookie
 from tests.test_e2e_computer_analysis import mated
 from tournaments import running
@@ -205,6 +210,19 @@ def world(*, staff_pages: bool) -> SimpleNamespace:
     otb_services.round_pair(tournament_id=otb.pk, by=viewer)
     otb_services.round_publish(tournament_id=otb.pk, by=viewer, number=1)
     otb_services.result_set(tournament_id=otb.pk, by=viewer, number=1, board=1, typed="=")
+
+    # Team matches (RULES 16): one running between two clubs of its own, its boards' games
+    # open; one the viewer's club is to play, whose line-up form its president fills.
+    home, away = team_side([1900, 1800]), team_side([1850, 1750])
+    running_match = open_team_match(home, away, boards=2, name="Incontro in corso")
+    for club_side in (home, away):
+        team_services.lineup_set(match_id=running_match.pk, by=club_side.captain,
+                                 player_ids=[u.pk for u in club_side.players])  # fmt: skip
+    TeamMatch.objects.filter(pk=running_match.pk).update(starts_at=timezone.now())
+    assert team_services.match_start(match_id=running_match.pk)
+    to_play = team_services.match_create(
+        by=viewer, first_club_id=club.pk, data=team_match_data(team_side([]), boards=2)
+    )
 
     return SimpleNamespace(**locals())
 
@@ -403,6 +421,8 @@ def test_the_game_analysis_and_staff_pages_have_no_serious_violation(site, brows
         p.page.wait_for_load_state("networkidle")
         p.check("computer analysis done")
         p.visit("finished chess, analysis offered", f"/games/{w.unanalysed.pk}/")
+        p.visit("team match running", f"/incontri/{w.running_match.pk}/")
+        p.visit("team match line-up", f"/incontri/{w.to_play.pk}/formazione/")
         p.visit("free analysis board", "/analysis/")
         p.page.get_by_test_id("paste-text").fill("not a position")
         p.where.update(label="free board, paste refused", status="400")

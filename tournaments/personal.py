@@ -17,6 +17,28 @@ def entrants(tournament_ids: Iterable[int]):
     )
 
 
+def busy(player_ids: Iterable[int], start, end) -> dict[int, str]:
+    """RULES 16.6: those of the players registered in a tournament not over whose time overlaps
+    [start, end) (events.kinds `busy`). The tournaments starting before `end` are found in SQL
+    from the players' registrations; their expected end is checked here, on those few, since
+    before the start it is the engine's plan for the players registered (RULES 4.9)."""
+    rows = (
+        Registration.objects.filter(player_id__in=list(player_ids), tournament__starts_at__lt=end)
+        .exclude(tournament__status__in=[Tournament.Status.FINISHED, Tournament.Status.CANCELLED])
+        .select_related("tournament")
+        .order_by("tournament__starts_at", "tournament_id")
+    )
+    found: dict[int, str] = {}
+    ends: dict[int, object] = {}
+    for row in rows:
+        tournament = row.tournament
+        if tournament.pk not in ends:
+            ends[tournament.pk] = tournament.calendar_end()
+        if ends[tournament.pk] > start:
+            found.setdefault(row.player_id, tournament.name)
+    return found
+
+
 def tournaments_section(user) -> list[dict]:
     played = {
         p.tournament_id: p

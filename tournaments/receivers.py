@@ -30,6 +30,7 @@ register(
         model=Tournament,
         game_finished=game_finished,
         entrants=personal.entrants,
+        busy=personal.busy,  # RULES 16.6: a team match's line-up asks
         tells_cancellation=True,  # its banner, with the reason (tournaments/_banner.html)
         annul=annul,  # RULES 15.5
     )

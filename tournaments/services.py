@@ -189,6 +189,7 @@ def registration_join(
         raise TournamentError("full", _("Il torneo è al completo."))
     events.check_floor(tournament, player.pk)  # RULES 7.2
     events.check_club(tournament, player.pk)  # RULES 12.6
+    events.check_free(tournament, player.pk)  # RULES 16.6, one board at a time
     registration = Registration.objects.create(tournament=tournament, player=player)
     changed_on_commit(tournament.pk)
     return registration
