@@ -4,6 +4,9 @@ in the data download, the deletion refused while they are named in a match not o
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from datetime import datetime
+
 from django.conf import settings
 from django.utils.translation import gettext as _
 
@@ -31,6 +34,24 @@ def matches_section(user) -> list[dict]:
             }
         )
     return rows
+
+
+def entrants(match_ids: Iterable[int]) -> list[tuple[int, int, datetime]]:
+    """RULES 11, 16.2: who is reminded before a match and told when it is cancelled — the
+    players named in a line-up (boards and reserves), joined when it was saved, and the members
+    who said they are available, when they said so (events.kinds `entrants`)."""
+    ids = list(match_ids)
+    named = LineupEntry.objects.filter(lineup__match_id__in=ids).values_list(
+        "lineup__match_id", "player_id", "lineup__saved_at"
+    )
+    available = Availability.objects.filter(match_id__in=ids).values_list(
+        "match_id", "player_id", "said_at"
+    )
+    first: dict[tuple[int, int], datetime] = {}
+    for match_id, player_id, at in [*named, *available]:
+        key = (match_id, player_id)
+        first[key] = min(at, first.get(key, at))
+    return [(match_id, player_id, at) for (match_id, player_id), at in first.items()]
 
 
 def named_in_a_match_blocker(user) -> list[str]:

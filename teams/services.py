@@ -34,7 +34,7 @@ from django.utils.translation import gettext as _
 from accounts.services import account_open
 from clubs import selectors as clubs
 from clubs.models import OFFICERS, Club, Membership
-from events import kinds
+from events import kinds, reminders
 from events import options as event_options
 from events import services as events
 from events.ending import end_live_games
@@ -262,6 +262,7 @@ def match_cancel(
             broadcast.changed_on_commit(match)
             match.save(update_fields=["status", "cancelled_at", "next_due_at", "version"])
             end_live_games(match, now=now, rated=False)
+            reminders.event_cancelled(match, by_id=getattr(by, "pk", None), now=now)  # RULES 11.3
             return match
         if match.status != TeamMatch.Status.SCHEDULED:
             raise TeamError("not_scheduled", _("Solo un incontro non ancora iniziato si annulla."))
@@ -277,6 +278,7 @@ def match_cancel(
         match.next_due_at = None
         broadcast.changed_on_commit(match)
         match.save(update_fields=["status", "cancelled_at", "next_due_at", "version"])
+        reminders.event_cancelled(match, by_id=by_id, now=now)  # RULES 11.3
     return match
 
 
