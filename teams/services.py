@@ -67,13 +67,7 @@ POINTS = {  # RULES 16.5 (as RULES 4.6), per game, (white, black)
 }
 
 
-class TeamError(Exception):
-    """A refusal with its reason, ready to show; nothing was saved."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+TeamError = events.EventError  # the refusals of every event kind are one class (events.services)
 
 
 @dataclass(frozen=True)
@@ -207,10 +201,7 @@ def match_create(*, by, first_club_id: int, data: MatchData, now: datetime | Non
                 _("Solo i consiglieri del circolo «%(club)s» possono aprire questo incontro.")
                 % {"club": first.name},
             )
-        try:
-            events.opener_lock_and_check(by)  # RULES 1: one live event per person
-        except events.EventError as error:
-            raise TeamError(error.code, error.message) from None
+        events.opener_lock_and_check(by)  # RULES 1: one live event per person
         match = TeamMatch(
             opened_by=by,
             first_club=first,
@@ -219,26 +210,23 @@ def match_create(*, by, first_club_id: int, data: MatchData, now: datetime | Non
             legs=2 if data.double_games else 1,
             seed=random.SystemRandom().getrandbits(62),
         )
-        try:
-            events.apply_options(
-                match,
-                events.EventOptions(
-                    name=data.name,
-                    description=data.description,
-                    variant=data.variant,
-                    base_seconds=data.base_seconds,
-                    increment_seconds=data.increment_seconds,
-                    starts_at=data.starts_at,
-                    opening_mode=data.opening_mode,
-                    thematic_opening=data.thematic_opening,
-                    rated=data.rated,
-                    floor=None,  # RULES 16.1: no floor
-                    password="",
-                ),
-                double_games=data.double_games,
-            )
-        except events.EventError as error:
-            raise TeamError(error.code, error.message) from None
+        events.apply_options(
+            match,
+            events.EventOptions(
+                name=data.name,
+                description=data.description,
+                variant=data.variant,
+                base_seconds=data.base_seconds,
+                increment_seconds=data.increment_seconds,
+                starts_at=data.starts_at,
+                opening_mode=data.opening_mode,
+                thematic_opening=data.thematic_opening,
+                rated=data.rated,
+                floor=None,  # RULES 16.1: no floor
+                password="",
+            ),
+            double_games=data.double_games,
+        )
         match.full_clean()
         match.save()
     return match
@@ -255,7 +243,7 @@ def match_cancel(
         match = _match_locked(match_id)
         if staff:
             if not match.is_live:
-                raise events.EventError("closed", _("L'incontro è concluso o annullato."))
+                raise TeamError("closed", _("L'incontro è concluso o annullato."))
             match.status = TeamMatch.Status.CANCELLED
             match.cancelled_at = now
             match.next_due_at = None
@@ -392,10 +380,7 @@ def availability_set(*, match_id: int, user, available: bool, now: datetime | No
     with locks.atomic():
         match = _match_locked(match_id)
         _before_deadline(match, now)
-        try:
-            events.player_lock_and_check(user)  # RULES 1: a closed account says nothing
-        except events.EventError as error:
-            raise TeamError(error.code, error.message) from None
+        events.player_lock_and_check(user)  # RULES 1: a closed account says nothing
         membership = clubs.current_membership(user_id=user.pk)
         if membership is None or membership.club_id not in match.club_ids():
             raise TeamError(
