@@ -1,6 +1,6 @@
 """The Lim checker on random tournaments (`make check-lim`): each a random Swiss of 10-200
-players paired by us (`python -m tournaments.engine random`: draws, absences, forfeits),
-written as TRF-16, read back and checked round by round (`python -m tournaments.engine check`):
+players paired by us (`python -m events.pairing random`: draws, absences, forfeits),
+written as TRF-16, read back and checked round by round (`python -m events.pairing check`):
 every round must agree. Prints a summary; exits 1 with the parameters to reproduce the first
 disagreement."""
 
@@ -14,9 +14,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tournaments.engine.checker import check_tournament, format_findings  # noqa: E402
-from tournaments.engine.simulate import simulate  # noqa: E402
-from tournaments.engine.trf import read_trf, write_trf  # noqa: E402
+from events.pairing.checker import check_tournament, format_findings  # noqa: E402
+from events.pairing.simulate import simulate  # noqa: E402
+from events.pairing.trf import read_trf, write_trf  # noqa: E402
 
 
 def main() -> int:

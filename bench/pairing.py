@@ -10,7 +10,7 @@ paired both over the whole round and within the group as docs/lim.md writes it (
 fields, a hand-built state where the two differ and the real TRF of another engine.
 
 Last the command line's start-up: the wall time of a whole
-`python -m tournaments.engine pair <12-player file>` process, on a copy of the engine without
+`python -m events.pairing pair <12-player file>` process, on a copy of the engine without
 byte-code (as every run was where PYTHONDONTWRITEBYTECODE is set) and byte-compiled (as after
 `make compile`, part of `make run` and `make test`). Target: median under 40 ms byte-compiled.
 """
@@ -31,15 +31,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tournaments.engine.checks import Quality, hard_rule_violations, quality  # noqa: E402
-from tournaments.engine.cli import format_pairing  # noqa: E402
-from tournaments.engine.lim import (  # noqa: E402
+from events.pairing.checks import Quality, hard_rule_violations, quality  # noqa: E402
+from events.pairing.cli import format_pairing  # noqa: E402
+from events.pairing.lim import (  # noqa: E402
     GROUP_READING,
     ROUND_READING,
     PairingNotes,
     pair_round,
 )
-from tournaments.engine.model import (  # noqa: E402
+from events.pairing.model import (  # noqa: E402
     Entrant,
     Game,
     Pairing,
@@ -47,9 +47,9 @@ from tournaments.engine.model import (  # noqa: E402
     RoundSpec,
     Tournament,
 )
-from tournaments.engine.rounds import plan_tournament  # noqa: E402
-from tournaments.engine.simulate import SimulationReport, random_result, simulate  # noqa: E402
-from tournaments.engine.trf import read_trf, write_trf  # noqa: E402
+from events.pairing.rounds import plan_tournament  # noqa: E402
+from events.pairing.simulate import SimulationReport, random_result, simulate  # noqa: E402
+from events.pairing.trf import read_trf, write_trf  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[1] / "tournaments" / "tests" / "engine" / "data"
 
@@ -151,7 +151,7 @@ def main() -> int:
 
 
 def command_line_start_up(runs: int) -> float:
-    """Median wall time of `python -m tournaments.engine pair` on 12 players,
+    """Median wall time of `python -m events.pairing pair` on 12 players,
     byte-compiled; prints it beside the same without byte-code and a bare interpreter."""
     rng = random.Random(12)
     t = Tournament(tuple(Entrant(n, f"Player {n}", 2400 - 10 * n) for n in range(1, 13)), 5)
@@ -173,7 +173,7 @@ def command_line_start_up(runs: int) -> float:
             shutil.copy(ROOT / "events" / name, copy / "events")
         trf = copy / "twelve.trf"
         trf.write_text(write_trf(t))
-        pair = [sys.executable, "-m", "tournaments.engine", "pair", str(trf)]
+        pair = [sys.executable, "-m", "events.pairing", "pair", str(trf)]
 
         def wall(command: list[str]) -> float:
             times = []
@@ -190,7 +190,7 @@ def command_line_start_up(runs: int) -> float:
         compileall.compile_dir(copy / "tournaments", quiet=1)
         warm = wall(pair)
     print(
-        f"\ncommand-line start-up: python -m tournaments.engine pair, 12 players, "
+        f"\ncommand-line start-up: python -m events.pairing pair, 12 players, "
         f"median of {runs} runs: {warm * 1000:.1f} ms byte-compiled, {cold * 1000:.1f} ms "
         f"without byte-code (PYTHONDONTWRITEBYTECODE=1); a bare interpreter {bare * 1000:.1f} ms; "
         f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"

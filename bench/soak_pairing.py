@@ -18,8 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tournaments.engine.rounds import plan_tournament  # noqa: E402
-from tournaments.engine.simulate import format_report, simulate  # noqa: E402
+from events.pairing.rounds import plan_tournament  # noqa: E402
+from events.pairing.simulate import format_report, simulate  # noqa: E402
 
 
 def main() -> int:

@@ -1,6 +1,6 @@
 """Maximum-cardinality matching on general graphs (Edmonds' blossom algorithm), pure Python.
 
-Shared by both kinds of event: the Lim pairing (tournaments.engine.lim) and the arena pairing
+Shared by both kinds of event: the Lim pairing (events.pairing.lim) and the arena pairing
 (arena.engine.pairing) ask it whether everybody can still be paired.
 
 The Lim pairing asks the same question again and again: "if these two play each other (or this

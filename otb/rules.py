@@ -12,9 +12,9 @@ from decimal import Decimal
 
 from ratings.elo_italia import rate_period
 from ratings.performance import performance
-from tournaments.engine.checker import rule_of
-from tournaments.engine.checks import hard_rule_violations
-from tournaments.engine.model import DRAW_POINTS, WIN_POINTS, Pairing, PlayerState, RoundSpec
+from events.pairing.checker import rule_of
+from events.pairing.checks import hard_rule_violations
+from events.pairing.model import DRAW_POINTS, WIN_POINTS, Pairing, PlayerState, RoundSpec
 
 # -- results typed on the round sheet (RULES 13.8) -------------------------------------------
 

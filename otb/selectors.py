@@ -9,7 +9,7 @@ from django.db.models import Q
 
 from otb.models import OtbBoard, OtbBye, OtbPlayer, OtbRound, OtbTournament
 from otb.rules import POINTS, RatedGame, prohibited_pairs, rating_report
-from tournaments.engine.model import (
+from events.pairing.model import (
     BLACK,
     BYE_HALF,
     BYE_PAIRING_ALLOCATED,
@@ -21,7 +21,7 @@ from tournaments.engine.model import (
     GameResult,
     Tournament,
 )
-from tournaments.engine.standings import round_robin_standings, swiss_standings
+from events.pairing.standings import round_robin_standings, swiss_standings
 
 BYE_KINDS = {OtbBye.HALF: (BYE_HALF, 1), OtbBye.ZERO: (BYE_ZERO, 0)}
 
@@ -62,7 +62,7 @@ def numbered_players(tournament: OtbTournament) -> list[OtbPlayer]:
 
 
 def engine_tournament(tournament: OtbTournament, *, before_round: int | None = None) -> Tournament:
-    """The tournament as the engine sees it (tournaments/engine/model.py): the rounds before
+    """The tournament as the engine sees it (events/pairing/model.py): the rounds before
     `before_round` (every round when None), with the players who will not be paired in
     `before_round` announced absent (late entries not yet in, withdrawals, requested byes).
 

@@ -24,13 +24,13 @@ from otb.broadcast import changed_on_commit
 from otb.models import FormatChoice, OtbBoard, OtbBye, OtbPlayer, OtbRound, OtbTournament
 from otb.rules import PlayerRow, judge_pairing, parse_typed, read_players_csv
 from ratings.selectors import ratings_snapshot
-from tournaments.engine.berger import berger_schedule
-from tournaments.engine.lim import NoLegalPairing, pair_round
-from tournaments.engine.model import Game, Pairing, PlayerState
-from tournaments.engine.rounds import ROUND_ROBIN, SWISS, plan_tournament
+from events.pairing.berger import berger_schedule
+from events.pairing.lim import NoLegalPairing, pair_round
+from events.pairing.model import Game, Pairing, PlayerState
+from events.pairing.rounds import ROUND_ROBIN, SWISS, plan_tournament
 
 STAFF_CORRECTS = frozenset({"name", "venue", "time_control"})  # otb/admin.py
-MAX_PLAYERS = 1000  # the TRF's bound (tournaments/engine/trf.py)
+MAX_PLAYERS = 1000  # the TRF's bound (events/pairing/trf.py)
 LOT = random.SystemRandom()  # the draws by lot (a test may put a seeded Random in its place)
 
 

@@ -1,5 +1,5 @@
 """The TRF-16 of an over-the-board tournament (RULES 13.10): the engine's writer
-(`tournaments.engine.trf.write_trf`, with TRF-2026's 142/152/162 tags and JaVaFo's), and what
+(`events.pairing.trf.write_trf`, with TRF-2026's 142/152/162 tags and JaVaFo's), and what
 the federations ask besides: the header lines (012-122) and, on every 001 line, sex, federation,
 FIDE id, birth date and the rank by the tiebreaks. The added columns are ones the engine's
 reader does not read, so the file reads back to the same tournament."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from otb import selectors
 from otb.models import OtbTournament
-from tournaments.engine.trf import one_line, write_trf
+from events.pairing.trf import one_line, write_trf
 
 FEDERATION = "ITA"  # RULES 13.10 Decision: the players of an Italian club's tournament
 

@@ -5,7 +5,7 @@ database; teams are their league numbers (1..n, drawn by lot at the start, as Be
 RULES 5.1).
 
 Its one deliberate reading: the round robin is the FSI Berger table of the field, read team for
-team — but this module does not build the table. The pairing engine (tournaments.engine) sits
+team — but this module does not build the table. The pairing engine (events.pairing) sits
 on the floor of the kinds of event beside `teams`, and one kind never imports another
 (pyproject.toml, the "floors" contract), so the table comes in as data, in the engine's own
 shape (`TableRound`: what `berger_schedule` returns), and the team rules are applied to it
@@ -48,7 +48,7 @@ def swiss_rounds(teams: int) -> int:
 
 
 class TableRound(Protocol):
-    """One row of a Berger table, as tournaments.engine.berger.BergerRound gives it: the pairs
+    """One row of a Berger table, as events.pairing.berger.BergerRound gives it: the pairs
     (the first number has White) and who rests."""
 
     @property
@@ -265,7 +265,7 @@ class SwissRound:
 @dataclass(frozen=True)
 class SwissTeam:
     """RULES 16.8: a team as the Lim pairing of the next round sees it, field for field what
-    tournaments.engine.model.PlayerState takes (a caller above both floors builds one from
+    events.pairing.model.PlayerState takes (a caller above both floors builds one from
     the other); `team` is its league number, everything else speaks pairing numbers. The
     round's RoundSpec says single games even with double games: a team's colour is its first
     board's first game's, so colours do constrain (RULES 16.8)."""

@@ -100,7 +100,7 @@ class Tournament(Event):
 
         from django.conf import settings
 
-        from tournaments.engine.rounds import MAX_PLAYERS, MIN_PLAYERS, plan_tournament
+        from events.pairing.rounds import MAX_PLAYERS, MIN_PLAYERS, plan_tournament
 
         players = min(MAX_PLAYERS, max(MIN_PLAYERS, self.minimum, self.registrations.count()))
         plan = plan_tournament(
@@ -238,7 +238,7 @@ class Round(models.Model):
     start_fen = models.TextField(_("posizione iniziale"), blank=True)  # "": the normal start
     started_at = models.DateTimeField(_("iniziato il"))
     # How the pairing was made, decision by decision, as the engine took them (Lim's trace,
-    # `tournaments.engine.lim.Step`; a round robin's Berger row): the round page's "why".
+    # `events.pairing.lim.Step`; a round robin's Berger row): the round page's "why".
     pairing_trace = models.JSONField(_("come è stato abbinato"), default=list, blank=True)
     ended_at = models.DateTimeField(_("finito il"), null=True, blank=True)
 

@@ -25,7 +25,7 @@ from games.selectors import games_export
 from tournaments import selectors, services, why
 from tournaments.broadcast import group_name
 from tournaments.describe import describe, outcome_line
-from tournaments.engine.trf import write_trf
+from events.pairing.trf import write_trf
 from tournaments.forms import TournamentForm
 from tournaments.models import Participant, Tournament
 from tournaments.selectors import engine_tournament

@@ -1,5 +1,5 @@
 """Why a round was paired as it was ("Perché questi abbinamenti"): the engine's own decisions,
-kept with the round as it paired it (`Round.pairing_trace`, `tournaments.engine.lim.Step`),
+kept with the round as it paired it (`Round.pairing_trace`, `events.pairing.lim.Step`),
 put in words an arbiter and a player can read, each with the rule that decided it (docs/lim.md,
 docs/rules.md). Nothing is reconstructed afterwards."""
 

@@ -17,7 +17,7 @@ from fairplay.models import Review
 from fairplay.tests.factories import finished_game
 from games.models import Game
 from ratings.models import RatingChange, RatingPeriod
-from tournaments.engine import model
+from events.pairing import model
 from tournaments.models import Participant, Tournament
 from tournaments.selectors import annulled_results, engine_tournament, final_standings
 from tournaments.tests.factories import tick

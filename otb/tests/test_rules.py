@@ -19,7 +19,7 @@ from otb.rules import (
     rating_report,
     read_players_csv,
 )
-from tournaments.engine.model import Game, Pairing, PlayerState, RoundSpec
+from events.pairing.model import Game, Pairing, PlayerState, RoundSpec
 
 
 @pytest.mark.parametrize(

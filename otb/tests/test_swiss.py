@@ -15,8 +15,8 @@ from otb import selectors, services
 from otb.models import OtbTournament
 from otb.tests import scenario
 from otb.trf import otb_trf
-from tournaments.engine.checker import check_tournament
-from tournaments.engine.trf import read_trf
+from events.pairing.checker import check_tournament
+from events.pairing.trf import read_trf
 
 pytestmark = pytest.mark.django_db
 

@@ -13,9 +13,9 @@ from teams.league import BoardGame, ByeScore, MatchResult, StandingRow
 
 # The tests may import anything (pyproject.toml: "**.tests.** -> **"); teams/league.py may not
 # import the engine, so the table is built here and handed in, as a caller above both will.
-from tournaments.engine import lim
-from tournaments.engine.berger import BergerRound, berger_schedule
-from tournaments.engine.model import PlayerState, RoundSpec
+from events.pairing import lim
+from events.pairing.berger import BergerRound, berger_schedule
+from events.pairing.model import PlayerState, RoundSpec
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@ from tournaments.broadcast import (
     changed_on_commit,
     players_changed_on_commit,
 )
-from tournaments.engine import lim
+from events.pairing import lim
 from tournaments.models import EndReason, Tournament
 
 from .common import _locked, _reschedule, round_pause

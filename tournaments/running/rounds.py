@@ -20,8 +20,8 @@ from tournaments.broadcast import (
     game_opened_on_commit,
     players_changed_on_commit,
 )
-from tournaments.engine import lim, model
-from tournaments.engine.berger import berger_schedule
+from events.pairing import lim, model
+from events.pairing.berger import berger_schedule
 from tournaments.models import Format, Pairing, Round, Tournament
 from tournaments.selectors import engine_tournament
 

@@ -15,8 +15,8 @@ from tournaments.broadcast import (
     changed_on_commit,
     players_changed_on_commit,
 )
-from tournaments.engine import model
-from tournaments.engine.rounds import ROUND_ROBIN, plan_tournament
+from events.pairing import model
+from events.pairing.rounds import ROUND_ROBIN, plan_tournament
 from tournaments.models import EndReason, Participant, Tournament
 
 from .common import _locked, _reschedule, round_slot

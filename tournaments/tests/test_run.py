@@ -20,7 +20,7 @@ from games.models import Status as GameStatus
 from live import pushes
 from ratings.models import RatingPeriod
 from tournaments import running
-from tournaments.engine import lim
+from events.pairing import lim
 from tournaments.models import EndReason, Format, Pairing, Participant, Round, Tournament
 from tournaments.selectors import final_standings
 from tournaments.tests.factories import RegistrationFactory, TournamentFactory, tick

@@ -3,9 +3,9 @@
 import random
 from dataclasses import replace
 
-from tournaments.engine.lim import pair_round
-from tournaments.engine.model import Entrant, GameResult, PlayerState, Tournament
-from tournaments.engine.simulate import random_result
+from events.pairing.lim import pair_round
+from events.pairing.model import Entrant, GameResult, PlayerState, Tournament
+from events.pairing.simulate import random_result
 
 
 def player(

@@ -3,9 +3,9 @@
 import ast
 from pathlib import Path
 
-import tournaments.engine
+import events.pairing
 
-ENGINE = Path(tournaments.engine.__file__).parent
+ENGINE = Path(events.pairing.__file__).parent
 
 
 def test_the_engine_imports_nothing_from_django():

@@ -1,4 +1,4 @@
-"""A Lim checker anyone can run on a played Swiss: `python -m tournaments.engine check FILE.trf`.
+"""A Lim checker anyone can run on a played Swiss: `python -m events.pairing check FILE.trf`.
 
 Every round of the file is paired again by this engine from the state before it — the file's
 own earlier rounds, its absences of that round — and compared with the pairing the file says

@@ -6,16 +6,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.engine.checks import hard_rule_violations
-from tournaments.engine.lim import NoLegalPairing, pair_round
-from tournaments.engine.model import (
+from events.pairing.checks import hard_rule_violations
+from events.pairing.lim import NoLegalPairing, pair_round
+from events.pairing.model import (
     BYE_HALF,
     BYE_ZERO,
     Bye,
     Entrant,
     Tournament,
 )
-from tournaments.engine.trf import MAX_TRF_CHARS, TrfError, one_line, read_trf, write_trf
+from events.pairing.trf import MAX_TRF_CHARS, TrfError, one_line, read_trf, write_trf
 
 from .helpers import play
 
@@ -327,7 +327,7 @@ def test_the_export_is_trf_2026_and_reads_back_with_every_result():
     point system: a code every nine columns from column 6), and the file read back gives the
     same scores, results, byes and forfeits; a file with the TRF-2026 tags alone (no JaVaFo
     ones) reads the same."""
-    from tournaments.engine.simulate import simulate
+    from events.pairing.simulate import simulate
 
     t = simulate(21, 6, 8, absence_percent=10, forfeit_percent=10).tournament
     text = write_trf(t)

@@ -12,14 +12,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from events.matching import MatchingState, maximum_matching_size
-from tournaments.engine.checks import (
+from events.pairing.checks import (
     hard_rule_violations,
     legal_pairing_exists,
     matching_number,
 )
-from tournaments.engine.lim import NoLegalPairing, pair_round
-from tournaments.engine.model import Entrant, GameResult, Tournament
-from tournaments.engine.simulate import random_result, simulate
+from events.pairing.lim import NoLegalPairing, pair_round
+from events.pairing.model import Entrant, GameResult, Tournament
+from events.pairing.simulate import random_result, simulate
 
 
 def brute_force_matching(n: int, edges: list[tuple[int, int]]) -> int:

@@ -1,6 +1,6 @@
 """Play whole Swiss tournaments with random results through our own pairing.
 
-Used by `python -m tournaments.engine simulate`, the benchmark and the soak test. Every round is
+Used by `python -m events.pairing simulate`, the benchmark and the soak test. Every round is
 checked by `checks` (independent of the pairing code) and timed.
 """
 

@@ -13,10 +13,10 @@ from dataclasses import replace
 
 import pytest
 
-from tournaments.engine.checker import check_tournament
-from tournaments.engine.model import BYE_HALF, Bye
-from tournaments.engine.simulate import simulate
-from tournaments.engine.trf import TrfError, read_trf
+from events.pairing.checker import check_tournament
+from events.pairing.model import BYE_HALF, Bye
+from events.pairing.simulate import simulate
+from events.pairing.trf import TrfError, read_trf
 
 PLAYERS, ROUNDS = 240, 5
 

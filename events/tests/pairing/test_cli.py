@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from tournaments.engine.berger import berger_schedule
-from tournaments.engine.cli import main
-from tournaments.engine.model import Entrant, GameResult, Tournament
-from tournaments.engine.trf import write_trf
+from events.pairing.berger import berger_schedule
+from events.pairing.cli import main
+from events.pairing.model import Entrant, GameResult, Tournament
+from events.pairing.trf import write_trf
 
 DATA = Path(__file__).parent / "data"
 C5 = DATA / "bbppairings_dutch_2025_C5.trf"
@@ -90,7 +90,7 @@ def test_malformed_file_end_to_end_has_no_traceback(tmp_path):
     path = tmp_path / "bad.trf"
     path.write_bytes(b"012 x\n001    1      A\xff\n")
     result = subprocess.run(
-        [sys.executable, "-m", "tournaments.engine", "pair", str(path)],
+        [sys.executable, "-m", "events.pairing", "pair", str(path)],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -160,7 +160,7 @@ def test_pair_refuses_files_over_the_size_cap_with_exit_3(tmp_path):
     huge.write_bytes(b"012 x\n" + b"x" * 5_000_000)
     for path, words in ((many, "line 1002: more than 1,000 players"), (huge, "larger than")):
         result = subprocess.run(
-            [sys.executable, "-m", "tournaments.engine", "pair", str(path)],
+            [sys.executable, "-m", "events.pairing", "pair", str(path)],
             capture_output=True,
             text=True,
             cwd=ROOT,
@@ -175,7 +175,7 @@ def test_pair_imports_only_what_it_needs():
     # under 40 ms byte-compiled, docs/benchmarks.md).
     script = (
         "import sys\n"
-        "from tournaments.engine.cli import main\n"
+        "from events.pairing.cli import main\n"
         f"code = main(['pair', {str(C5)!r}])\n"
         "print(code, ' '.join(sorted(sys.modules)), file=sys.stderr)\n"
     )
@@ -184,9 +184,9 @@ def test_pair_imports_only_what_it_needs():
     )
     code, *modules = result.stderr.split()
     assert code == "0" and result.stdout.startswith("3\n")
-    assert "tournaments.engine.lim" in modules and "tournaments.engine.trf" in modules
+    assert "events.pairing.lim" in modules and "events.pairing.trf" in modules
     unwanted = {"argparse", "json", "decimal"} | {
-        f"tournaments.engine.{name}"
+        f"events.pairing.{name}"
         for name in ("berger", "checks", "rounds", "simulate", "standings")
     }
     assert unwanted.isdisjoint(modules)

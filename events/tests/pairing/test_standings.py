@@ -3,15 +3,15 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.engine.lim import NoLegalPairing
-from tournaments.engine.model import (
+from events.pairing.lim import NoLegalPairing
+from events.pairing.model import (
     BYE_PAIRING_ALLOCATED,
     Bye,
     Entrant,
     GameResult,
     Tournament,
 )
-from tournaments.engine.standings import round_robin_standings, swiss_standings
+from events.pairing.standings import round_robin_standings, swiss_standings
 
 from .helpers import play
 

@@ -3,16 +3,16 @@
 import random
 from dataclasses import replace
 
-from tournaments.engine.checker import check_round
-from tournaments.engine.checks import (
+from events.pairing.checker import check_round
+from events.pairing.checks import (
     _witness,
     can_all_be_paired,
     hard_rule_violations,
     legal_pairing_exists,
     quality,
 )
-from tournaments.engine.model import Bye, Game, GameResult, Pairing, RoundSpec
-from tournaments.engine.simulate import simulate
+from events.pairing.model import Bye, Game, GameResult, Pairing, RoundSpec
+from events.pairing.simulate import simulate
 
 from .helpers import player, symmetric
 

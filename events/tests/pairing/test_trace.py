@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from tournaments.engine.checker import _before
-from tournaments.engine.lim import PairingNotes, Step, pair_round
-from tournaments.engine.model import Pairing, PlayerState, RoundSpec
-from tournaments.engine.simulate import simulate
+from events.pairing.checker import _before
+from events.pairing.lim import PairingNotes, Step, pair_round
+from events.pairing.model import Pairing, PlayerState, RoundSpec
+from events.pairing.simulate import simulate
 
 SEEDS = range(40)
 

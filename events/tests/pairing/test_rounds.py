@@ -2,7 +2,7 @@
 
 import pytest
 
-from tournaments.engine.rounds import ROUND_ROBIN, SWISS, plan_tournament
+from events.pairing.rounds import ROUND_ROBIN, SWISS, plan_tournament
 
 # RULES 4.4's table, restated by hand (not the formula): (lowest n, highest n, rounds).
 SWISS_ROUNDS = [(7, 8, 5), (9, 16, 6), (17, 32, 7), (33, 64, 8), (65, 128, 9), (129, 200, 10)]

@@ -1,4 +1,4 @@
-"""`python -m tournaments.engine …`: the engine's command line (a stable interface).
+"""`python -m events.pairing …`: the engine's command line (a stable interface).
 
 - `berger N`: the round-robin schedule as JSON.
 - `rounds N --threshold T [--extra] [--double]`: format and number of rounds as JSON.
@@ -54,7 +54,7 @@ def _parser() -> argparse.ArgumentParser:
     import argparse
 
     parser = argparse.ArgumentParser(
-        prog="python -m tournaments.engine",
+        prog="python -m events.pairing",
         description="Pairing engine: Berger round robin, Lim Swiss, round counts, standings.",
     )
     commands = parser.add_subparsers(dest="command", required=True)

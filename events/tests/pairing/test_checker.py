@@ -1,4 +1,4 @@
-"""The Lim checker (`python -m tournaments.engine check`): our own tournaments agree round by
+"""The Lim checker (`python -m events.pairing check`): our own tournaments agree round by
 round; a file that breaks an absolute rule is refused with the rule's LIM.md number; a legal
 pairing that is not ours is reported as different (pure, no database)."""
 
@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from tournaments.engine.checker import _before, check_tournament, format_findings
-from tournaments.engine.cli import main
-from tournaments.engine.lim import compatible
-from tournaments.engine.model import (
+from events.pairing.checker import _before, check_tournament, format_findings
+from events.pairing.cli import main
+from events.pairing.lim import compatible
+from events.pairing.model import (
     BYE_FULL,
     BYE_PAIRING_ALLOCATED,
     BYE_ZERO,
@@ -21,8 +21,8 @@ from tournaments.engine.model import (
     GameResult,
     Tournament,
 )
-from tournaments.engine.simulate import simulate
-from tournaments.engine.trf import TrfError, read_trf, write_trf
+from events.pairing.simulate import simulate
+from events.pairing.trf import TrfError, read_trf, write_trf
 
 
 def through_trf(tournament: Tournament) -> Tournament:

@@ -7,9 +7,9 @@ from dataclasses import replace
 
 import pytest
 
-from tournaments.engine import lim
-from tournaments.engine.checks import hard_rule_violations, legal_pairing_exists, quality
-from tournaments.engine.lim import (
+from events.pairing import lim
+from events.pairing.checks import hard_rule_violations, legal_pairing_exists, quality
+from events.pairing.lim import (
     DOWN,
     ROUND_READING,
     UP,
@@ -20,7 +20,7 @@ from tournaments.engine.lim import (
     pair_round,
     score_group_order,
 )
-from tournaments.engine.model import (
+from events.pairing.model import (
     BLACK,
     BYE_HALF,
     BYE_ZERO,

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tournaments.engine.berger import berger_schedule
+from events.pairing.berger import berger_schedule
 
 TABLES = Path(__file__).parent / "data" / "berger_tables_fsi.txt"
 

@@ -7,5 +7,5 @@
 - `standings`: points and tiebreaks for both formats (RULES 4.6, 4.10).
 - `trf`: FIDE TRF-16 reading and writing.
 - `checks`: independent hard-rule checks and quality figures; `simulate`: random tournaments.
-- `cli` / `__main__`: `python -m tournaments.engine berger|rounds|pair|standings|simulate`.
+- `cli` / `__main__`: `python -m events.pairing berger|rounds|pair|standings|simulate`.
 """
