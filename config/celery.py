@@ -117,7 +117,7 @@ app.conf.beat_schedule = {
     "tournaments.due": _every_tick("tournaments.due"),
     # RULES 8: arenas start, run the pairing passes whose task was lost, and end.
     "arena.due": _every_tick("arena.due"),
-    # RULES 16.4: team matches start by themselves.
+    # RULES 16.4, 16.8: team matches start by themselves; leagues start and move on.
     "teams.due": _every_tick("teams.due"),
     # Reminders before the events players joined (events/reminders.py).
     "events.reminders": {**_every_tick("events.reminders"), "schedule": max(TICK_SECONDS, 10.0)},

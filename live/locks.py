@@ -5,7 +5,9 @@ The lock order of the whole site, written once
 A transaction that locks rows of several kinds takes them in this order, and rows of one kind
 in ascending primary key:
 
-1. ``EVENT``: a tournament or an arena row (its steps, joins, edits, the end);
+0. ``LEAGUE``: a league of team matches (its teams, rosters, rounds, pairings, withdrawals:
+   RULES 16.8), above the matches it creates and forfeits;
+1. ``EVENT``: a tournament, an arena or a team match row (its steps, joins, edits, the end);
 2. ``PAIR``: two players, as a pair (`lock_pair`: what either of them may offer the other, a
    rematch or a challenge, is decided one at a time, so two offers crossing become one game);
 3. ``CHALLENGE``: a challenge row (accepting, cancelling);
@@ -59,6 +61,7 @@ LOCK_TIMEOUT_MS = settings.LOCK_TIMEOUT_MS
 
 
 class Rank(IntEnum):
+    LEAGUE = 0
     EVENT = 1
     PAIR = 2
     CHALLENGE = 3

@@ -10,11 +10,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from ratings.elo_italia import rate_period
-from ratings.performance import performance
 from events.pairing.checker import rule_of
 from events.pairing.checks import hard_rule_violations
 from events.pairing.model import DRAW_POINTS, WIN_POINTS, Pairing, PlayerState, RoundSpec
+from ratings.elo_italia import rate_period
+from ratings.performance import performance
 
 # -- results typed on the round sheet (RULES 13.8) -------------------------------------------
 

@@ -7,8 +7,6 @@ from dataclasses import dataclass
 
 from django.db.models import Q
 
-from otb.models import OtbBoard, OtbBye, OtbPlayer, OtbRound, OtbTournament
-from otb.rules import POINTS, RatedGame, prohibited_pairs, rating_report
 from events.pairing.model import (
     BLACK,
     BYE_HALF,
@@ -22,6 +20,8 @@ from events.pairing.model import (
     Tournament,
 )
 from events.pairing.standings import round_robin_standings, swiss_standings
+from otb.models import OtbBoard, OtbBye, OtbPlayer, OtbRound, OtbTournament
+from otb.rules import POINTS, RatedGame, prohibited_pairs, rating_report
 
 BYE_KINDS = {OtbBye.HALF: (BYE_HALF, 1), OtbBye.ZERO: (BYE_ZERO, 0)}
 

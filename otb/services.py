@@ -18,16 +18,16 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from events.pairing.berger import berger_schedule
+from events.pairing.lim import NoLegalPairing, pair_round
+from events.pairing.model import Game, Pairing, PlayerState
+from events.pairing.rounds import ROUND_ROBIN, SWISS, plan_tournament
 from live import locks
 from otb import selectors
 from otb.broadcast import changed_on_commit
 from otb.models import FormatChoice, OtbBoard, OtbBye, OtbPlayer, OtbRound, OtbTournament
 from otb.rules import PlayerRow, judge_pairing, parse_typed, read_players_csv
 from ratings.selectors import ratings_snapshot
-from events.pairing.berger import berger_schedule
-from events.pairing.lim import NoLegalPairing, pair_round
-from events.pairing.model import Game, Pairing, PlayerState
-from events.pairing.rounds import ROUND_ROBIN, SWISS, plan_tournament
 
 STAFF_CORRECTS = frozenset({"name", "venue", "time_control"})  # otb/admin.py
 MAX_PLAYERS = 1000  # the TRF's bound (events/pairing/trf.py)

@@ -6,9 +6,9 @@ reader does not read, so the file reads back to the same tournament."""
 
 from __future__ import annotations
 
+from events.pairing.trf import one_line, write_trf
 from otb import selectors
 from otb.models import OtbTournament
-from events.pairing.trf import one_line, write_trf
 
 FEDERATION = "ITA"  # RULES 13.10 Decision: the players of an Italian club's tournament
 

@@ -4,12 +4,9 @@ and its board prizes. Nothing here reads the
 database; teams are their league numbers (1..n, drawn by lot at the start, as Berger numbers,
 RULES 5.1).
 
-Its one deliberate reading: the round robin is the FSI Berger table of the field, read team for
-team — but this module does not build the table. The pairing engine (events.pairing) sits
-on the floor of the kinds of event beside `teams`, and one kind never imports another
-(pyproject.toml, the "floors" contract), so the table comes in as data, in the engine's own
-shape (`TableRound`: what `berger_schedule` returns), and the team rules are applied to it
-here. Nothing of the engine is copied.
+The round robin is the FSI Berger table of the field (events.pairing.berger), read team for
+team; the Swiss hands Lim (events.pairing.lim) the teams as `SwissTeam`s, field for field its
+`PlayerState`. The callers (teams.leagues) build the one and pass the other.
 """
 
 from __future__ import annotations

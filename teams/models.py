@@ -12,6 +12,7 @@ from django.db.models import DateTimeField, DurationField, ExpressionWrapper, F,
 from django.utils.translation import gettext_lazy as _
 
 from events.models import Event
+from games.models import HasVariant
 from games.rules.timecontrol import ESTIMATED_MOVES
 from teams import rules
 
@@ -52,6 +53,31 @@ class TeamMatch(Event):
         related_name="team_matches_second",
         verbose_name=_("secondo circolo"),
     )
+    # RULES 16.8: a match of a league: its round and its two teams (None: a friendly match).
+    league_round = models.ForeignKey(
+        "teams.LeagueRound",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="matches",
+        verbose_name=_("turno del campionato"),
+    )
+    first_team = models.ForeignKey(
+        "teams.LeagueTeam",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("prima squadra"),
+    )
+    second_team = models.ForeignKey(
+        "teams.LeagueTeam",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("seconda squadra"),
+    )
     boards = models.PositiveSmallIntegerField(_("scacchiere"), default=4)
     legs = models.PositiveSmallIntegerField(_("partite per scacchiera"), default=1)  # RULES 16.1
     started_at = models.DateTimeField(_("iniziato il"), null=True, blank=True)
@@ -88,6 +114,13 @@ class TeamMatch(Event):
                 condition=~Q(first_club=models.F("second_club")), name="teams_two_clubs"
             ),
             models.CheckConstraint(condition=Q(floor__isnull=True), name="teams_no_floor"),
+            models.CheckConstraint(
+                condition=Q(league_round__isnull=True, first_team__isnull=True)
+                | Q(
+                    league_round__isnull=False, first_team__isnull=False, second_team__isnull=False
+                ),
+                name="teams_league_match_whole",
+            ),
         ]
 
     def get_absolute_url(self) -> str:
@@ -105,6 +138,12 @@ class TeamMatch(Event):
 
     def calendar_end(self):
         return self.starts_at + self.expected_duration()
+
+    def team_of(self, club_id: int):
+        """RULES 16.8: the league team a club fields in this match (None: a friendly)."""
+        if self.league_round_id is None:
+            return None
+        return self.first_team if club_id == self.first_club_id else self.second_team
 
     def club_ids(self) -> tuple[int, int]:
         return (self.first_club_id, self.second_club_id)
@@ -292,3 +331,192 @@ class Board(models.Model):
         setattr(self, f"first_points{n}", first)
         setattr(self, f"second_points{n}", second)
         setattr(self, f"played{n}", played)
+
+
+# --- Leagues (RULES 16.8) ---------------------------------------------------------------------
+
+# RULES 16.8 Decision: a league not started by its organizer starts this long before its first
+# round (the calendar made, the numbers drawn), so the captains see their first match a day ahead.
+LEAGUE_AUTOSTART = timedelta(days=1)
+# RULES 16.8 Decision: dates between rounds, and how far ahead the first round may be.
+ROUND_GAP_MIN = timedelta(days=1)
+ROUND_GAP_MAX = timedelta(days=28)
+FIRST_ROUND_MAX = timedelta(days=90)
+# RULES 16.8 Decision: a running league with nothing to do looks again this often (a match that
+# ends nudges it at once).
+LEAGUE_POLL = timedelta(minutes=1)
+
+
+class League(HasVariant, models.Model):
+    """A season of team matches between 3 to 16 teams (RULES 16.8): the options every match of
+    it copies, its teams, its dated rounds."""
+
+    class Status(models.TextChoices):
+        ENTRY = "entry", _("Iscrizioni aperte")
+        RUNNING = "running", _("In corso")
+        FINISHED = "finished", _("Concluso")
+        CANCELLED = "cancelled", _("Annullato")
+
+    class System(models.TextChoices):
+        ROUND_ROBIN = "round_robin", _("Girone all'italiana")
+        SWISS = "swiss", _("Sistema svizzero")
+
+    name = models.CharField(_("nome"), max_length=80)
+    season = models.CharField(_("stagione"), max_length=20)
+    description = models.TextField(_("descrizione"), blank=True, max_length=2000)
+    opened_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="leagues_opened",
+        verbose_name=_("organizzatore"),
+    )
+    variant = models.CharField(_("variante"), max_length=20)
+    base_seconds = models.PositiveIntegerField(_("tempo base (secondi)"))
+    increment_seconds = models.PositiveIntegerField(_("incremento (secondi)"))
+    cadence = models.CharField(_("cadenza"), max_length=20)
+    rated = models.BooleanField(_("valutato"), default=True)
+    opening_mode = models.CharField(_("aperture"), max_length=20)
+    thematic_opening = models.PositiveSmallIntegerField(
+        _("apertura tematica"), null=True, blank=True
+    )
+    boards = models.PositiveSmallIntegerField(_("scacchiere"), default=4)
+    legs = models.PositiveSmallIntegerField(_("partite per scacchiera"), default=1)
+    double_round_robin = models.BooleanField(_("andata e ritorno"), default=False)
+    first_round_at = models.DateTimeField(_("primo turno"))
+    round_gap = models.DurationField(_("tra un turno e l'altro"))
+    system = models.CharField(_("sistema"), max_length=20, choices=System.choices, blank=True)
+    rounds = models.PositiveSmallIntegerField(_("turni"), default=0)
+    status = models.CharField(
+        _("stato"), max_length=20, choices=Status.choices, default=Status.ENTRY
+    )
+    seed = models.BigIntegerField(_("seme del sorteggio"), default=0)
+    created_at = models.DateTimeField(_("creato il"), auto_now_add=True)
+    started_at = models.DateTimeField(_("iniziato il"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("concluso il"), null=True, blank=True)
+    cancelled_at = models.DateTimeField(_("annullato il"), null=True, blank=True)
+    next_due_at = models.DateTimeField(_("prossima scadenza"), null=True, blank=True, db_index=True)
+    version = models.PositiveIntegerField(_("versione"), default=0)
+
+    class Meta:
+        verbose_name = _("campionato a squadre")
+        verbose_name_plural = _("campionati a squadre")
+        ordering = ["-first_round_at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(boards__gte=rules.BOARDS_MIN, boards__lte=rules.BOARDS_MAX),
+                name="teams_league_boards_range",
+            ),
+            models.CheckConstraint(condition=Q(legs__in=[1, 2]), name="teams_league_legs"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.season}"
+
+    def get_absolute_url(self) -> str:
+        from django.urls import reverse
+
+        return reverse("teams:league", args=[self.pk])
+
+    @property
+    def time_control(self):
+        from games.rules.timecontrol import TimeControl
+
+        return TimeControl(self.base_seconds, self.increment_seconds)
+
+    @property
+    def is_live(self) -> bool:
+        return self.status in (self.Status.ENTRY, self.Status.RUNNING)
+
+    def round_date(self, number: int):
+        """RULES 16.8: round `number`'s date, the first round's plus the gap per round."""
+        return self.first_round_at + (number - 1) * self.round_gap
+
+
+class LeagueTeam(models.Model):
+    """A club's team in a league (RULES 16.8): "Circolo A". Its players are its roster
+    (`LeagueMember`). `number` is its league number, drawn at the start; `seeding` its pairing
+    number in a Swiss."""
+
+    league = models.ForeignKey(
+        League, on_delete=models.CASCADE, related_name="teams", verbose_name=_("campionato")
+    )
+    club = models.ForeignKey(
+        "clubs.Club",
+        on_delete=models.PROTECT,
+        related_name="league_teams",
+        verbose_name=_("circolo"),
+    )
+    name = models.CharField(_("nome della squadra"), max_length=80)
+    number = models.PositiveSmallIntegerField(_("numero"), null=True, blank=True)
+    seeding = models.PositiveSmallIntegerField(_("numero di abbinamento"), null=True, blank=True)
+    withdrawn_at = models.DateTimeField(_("ritirata il"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("squadra")
+        verbose_name_plural = _("squadre")
+        ordering = ["league", "number", "name"]
+        constraints = [
+            # RULES 16.8 Decision: one team of a club per league.
+            models.UniqueConstraint(fields=["league", "club"], name="teams_league_club_once"),
+            models.UniqueConstraint(fields=["league", "number"], name="teams_league_number_once"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class LeagueMember(models.Model):
+    """A player of a team's roster for the season (RULES 16.8): one team a season."""
+
+    team = models.ForeignKey(
+        LeagueTeam, on_delete=models.CASCADE, related_name="roster", verbose_name=_("squadra")
+    )
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="league_rosters",
+        verbose_name=_("giocatore"),
+    )
+    season = models.CharField(_("stagione"), max_length=20)  # the league's, for the constraint
+    added_at = models.DateTimeField(_("aggiunto il"))
+
+    class Meta:
+        verbose_name = _("giocatore della squadra")
+        verbose_name_plural = _("giocatori della squadra")
+        constraints = [
+            models.UniqueConstraint(fields=["season", "player"], name="teams_roster_one_a_season")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.team_id}: {self.player_id}"
+
+
+class LeagueRound(models.Model):
+    """A round of a league (RULES 16.8): its date, and in a Swiss when it was paired and which
+    team had the bye."""
+
+    league = models.ForeignKey(
+        League, on_delete=models.CASCADE, related_name="round_rows", verbose_name=_("campionato")
+    )
+    number = models.PositiveSmallIntegerField(_("turno"))
+    starts_at = models.DateTimeField(_("inizio"))
+    paired_at = models.DateTimeField(_("abbinato il"), null=True, blank=True)
+    bye_team = models.ForeignKey(
+        LeagueTeam,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("squadra a riposo"),
+    )
+
+    class Meta:
+        verbose_name = _("turno")
+        verbose_name_plural = _("turni")
+        ordering = ["league", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "number"], name="teams_league_round_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.league_id}/{self.number}"

@@ -153,6 +153,9 @@ def members_rated(match: TeamMatch, club_id: int) -> list[tuple[int, str, int]]:
             "user_id", "user__username"
         )
     )
+    roster = roster_of(match, club_id)  # RULES 16.8: a league match names its team's roster
+    if roster is not None:
+        rows = [row for row in rows if row[0] in roster]
     ratings = ratings_snapshot(
         player_ids=[pk for pk, _name in rows], variant=match.variant, cadence=match.cadence
     )
@@ -197,3 +200,14 @@ def club_matches(club_id: int) -> list:
             }
         found.append(club_event(match, kind="teammatch", result=result))
     return found
+
+
+def roster_of(match: TeamMatch, club_id: int) -> set[int] | None:
+    """RULES 16.8: the roster for the season of the team the club fields in a league match;
+    None for a friendly match (every member may play)."""
+    from teams.models import LeagueMember
+
+    if match.league_round_id is None:
+        return None
+    team_id = match.first_team_id if club_id == match.first_club_id else match.second_team_id
+    return set(LeagueMember.objects.filter(team_id=team_id).values_list("player_id", flat=True))

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.contrib.auth import get_user_model
+from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -51,6 +52,7 @@ from teams.models import (
     START_MIN,
     Availability,
     Board,
+    League,
     Lineup,
     LineupEntry,
     TeamMatch,
@@ -308,6 +310,7 @@ def lineup_set(
                 locks.Rank.USER,
             )
         }
+        roster = selectors.roster_of(match, club.pk)  # RULES 16.8: a league match's team
         for player_id in player_ids:
             user = users.get(player_id)
             if user is None or not account_open(user):
@@ -317,6 +320,12 @@ def lineup_set(
                     "not_member",
                     _("%(name)s non è socio di «%(club)s».")
                     % {"name": user.username, "club": club.name},
+                )
+            if roster is not None and player_id not in roster:
+                raise TeamError(
+                    "not_on_roster",
+                    _("%(name)s non è nella rosa di «%(team)s» per la stagione (regola 16.8).")
+                    % {"name": user.username, "team": match.team_of(club.pk).name},
                 )
         busy = _committed_elsewhere(match, player_ids)
         for player_id in player_ids:
@@ -386,6 +395,12 @@ def availability_set(*, match_id: int, user, available: bool, now: datetime | No
             raise TeamError(
                 "not_member", _("Solo i soci dei due circoli dicono la loro disponibilità.")
             )
+        roster = selectors.roster_of(match, membership.club_id)
+        if roster is not None and user.pk not in roster:
+            raise TeamError(
+                "not_on_roster",
+                _("Non sei nella rosa della squadra per questa stagione (regola 16.8)."),
+            )
         if not available:
             Availability.objects.filter(match=match, player=user).delete()
             return False
@@ -425,10 +440,17 @@ def match_start(*, match_id: int, now: datetime | None = None) -> TeamMatch | No
             for club_id in match.club_ids()
         }
 
+        rosters = {club_id: selectors.roster_of(match, club_id) for club_id in match.club_ids()}
+
         def can_play(club_id: int):
-            # RULES 16.4: still a member, an open account, not in a live game now.
+            # RULES 16.4: still a member (16.8: on the team's roster), an open account, not in
+            # a live game now.
             return lambda p: (
-                p in members[club_id] and p in users and account_open(users[p]) and p not in in_game
+                p in members[club_id]
+                and (rosters[club_id] is None or p in rosters[club_id])
+                and p in users
+                and account_open(users[p])
+                and p not in in_game
             )
 
         seated = {
@@ -537,6 +559,21 @@ def _total(match: TeamMatch) -> None:
         match.first_match_points, match.second_match_points = rules.match_points(first, second)
         match.status = TeamMatch.Status.FINISHED
         match.finished_at = timezone.now()
+        if match.league_round_id is not None:
+            nudge_league_on_commit(match)
+
+
+def nudge_league_on_commit(match: TeamMatch) -> None:
+    """RULES 16.8: a league match ended; after its commit (without its lock, which ranks below
+    the league's) the league is due at once: the tick pairs its next Swiss round or ends it."""
+    round_id = match.league_round_id
+
+    def nudge() -> None:
+        League.objects.filter(round_rows=round_id, status=League.Status.RUNNING).update(
+            next_due_at=timezone.now()
+        )
+
+    transaction.on_commit(nudge)
 
 
 # --- a game's end ----------------------------------------------------------------------------------

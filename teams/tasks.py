@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from teams import services
+from teams import leagues, services
 
 
 @shared_task(name="teams.due", ignore_result=True)
 def due_process() -> None:
-    """Every tick: start the matches whose start has come (RULES 16.4)."""
+    """Every tick: start the matches whose start has come (RULES 16.4); start the leagues whose
+    start has come, pair a Swiss's next round, end the leagues played out (RULES 16.8). The
+    leagues first: a round they make may be due at once."""
+    leagues.leagues_due_process()
     services.matches_due_process()

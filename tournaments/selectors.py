@@ -10,11 +10,11 @@ from decimal import Decimal
 from django.db.models import Count, QuerySet
 
 from events.openings import opening_label
+from events.pairing import model
+from events.pairing.standings import round_robin_standings, swiss_standings
 from games.rules import variants
 from ratings.performance import performance
 from ratings.selectors import ratings_snapshot, tournament_rating_changes
-from events.pairing import model
-from events.pairing.standings import round_robin_standings, swiss_standings
 from tournaments.models import Format, Pairing, Registration, Tournament
 
 # RULES 4.7: a scheduled tournament this close to its start is a commitment (the lobby warns).

@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 from accounts import player_badges
 from events import shared_part
 from events.forms import use_zone
+from events.pairing.trf import write_trf
 from events.top_boards import top_boards
 from events.views import EventPages, EventWords, render_page
 from games.models import Game
@@ -25,7 +26,6 @@ from games.selectors import games_export
 from tournaments import selectors, services, why
 from tournaments.broadcast import group_name
 from tournaments.describe import describe, outcome_line
-from events.pairing.trf import write_trf
 from tournaments.forms import TournamentForm
 from tournaments.models import Participant, Tournament
 from tournaments.selectors import engine_tournament

@@ -11,13 +11,13 @@ from django.urls import reverse
 from accounts.tests.factories import UserFactory
 from arena.models import Arena
 from arena.tests.factories import ArenaFactory
+from events.pairing import model
 from events.services import EventError
 from fairplay import services
 from fairplay.models import Review
 from fairplay.tests.factories import finished_game
 from games.models import Game
 from ratings.models import RatingChange, RatingPeriod
-from events.pairing import model
 from tournaments.models import Participant, Tournament
 from tournaments.selectors import annulled_results, engine_tournament, final_standings
 from tournaments.tests.factories import tick

@@ -7,6 +7,7 @@ from decimal import Decimal
 
 import pytest
 
+from events.pairing.model import Game, Pairing, PlayerState, RoundSpec
 from otb.rules import (
     CSV_COLUMNS,
     UNRATED_ELO_ITALIA,
@@ -19,7 +20,6 @@ from otb.rules import (
     rating_report,
     read_players_csv,
 )
-from events.pairing.model import Game, Pairing, PlayerState, RoundSpec
 
 
 @pytest.mark.parametrize(

@@ -11,12 +11,12 @@ from decimal import Decimal
 import pytest
 
 from accounts.tests.factories import UserFactory
+from events.pairing.checker import check_tournament
+from events.pairing.trf import read_trf
 from otb import selectors, services
 from otb.models import OtbTournament
 from otb.tests import scenario
 from otb.trf import otb_trf
-from events.pairing.checker import check_tournament
-from events.pairing.trf import read_trf
 
 pytestmark = pytest.mark.django_db
 

@@ -8,14 +8,11 @@ import itertools
 
 import pytest
 
-from teams import league
-from teams.league import BoardGame, ByeScore, MatchResult, StandingRow
-
-# The tests may import anything (pyproject.toml: "**.tests.** -> **"); teams/league.py may not
-# import the engine, so the table is built here and handed in, as a caller above both will.
 from events.pairing import lim
 from events.pairing.berger import BergerRound, berger_schedule
 from events.pairing.model import PlayerState, RoundSpec
+from teams import league
+from teams.league import BoardGame, ByeScore, MatchResult, StandingRow
 
 
 @pytest.mark.parametrize(

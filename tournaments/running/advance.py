@@ -8,12 +8,12 @@ from datetime import datetime
 from django.utils import timezone
 
 from events import ending
+from events.pairing import lim
 from live import locks
 from tournaments.broadcast import (
     changed_on_commit,
     players_changed_on_commit,
 )
-from events.pairing import lim
 from tournaments.models import EndReason, Tournament
 
 from .common import _locked, _reschedule, round_pause

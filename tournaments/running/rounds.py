@@ -10,6 +10,8 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q
 
 from events.openings import draw_opening as draw_event_opening
+from events.pairing import lim, model
+from events.pairing.berger import berger_schedule
 from games import selectors as game_selectors
 from games import services as games
 from games.models import EndReason as GameEndReason
@@ -20,8 +22,6 @@ from tournaments.broadcast import (
     game_opened_on_commit,
     players_changed_on_commit,
 )
-from events.pairing import lim, model
-from events.pairing.berger import berger_schedule
 from tournaments.models import Format, Pairing, Round, Tournament
 from tournaments.selectors import engine_tournament
 

@@ -9,14 +9,14 @@ from datetime import datetime
 from django.utils import timezone
 
 from events import reminders
+from events.pairing import model
+from events.pairing.rounds import ROUND_ROBIN, plan_tournament
 from live import locks
 from ratings.selectors import ratings_snapshot
 from tournaments.broadcast import (
     changed_on_commit,
     players_changed_on_commit,
 )
-from events.pairing import model
-from events.pairing.rounds import ROUND_ROBIN, plan_tournament
 from tournaments.models import EndReason, Participant, Tournament
 
 from .common import _locked, _reschedule, round_slot

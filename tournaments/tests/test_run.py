@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from accounts.tests.factories import UserFactory
+from events.pairing import lim
 from games import services as games
 from games.models import EndReason as GameEndReason
 from games.models import Game
@@ -20,7 +21,6 @@ from games.models import Status as GameStatus
 from live import pushes
 from ratings.models import RatingPeriod
 from tournaments import running
-from events.pairing import lim
 from tournaments.models import EndReason, Format, Pairing, Participant, Round, Tournament
 from tournaments.selectors import final_standings
 from tournaments.tests.factories import RegistrationFactory, TournamentFactory, tick

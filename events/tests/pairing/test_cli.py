@@ -186,8 +186,7 @@ def test_pair_imports_only_what_it_needs():
     assert code == "0" and result.stdout.startswith("3\n")
     assert "events.pairing.lim" in modules and "events.pairing.trf" in modules
     unwanted = {"argparse", "json", "decimal"} | {
-        f"events.pairing.{name}"
-        for name in ("berger", "checks", "rounds", "simulate", "standings")
+        f"events.pairing.{name}" for name in ("berger", "checks", "rounds", "simulate", "standings")
     }
     assert unwanted.isdisjoint(modules)
 

@@ -1,0 +1,410 @@
+"""The leagues' services on real PostgreSQL (RULES 16.8): opening one, the teams and their
+rosters for the season, the start (league numbers, the round robin's dated calendar, a Swiss's
+first round), a roster's players only in a league match's line-up, a team withdrawing (its
+matches not started forfeited, what it played kept), a Swiss's next round paired by the tick
+once the one before is over, the end. Bad input refused whole with the reason."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from accounts.tests.factories import UserFactory
+from events.pairing.berger import berger_schedule
+from teams import leagues, services
+from teams.leagues import LeagueData, LeagueError
+from teams.models import Board, League, LeagueMember, LeagueRound, LeagueTeam, TeamMatch
+from teams.tests.factories import side
+
+pytestmark = pytest.mark.django_db
+
+
+def league_data(sides, **fields) -> LeagueData:
+    return LeagueData(
+        name=fields.pop("name", "Campionato lombardo"),
+        season=fields.pop("season", "2026/27"),
+        club_ids=fields.pop("club_ids", [s.club.pk for s in sides]),
+        boards=fields.pop("boards", 4),
+        variant="chess",
+        base_seconds=180,
+        increment_seconds=2,
+        first_round_at=fields.pop("first_round_at", timezone.now() + timedelta(days=3)),
+        round_gap=fields.pop("round_gap", timedelta(days=7)),
+        **fields,
+    )
+
+
+def open_league(sides, **fields) -> League:
+    return leagues.league_create(by=sides[0].captain, data=league_data(sides, **fields))
+
+
+def four_sides():
+    return [side([2000 - 100 * i - 10 * k for i in range(5)]) for k in range(4)]
+
+
+def test_an_officer_of_one_of_its_clubs_opens_a_league_of_one_team_a_club():
+    sides = four_sides()
+    league = open_league(sides)
+    teams = list(league.teams.order_by("pk"))
+    assert [t.club for t in teams] == [s.club for s in sides]
+    assert [t.name for t in teams] == [s.club.name for s in sides]
+    assert (league.status, league.cadence, league.legs) == ("entry", "blitz", 1)
+    assert league.next_due_at == league.first_round_at - timedelta(days=1)
+
+
+@pytest.mark.parametrize(
+    ("change", "code"),
+    [
+        ({"boards": 1}, "boards"),
+        ({"first_round_at_hours": 1}, "first_round_at"),
+        ({"first_round_at_hours": 24 * 91}, "first_round_at"),
+        ({"round_gap": timedelta(hours=12)}, "round_gap"),
+        ({"name": " "}, "name"),
+    ],
+)
+def test_a_league_outside_the_limits_is_refused(change, code):
+    sides = four_sides()
+    hours = change.pop("first_round_at_hours", None)
+    if hours is not None:
+        change["first_round_at"] = timezone.now() + timedelta(hours=hours)
+    with pytest.raises(LeagueError) as refused:
+        open_league(sides, **change)
+    assert refused.value.code == code
+    assert not League.objects.exists()
+
+
+def test_too_few_clubs_a_club_twice_and_a_non_officer_are_refused():
+    sides = four_sides()
+    with pytest.raises(LeagueError) as refused:
+        open_league(sides[:2])
+    assert refused.value.code == "teams"
+    with pytest.raises(LeagueError) as refused:
+        open_league(sides, club_ids=[s.club.pk for s in sides] + [sides[0].club.pk])
+    assert refused.value.code == "club_twice"
+    with pytest.raises(LeagueError) as refused:
+        leagues.league_create(by=sides[0].players[0], data=league_data(sides))
+    assert refused.value.code == "not_officer"
+    open_league(sides)
+    with pytest.raises(LeagueError) as refused:
+        open_league(sides, name="Un altro")
+    assert refused.value.code == "live_league"
+    assert League.objects.count() == 1
+
+
+def test_a_roster_is_of_members_one_team_a_season_and_refused_whole():
+    sides = four_sides()
+    league = open_league(sides)
+    team = league.teams.get(club=sides[0].club)
+    roster = [p.pk for p in sides[0].players[:4]]
+    leagues.team_set(
+        league_id=league.pk,
+        team_id=team.pk,
+        by=sides[0].captain,
+        name="Milano A",
+        player_ids=roster,
+    )
+    team.refresh_from_db()
+    assert team.name == "Milano A"
+    assert set(team.roster.values_list("player_id", flat=True)) == set(roster)
+    # A player of another club: refused, nothing changes (the name neither).
+    with pytest.raises(LeagueError) as refused:
+        leagues.team_set(
+            league_id=league.pk,
+            team_id=team.pk,
+            by=sides[0].captain,
+            name="Milano B",
+            player_ids=[*roster, sides[1].players[0].pk],
+        )
+    assert refused.value.code == "not_member"
+    team.refresh_from_db()
+    assert team.name == "Milano A"
+    # Another league of the same season: its team cannot take a player of Milano A.
+    others = [sides[0], *[side([1500]) for _ in range(2)]]
+    other = leagues.league_create(by=others[1].captain, data=league_data(others, name="Coppa"))
+    second = other.teams.get(club=sides[0].club)
+    with pytest.raises(LeagueError) as refused:
+        leagues.team_set(
+            league_id=other.pk,
+            team_id=second.pk,
+            by=sides[0].captain,
+            name="Milano B",
+            player_ids=[sides[0].players[0].pk],
+        )
+    assert refused.value.code == "other_team"
+    assert "Milano A" in refused.value.message
+    leagues.team_set(
+        league_id=other.pk,
+        team_id=second.pk,
+        by=sides[0].captain,
+        name="Milano B",
+        player_ids=[sides[0].players[4].pk],
+    )
+    # Only the club's officers; only a team of this league.
+    with pytest.raises(LeagueError) as refused:
+        leagues.team_set(
+            league_id=league.pk, team_id=team.pk, by=sides[1].captain, name="x", player_ids=[]
+        )
+    assert refused.value.code == "not_officer"
+    with pytest.raises(LeagueError) as refused:
+        leagues.team_set(
+            league_id=league.pk, team_id=second.pk, by=sides[0].captain, name="x", player_ids=[]
+        )
+    assert refused.value.code == "team_missing"
+
+
+def start(league, sides):
+    return leagues.league_start(league_id=league.pk, by=sides[0].captain)
+
+
+def test_the_start_draws_the_numbers_and_makes_the_round_robin_calendar_on_its_dates():
+    sides = four_sides()
+    league = open_league(sides, double_round_robin=True)
+    start(league, sides)
+    league.refresh_from_db()
+    assert (league.status, league.system, league.rounds) == ("running", "round_robin", 6)
+    teams = {t.number: t for t in league.teams.all()}
+    assert sorted(teams) == [1, 2, 3, 4]
+    table = berger_schedule(4)
+    for row in LeagueRound.objects.filter(league=league).order_by("number"):
+        assert row.starts_at == league.first_round_at + (row.number - 1) * timedelta(days=7)
+        pairs = {
+            (m.first_team.number, m.second_team.number)
+            for m in row.matches.select_related("first_team", "second_team")
+        }
+        berger = table[(row.number - 1) % 3].pairs
+        # RULES 16.8: the first number first-named; the second cycle swapped.
+        expected = {tuple(p) if row.number <= 3 else (p[1], p[0]) for p in berger}
+        assert pairs == expected
+        for match in row.matches.all():
+            assert match.starts_at == row.starts_at
+            assert (match.boards, match.cadence, match.opened_by_id) == (
+                4,
+                "blitz",
+                sides[0].captain.pk,
+            )
+            assert match.status == TeamMatch.Status.SCHEDULED
+    # RULES 16.8 Decision: an empty roster is every member on no other roster of the season.
+    for team in teams.values():
+        assert team.roster.count() == 6  # five players and the captain
+    with pytest.raises(LeagueError) as refused:
+        start(league, sides)
+    assert refused.value.code == "started"
+
+
+def test_the_tick_starts_a_league_a_day_before_its_first_round_and_cancels_one_too_small():
+    sides = four_sides()
+    league = open_league(sides)
+    before = league.first_round_at - timedelta(days=1, seconds=1)
+    assert leagues.leagues_due_process(now=before) == []
+    assert leagues.leagues_due_process(now=before + timedelta(seconds=1)) == [league.pk]
+    league.refresh_from_db()
+    assert league.status == "running"
+    assert TeamMatch.objects.filter(league_round__league=league).count() == 6
+    # Three clubs, one withdrawing before the start: two left, the tick cancels it.
+    small = [side([1500]) for _ in range(3)]
+    other = open_league(small, name="Piccolo")
+    team = other.teams.get(club=small[2].club)
+    leagues.team_withdraw(league_id=other.pk, team_id=team.pk, by=small[2].captain)
+    assert not LeagueTeam.objects.filter(pk=team.pk).exists()
+    with pytest.raises(LeagueError) as refused:
+        leagues.league_start(league_id=other.pk, by=small[0].captain)
+    assert refused.value.code == "teams"
+    leagues.leagues_due_process(now=other.first_round_at)
+    other.refresh_from_db()
+    assert other.status == "cancelled"
+
+
+def test_a_league_match_line_up_names_the_teams_roster_only():
+    sides = four_sides()
+    league = open_league(sides)
+    team = league.teams.get(club=sides[0].club)
+    leagues.team_set(
+        league_id=league.pk,
+        team_id=team.pk,
+        by=sides[0].captain,
+        name="Milano A",
+        player_ids=[p.pk for p in sides[0].players[:4]],
+    )
+    start(league, sides)
+    match = TeamMatch.objects.filter(league_round__league=league, league_round__number=1).filter(
+        first_club=sides[0].club
+    ) | TeamMatch.objects.filter(
+        league_round__league=league, league_round__number=1, second_club=sides[0].club
+    )
+    match = match.get()
+    outside = sides[0].players[4]  # a member of the club, not on the roster
+    with pytest.raises(services.TeamError) as refused:
+        services.lineup_set(
+            match_id=match.pk,
+            by=sides[0].captain,
+            player_ids=[p.pk for p in sides[0].players[:3]] + [outside.pk],
+        )
+    assert refused.value.code == "not_on_roster"
+    assert "Milano A" in refused.value.message
+    with pytest.raises(services.TeamError) as refused:
+        services.availability_set(match_id=match.pk, user=outside, available=True)
+    assert refused.value.code == "not_on_roster"
+    services.lineup_set(
+        match_id=match.pk, by=sides[0].captain, player_ids=[p.pk for p in sides[0].players[:4]]
+    )
+
+
+def test_a_team_withdrawing_mid_league_loses_its_matches_not_started_and_keeps_the_played():
+    sides = four_sides()
+    league = open_league(sides)
+    start(league, sides)
+    league.refresh_from_db()
+    round1 = league.round_rows.get(number=1)
+    for match in round1.matches.all():  # round 1 played with nobody fielded: 0-0 everywhere
+        services.match_start(match_id=match.pk, now=match.starts_at)
+    gone = league.teams.get(club=sides[3].club)
+    # A member is no officer: refused.
+    with pytest.raises(LeagueError) as refused:
+        leagues.team_withdraw(league_id=league.pk, team_id=gone.pk, by=sides[3].players[0])
+    assert refused.value.code == "not_officer"
+    leagues.team_withdraw(league_id=league.pk, team_id=gone.pk, by=sides[3].captain)
+    played = TeamMatch.objects.get(
+        league_round=round1,
+        pk__in=TeamMatch.objects.filter(first_team=gone)
+        | TeamMatch.objects.filter(second_team=gone),
+    )
+    assert (played.first_points, played.second_points) == (0, 0)  # what it played stands
+    later = TeamMatch.objects.filter(league_round__number__gt=1).filter(
+        pk__in=TeamMatch.objects.filter(first_team=gone)
+        | TeamMatch.objects.filter(second_team=gone)
+    )
+    assert later.count() == 2
+    for match in later:
+        assert match.status == TeamMatch.Status.FINISHED
+        withdrawn_first = match.first_team_id == gone.pk
+        mine, theirs = (
+            (match.first_points, match.second_points)
+            if withdrawn_first
+            else (match.second_points, match.first_points)
+        )
+        assert (mine, theirs) == (0, 8)  # 4 boards × 2 (RULES 16.4, 16.8)
+        assert Board.objects.filter(match=match, played1=False, done=True).count() == 4
+        assert not Board.objects.filter(match=match).exclude(game1=None).exists()
+    with pytest.raises(LeagueError) as refused:
+        leagues.team_withdraw(league_id=league.pk, team_id=gone.pk, by=sides[3].captain)
+    assert refused.value.code == "withdrawn"
+
+
+def test_the_league_ends_when_every_match_is_over():
+    sides = four_sides()
+    league = open_league(sides)
+    start(league, sides)
+    matches = list(TeamMatch.objects.filter(league_round__league=league))
+    for match in matches:
+        services.match_start(match_id=match.pk, now=match.starts_at)
+    league.refresh_from_db()
+    assert leagues.leagues_due_process(now=league.next_due_at) == [league.pk]
+    league.refresh_from_db()
+    assert (league.status, league.next_due_at) == ("finished", None)
+
+
+def eleven_sides():
+    return [side([2100 - 40 * k, 2000 - 40 * k]) for k in range(11)]
+
+
+def test_a_swiss_pairs_round_one_at_the_start_and_the_next_once_the_round_is_over():
+    sides = eleven_sides()
+    league = open_league(sides, boards=2)
+    start(league, sides)
+    league.refresh_from_db()
+    assert (league.system, league.rounds) == ("swiss", 6)
+    # RULES 16.8: pairing numbers by the average rating of the two best, descending.
+    seeding = list(league.teams.order_by("seeding").values_list("club_id", flat=True))
+    assert seeding == [s.club.pk for s in sides]
+    round1 = league.round_rows.get(number=1)
+    assert round1.matches.count() == 5 and round1.bye_team is not None
+    assert not league.round_rows.filter(number=2).first().matches.exists()
+    # Lim 1: the bye goes to the lowest of the lowest group, number 11 in round 1.
+    assert round1.bye_team.seeding == 11
+    first_round = list(round1.matches.all())
+    for match in first_round[:-1]:
+        services.match_start(match_id=match.pk, now=match.starts_at)
+    # One match still to play: the tick waits.
+    now = first_round[0].starts_at + timedelta(hours=1)
+    leagues.leagues_due_process(now=now + timedelta(minutes=5))
+    assert not league.round_rows.get(number=2).matches.exists()
+    services.match_start(match_id=first_round[-1].pk, now=first_round[-1].starts_at)
+    leagues.leagues_due_process(now=now + timedelta(minutes=10))
+    round2 = league.round_rows.get(number=2)
+    assert round2.matches.count() == 5 and round2.paired_at is not None
+    assert round2.bye_team_id != round1.bye_team_id  # Lim 1: never the bye twice
+    assert round2.starts_at == league.first_round_at + timedelta(days=7)
+
+
+def test_the_rounds_are_on_their_dates_and_a_late_round_keeps_the_captains_hour():
+    sides = eleven_sides()
+    league = open_league(sides, boards=2, round_gap=timedelta(days=1))
+    start(league, sides)
+    league.refresh_from_db()
+    round1 = league.round_rows.get(number=1)
+    for match in round1.matches.all():
+        services.match_start(match_id=match.pk, now=match.starts_at)
+    late = league.round_date(2) + timedelta(hours=3)  # round 1 over after round 2's date
+    leagues.leagues_due_process(now=late)
+    round2 = league.round_rows.get(number=2)
+    assert round2.starts_at == late + timedelta(hours=1)
+    assert {m.starts_at for m in round2.matches.all()} == {late + timedelta(hours=1)}
+
+
+def test_a_roster_player_who_played_for_the_team_stays_on_it():
+    sides = four_sides()
+    league = open_league(sides)
+    start(league, sides)
+    team = league.teams.get(club=sides[0].club)
+    match = (
+        TeamMatch.objects.filter(league_round__number=1)
+        .filter(
+            pk__in=TeamMatch.objects.filter(first_team=team)
+            | TeamMatch.objects.filter(second_team=team)
+        )
+        .get()
+    )
+    services.lineup_set(
+        match_id=match.pk, by=sides[0].captain, player_ids=[p.pk for p in sides[0].players[:4]]
+    )
+    services.match_start(match_id=match.pk, now=match.starts_at)
+    with pytest.raises(LeagueError) as refused:
+        leagues.team_set(
+            league_id=league.pk,
+            team_id=team.pk,
+            by=sides[0].captain,
+            name=team.name,
+            player_ids=[p.pk for p in sides[0].players[1:]],
+        )
+    assert refused.value.code == "played"
+    assert sides[0].players[0].username in refused.value.message
+    assert LeagueMember.objects.filter(team=team, player=sides[0].players[0]).exists()
+
+
+def test_only_the_organizer_cancels_before_the_start_and_the_staff_any_time():
+    sides = four_sides()
+    league = open_league(sides)
+    with pytest.raises(LeagueError):
+        leagues.league_cancel(league_id=league.pk, by=sides[1].captain)
+    start(league, sides)
+    with pytest.raises(LeagueError):
+        leagues.league_cancel(league_id=league.pk, by=sides[0].captain)
+    leagues.league_cancel(league_id=league.pk, by=UserFactory(is_staff=True), staff=True)
+    league.refresh_from_db()
+    assert league.status == "cancelled"
+    assert (
+        not TeamMatch.objects.filter(league_round__league=league)
+        .exclude(status=TeamMatch.Status.CANCELLED)
+        .exists()
+    )
+
+
+def test_a_club_twice_in_one_league_is_refused_by_the_database_too():
+    sides = four_sides()
+    league = open_league(sides)
+    from django.db import IntegrityError, transaction
+
+    with pytest.raises(IntegrityError), transaction.atomic():
+        LeagueTeam.objects.create(league=league, club=sides[0].club, name="Milano B")
