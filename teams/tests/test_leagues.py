@@ -408,3 +408,34 @@ def test_a_club_twice_in_one_league_is_refused_by_the_database_too():
 
     with pytest.raises(IntegrityError), transaction.atomic():
         LeagueTeam.objects.create(league=league, club=sides[0].club, name="Milano B")
+
+
+def test_the_tables_of_a_round_robin_after_one_round():
+    from teams.league_tables import league_tables
+
+    sides = four_sides()
+    league = open_league(sides, boards=2)
+    start(league, sides)
+    league.refresh_from_db()
+    round1 = league.round_rows.get(number=1)
+    one, two = round1.matches.order_by("pk")
+    # Match one: only the first team fields anyone (2 boards won by forfeit, 4-0); match two:
+    # nobody fields anyone (0-0, a drawn match).
+    first_side = next(s for s in sides if s.club == one.first_club)
+    services.lineup_set(
+        match_id=one.pk, by=first_side.captain, player_ids=[p.pk for p in first_side.players[:2]]
+    )
+    services.match_start(match_id=one.pk, now=one.starts_at)
+    services.match_start(match_id=two.pk, now=two.starts_at)
+    tables = league_tables(league)
+    top = tables.standings[0]
+    assert (top.team, top.row.match_points, top.row.board_points) == (one.first_team, 2, 4)
+    assert [tr.row.match_points for tr in tables.standings] == [2, 1, 1, 0]
+    cross = {team.pk: cells for team, cells in tables.cross}
+    columns = [tr.team.pk for tr in tables.standings]
+    assert cross[one.first_team_id][columns.index(one.second_team_id)].scores == ("2",)
+    assert cross[one.second_team_id][columns.index(one.first_team_id)].scores == ("0",)
+    assert cross[one.first_team_id][0].own
+    assert [len(r.matches) for r in tables.rounds] == [2, 2, 2]
+    assert tables.prizes == []  # forfeits are no games for a board prize
+    assert tables.prize_minimum == 2  # ⌈3 matches × 1 game ÷ 2⌉
