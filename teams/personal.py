@@ -10,7 +10,7 @@ from datetime import datetime
 from django.conf import settings
 from django.utils.translation import gettext as _
 
-from teams.models import Availability, LineupEntry, TeamMatch
+from teams.models import Availability, League, LeagueMember, LineupEntry, TeamMatch
 
 OVER = [TeamMatch.Status.FINISHED, TeamMatch.Status.CANCELLED]
 
@@ -72,3 +72,32 @@ def named_in_a_match_blocker(user) -> list[str]:
 
 def forget_availability(user) -> None:
     Availability.objects.filter(player=user).delete()
+
+
+def rosters_section(user) -> list[dict]:
+    """RULES 16.8: the league teams the player was on, season by season."""
+    return [
+        {
+            "league": str(member.team.league),
+            "url": settings.SITE_URL + member.team.league.get_absolute_url(),
+            "team": member.team.name,
+            "season": member.season,
+            "added_at": member.added_at.isoformat(),
+        }
+        for member in LeagueMember.objects.filter(player=user)
+        .select_related("team__league")
+        .order_by("added_at", "pk")
+    ]
+
+
+def leave_rosters(user) -> None:
+    """RULES 16.8 Decision: a deleted account leaves the rosters of the leagues not over where
+    it never sat at a board for its team; where it did, its (anonymous) name stays with the
+    games it played."""
+    from teams.leagues import played_for
+
+    for member in LeagueMember.objects.filter(
+        player=user, team__league__status__in=[League.Status.ENTRY, League.Status.RUNNING]
+    ).select_related("team"):
+        if user.pk not in played_for(member.team):
+            member.delete()

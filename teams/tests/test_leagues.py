@@ -439,3 +439,43 @@ def test_the_tables_of_a_round_robin_after_one_round():
     assert [len(r.matches) for r in tables.rounds] == [2, 2, 2]
     assert tables.prizes == []  # forfeits are no games for a board prize
     assert tables.prize_minimum == 2  # ⌈3 matches × 1 game ÷ 2⌉
+
+
+def test_a_players_rosters_are_in_their_data_and_leave_with_the_account_unless_played():
+    from accounts import personal
+    from accounts import services as accounts
+
+    sides = four_sides()
+    league = open_league(sides)
+    team = league.teams.get(club=sides[0].club)
+    a, b = sides[0].players[:2]
+    leagues.team_set(
+        league_id=league.pk,
+        team_id=team.pk,
+        by=sides[0].captain,
+        name="Milano A",
+        player_ids=[a.pk, b.pk],
+    )
+    [row] = personal.sections(a)["league_rosters"]
+    assert (row["team"], row["season"]) == ("Milano A", "2026/27")
+    start(league, sides)
+    match = (
+        TeamMatch.objects.filter(league_round__number=1)
+        .filter(
+            pk__in=TeamMatch.objects.filter(first_team=team)
+            | TeamMatch.objects.filter(second_team=team)
+        )
+        .get()
+    )
+    services.lineup_set(match_id=match.pk, by=sides[0].captain, player_ids=[a.pk])
+    services.match_start(match_id=match.pk, now=match.starts_at)
+    accounts.user_delete(user_id=b.pk)  # never played for the team: off its roster
+    assert not LeagueMember.objects.filter(player=b).exists()
+    from games.models import Game
+
+    Game.objects.filter(pk=Board.objects.get(match=match, number=1).game1_id).update(
+        status="finished", result="1-0"
+    )
+    TeamMatch.objects.filter(pk=match.pk).update(status=TeamMatch.Status.FINISHED)
+    accounts.user_delete(user_id=a.pk)  # played: the roster keeps the tombstone
+    assert LeagueMember.objects.filter(player=a, team=team).exists()
