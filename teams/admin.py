@@ -4,14 +4,15 @@ kind's admin shares is `events.admin`."""
 
 from __future__ import annotations
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
-from accounts.admin_messages import MASCULINE, Noun
+from accounts.admin_messages import MASCULINE, NamedModelAdmin, Noun
 from events.admin import EventAdmin, read_only_inline
-from teams import services
-from teams.models import Board, Lineup, TeamMatch
+from events.services import EventError
+from teams import leagues, services
+from teams.models import Board, League, LeagueRound, LeagueTeam, Lineup, TeamMatch
 
 
 @admin.register(TeamMatch)
@@ -44,3 +45,45 @@ class TeamMatchAdmin(EventAdmin):
     @admin.action(description=_("Annulla gli incontri selezionati"))
     def cancel_matches(self, request, queryset) -> None:
         self.cancel_selected(request, queryset)
+
+
+@admin.register(League)
+class LeagueAdmin(NamedModelAdmin, admin.ModelAdmin):
+    """Staff read a league (RULES 16.8) and cancel it; its organizer and the clubs' officers
+    run it from its pages. The staff correct its name and description only."""
+
+    noun = Noun(MASCULINE, _("il campionato a squadre"), _("un altro campionato a squadre"))
+    list_display = ["name", "season", "status", "system", "first_round_at", "opened_by"]
+    list_filter = ["status", "system", "variant"]
+    search_fields = ["name", "season"]
+    raw_id_fields = ["opened_by"]
+    inlines = [
+        read_only_inline(LeagueTeam, fields=["club", "name", "number", "seeding", "withdrawn_at"]),
+        read_only_inline(LeagueRound, fields=["number", "starts_at", "paired_at", "bye_team"]),
+    ]
+    actions = ["cancel_leagues"]
+
+    def get_readonly_fields(self, request, obj=None) -> list[str]:
+        editable = {"name", "description"}  # the season is the rosters' too
+        return [f.name for f in League._meta.fields if f.name not in editable]
+
+    def has_add_permission(self, request) -> bool:
+        return False  # opened by a club's officer, through its form (RULES 16.8)
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False  # cancelled, never deleted: its games and ratings stay
+
+    @admin.action(description=_("Annulla i campionati selezionati"))
+    def cancel_leagues(self, request, queryset) -> None:
+        done = 0
+        for found in queryset:
+            try:
+                leagues.league_cancel(league_id=found.pk, by=request.user, staff=True)
+                done += 1
+            except EventError as error:
+                self.message_user(request, f"{found}: {error.message}", messages.WARNING)
+        self.message_user(
+            request,
+            ngettext_lazy("%(n)d campionato annullato.", "%(n)d campionati annullati.", "n")
+            % {"n": done},
+        )

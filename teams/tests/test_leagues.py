@@ -479,3 +479,26 @@ def test_a_players_rosters_are_in_their_data_and_leave_with_the_account_unless_p
     TeamMatch.objects.filter(pk=match.pk).update(status=TeamMatch.Status.FINISHED)
     accounts.user_delete(user_id=a.pk)  # played: the roster keeps the tombstone
     assert LeagueMember.objects.filter(player=a, team=team).exists()
+
+
+def test_the_admin_lists_shows_and_cancels_a_league(client):
+    sides = four_sides()
+    league = open_league(sides)
+    start(league, sides)
+    client.force_login(UserFactory(is_staff=True, is_superuser=True))
+    assert client.get("/admin/teams/league/").status_code == 200
+    page = client.get(f"/admin/teams/league/{league.pk}/change/")
+    assert page.status_code == 200 and league.name in page.content.decode()
+    done = client.post(
+        "/admin/teams/league/",
+        {"action": "cancel_leagues", "_selected_action": [league.pk]},
+        follow=True,
+    )
+    assert "1 campionato annullato." in done.content.decode()
+    league.refresh_from_db()
+    assert league.status == "cancelled"
+    assert (
+        not TeamMatch.objects.filter(league_round__league=league)
+        .exclude(status=TeamMatch.Status.CANCELLED)
+        .exists()
+    )
