@@ -69,7 +69,9 @@ BLOCK = 10
 
 # The team record, `013`: FIDE, "Format of Tournament Report File (TRF16)", Team Section
 # (handbook C.04 Annex 2, approved Elista 2015); TRF-2026 keeps it as it is, "to be phased out"
-# for its new `310` record, which we do not write.
+# for its new `310` record, which we do not write. The FIDE tie-break checker reads it by the
+# same columns (Otto Milvang's TieBreakServer, trf2json.parse_trf_team: name `line[4:36]`,
+# ranks `line[36:40]`, `line[41:45]`...).
 #   columns 1-3    013
 #   columns 5-36   the team name (32 columns)
 #   columns 37-40  the start rank (a 001 line's columns 5-8) of the team's 1st player,

@@ -198,3 +198,27 @@ def test_a_hostile_team_name_cannot_inject_a_line():
     [line] = [line for line in text.split("\n") if line.startswith("013")]
     assert line == "013 A 001 9 Intruso                    1    2"
     assert read_trf(text).teams == (Team("A 001 9 Intruso", (1, 2)),)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    edits=st.lists(
+        st.tuples(st.integers(0, 20_000), st.sampled_from(list("0123456789 -+x\n\t\u0661"))),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_corrupted_team_lines_give_teams_or_a_trf_error_never_a_crash(edits):
+    text = write_trf(league(players_per_team=3, teams=4, rounds=1))
+    start = text.index("\n013") + 1
+    end = text.index("\n", text.rindex("\n013") + 1)
+    chars = list(text)
+    for position, char in edits:
+        chars[start + position % (end - start)] = char
+    try:
+        t = read_trf("".join(chars))
+    except TrfError as error:
+        assert str(error).startswith("line ")
+        return
+    placed = [n for team in t.teams for n in team.players]
+    assert len(placed) == len(set(placed)) <= len(t.entrants)
