@@ -157,6 +157,15 @@ class Bye:
 
 
 @dataclass(frozen=True)
+class Team:
+    """A team of the file (a league of team matches, RULES 16.8): its name and the start ranks
+    of its players (`Entrant.number`) in its board order, board 1 first. TRF-16's `013` line."""
+
+    name: str
+    players: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class Tournament:
     entrants: tuple[Entrant, ...]
     total_rounds: int
@@ -170,6 +179,8 @@ class Tournament:
     # Rounds held, including any in which nobody played (everyone absent or on a requested
     # bye): such a round still counts for the median (Lim 3) and the next round's number.
     rounds_held: int = 0
+    # The teams, in their order (TRF `013` lines); none in a tournament of individuals.
+    teams: tuple[Team, ...] = ()
 
     @property
     def rounds_played(self) -> int:
@@ -267,4 +278,5 @@ class Tournament:
             double_games=self.double_games,
             name=self.name,
             rounds_held=max(self.rounds_played, round_number),
+            teams=self.teams,
         )

@@ -12,7 +12,9 @@ What we read and write:
   `162 W 2.0 D 1.0`. Undeclared values are the FIDE defaults: win 1.0, draw 0.5, nothing for a
   loss, a zero-point bye or a forfeit loss, a pairing-allocated bye worth a win. We write the
   platform's 2/1/0 scoring (RULES 4.6) both ways: TRF-2026's `162` line (`W 2.0`, `D 1.0`,
-  `L 0.0`, `A 0.0`, `P 2.0`, each code in its column) and `BBW  2.0`, `BBD  1.0`.
+  `L 0.0`, `A 0.0`, `P 2.0`, each code in its column) and `BBW  2.0`, `BBD  1.0`;
+- `013` team lines (a league of team matches, RULES 16.8): a team's name and the start ranks of
+  its players in board order (`Team`; the columns are at `TEAM_NAME_COLUMNS`).
 
 Internally every score is in platform units (win 2, draw 1), whatever the file's system. That
 is exact only for point systems that are 2/1/0 scaled (1/0.5/0, 2/1/0, 4/2/0...): the Lim
@@ -54,6 +56,7 @@ from .model import (
     Bye,
     Entrant,
     GameResult,
+    Team,
     Tournament,
 )
 
@@ -63,6 +66,25 @@ MAX_TRF_CHARS = 1_000_000  # 1,000 players with 90 rounds each, 200 with 199 rou
 BLACK_LOT = "B"
 ROUND_COLUMN = 91  # 0-based start of round 1's block (column 92 in the spec)
 BLOCK = 10
+
+# The team record, `013`: FIDE, "Format of Tournament Report File (TRF16)", Team Section
+# (handbook C.04 Annex 2, approved Elista 2015); TRF-2026 keeps it as it is, "to be phased out"
+# for its new `310` record, which we do not write. The FIDE tie-break checker reads it by the
+# same columns (Otto Milvang's TieBreakServer, trf2json.parse_trf_team: name `line[4:36]`,
+# ranks `line[36:40]`, `line[41:45]`...).
+#   columns 1-3    013
+#   columns 5-36   the team name (32 columns)
+#   columns 37-40  the start rank (a 001 line's columns 5-8) of the team's 1st player,
+#   columns 42-45  of the 2nd, 47-50 of the 3rd, ... 72-75 of the 8th, 102-105 of the 14th
+#                  and so on: four columns each, right-aligned, one blank column between.
+# The 1st player is mandatory, the others optional. **Decision** (the format is silent): a team
+# has a name and at least one player, no two teams share a name (a team is known by it), a
+# player is in at most one team, and the boards have no gap (a blank field between two ranks is
+# refused, not read as an empty board). A name longer than its 32 columns is refused on writing,
+# not cut: two cut names could become one.
+TEAM_NAME_COLUMNS = 32
+TEAM_COLUMN = 36  # 0-based start of the 1st player's start rank (column 37)
+TEAM_FIELD = 5  # a start rank's four columns and the blank after them
 
 # TRF-16 result codes -> (points for this player, game actually played)
 GAME_CODES = {
@@ -124,6 +146,7 @@ def read_trf(text: str) -> Tournament:
     entry_lines: dict[int, int] = {}
     stated_points: dict[int, str] = {}  # columns 81-84, as written
     entries: list[_Entry] = []
+    team_records: list[tuple[int, Team]] = []
     # Lines end with \n, \r\n or \r (bbpPairings writes \r) and nothing else: str.splitlines
     # would also split inside a name at \x0b, \x1c, \x85, U+2028...
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
@@ -167,10 +190,13 @@ def read_trf(text: str) -> Tournament:
             first_colour = WHITE if colour == "W" else BLACK_LOT
         elif code in _POINT_LINES or code == "162":
             points.read(code, line, line_number)
-        # Other lines (022 city, 042 dates, 102 arbiter, 013 teams, ...) are not needed.
+        elif code == "013":
+            team_records.append((line_number, _read_team(line, line_number)))
+        # Other lines (022 city, 042 dates, 102 arbiter, ...) are not needed.
 
     if not entrants:
         raise TrfError(1, "no player lines (001)")
+    teams = _check_teams(team_records, entrants)
     points.check()
     games, byes, absent = _build_rounds(entries, entrants)
     # Every listed round was held, but a last one with no game and no pairing-allocated bye:
@@ -196,7 +222,60 @@ def read_trf(text: str) -> Tournament:
         absent_next=absent_next,
         name=name,
         rounds_held=played,
+        teams=teams,
     )
+
+
+def _read_team(line: str, line_number: int) -> Team:
+    """One `013` line, its columns as TEAM_NAME_COLUMNS says."""
+    line = line.rstrip()
+    name = line[4:TEAM_COLUMN].strip()
+    if not name:
+        raise TrfError(line_number, "team line (013): no team name in columns 5-36")
+    players: list[int] = []
+    for start in range(TEAM_COLUMN, len(line), TEAM_FIELD):
+        board = len(players) + 1
+        where = f"team {name!r}, board {board} (columns {start + 1}-{start + 4})"
+        text = line[start : start + 4].strip(" ")
+        if not text:
+            raise TrfError(line_number, f"{where}: blank, but a later board is given")
+        if not (text.isascii() and text.isdigit()) or int(text) < 1:
+            hint = " (the team name has columns 5-36, 32 characters)" if board == 1 else ""
+            raise TrfError(line_number, f"{where}: {text!r} is not a start rank{hint}")
+        if line[start + 4 : start + 5] not in ("", " "):
+            raise TrfError(
+                line_number,
+                f"{where}: column {start + 5} must be blank (start ranks are in columns "
+                "37-40, 42-45, 47-50...)",
+            )
+        players.append(int(text))
+    if not players:
+        raise TrfError(line_number, f"team {name!r}: no player (start rank in columns 37-40)")
+    return Team(name=name, players=tuple(players))
+
+
+def _check_teams(records: list[tuple[int, Team]], entrants: dict[int, Entrant]) -> tuple[Team, ...]:
+    """The teams of the file, refused if one names a player the file does not have, or one
+    already in a team, or a name already taken (TEAM_NAME_COLUMNS, Decision)."""
+    named: dict[str, int] = {}
+    placed: dict[int, tuple[str, int, int]] = {}  # start rank -> team, its line, board
+    for line_number, team in records:
+        if team.name in named:
+            raise TrfError(line_number, f"team {team.name!r} is already on line {named[team.name]}")
+        named[team.name] = line_number
+        for board, number in enumerate(team.players, start=1):
+            where = f"team {team.name!r}, board {board}: start rank {number}"
+            if number not in entrants:
+                raise TrfError(line_number, f"{where} has no 001 line")
+            if number in placed:
+                other, other_line, other_board = placed[number]
+                raise TrfError(
+                    line_number,
+                    f"{where} is already on board {other_board} of team {other!r}"
+                    f" (line {other_line})",
+                )
+            placed[number] = (team.name, line_number, board)
+    return tuple(team for _, team in records)
 
 
 def _check_points(
@@ -476,6 +555,7 @@ def write_trf(tournament: Tournament) -> str:
         )
         rounds = "".join(f"  {blocks.get((e.number, r), ''):<8}" for r in range(1, last + 1))
         lines.append((head + rounds).rstrip())
+    lines.extend(team_lines(tournament))
     # TRF-2026: the number of rounds, the colour of #1 in round 1, the point system (a code
     # every nine columns from column 6, its points in the four after it).
     lines.append(f"142 {tournament.total_rounds}")
@@ -488,6 +568,46 @@ def write_trf(tournament: Tournament) -> str:
     lines.append(f"BBW {WIN_POINTS:4.1f}")
     lines.append(f"BBD {DRAW_POINTS:4.1f}")
     return "\n".join(lines) + "\n"
+
+
+def team_lines(tournament: Tournament) -> list[str]:
+    """The `013` line of each team of the tournament, in its order (TEAM_NAME_COLUMNS).
+
+    Raises ValueError, naming the team, for a name empty or longer than its 32 columns (after
+    `one_line`), a name already taken, a team without players, a start rank that is not one of
+    the tournament's entrants or a player already in a team.
+    """
+    numbers = {e.number for e in tournament.entrants}
+    named: set[str] = set()
+    placed: dict[int, str] = {}
+    lines = []
+    for team in tournament.teams:
+        name = one_line(team.name)
+        if not name:
+            raise ValueError("a team needs a name (TRF-16 013, columns 5-36)")
+        if len(name) > TEAM_NAME_COLUMNS:
+            raise ValueError(
+                f"team {name!r}: the name has {len(name)} characters, "
+                f"TRF-16 gives it {TEAM_NAME_COLUMNS} (013, columns 5-36)"
+            )
+        if name in named:
+            raise ValueError(f"two teams are named {name!r}")
+        named.add(name)
+        if not team.players:
+            raise ValueError(f"team {name!r} has no player")
+        for board, number in enumerate(team.players, start=1):
+            if number not in numbers:
+                raise ValueError(
+                    f"team {name!r}, board {board}: start rank {number} is not a player"
+                )
+            if number in placed:
+                raise ValueError(
+                    f"team {name!r}, board {board}: player {number} is already in team "
+                    f"{placed[number]!r}"
+                )
+            placed[number] = name
+        lines.append(f"013 {name:<{TEAM_NAME_COLUMNS}}" + " ".join(f"{n:4d}" for n in team.players))
+    return lines
 
 
 def one_line(text: str) -> str:
