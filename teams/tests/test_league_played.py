@@ -16,11 +16,13 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 
+from events.pairing.trf import read_trf
 from games.models import Game
 from games.routing import websocket_urlpatterns as game_routes
 from ratings.models import RatingChange
 from teams import leagues, services
 from teams.league_tables import league_tables
+from teams.league_trf import league_tournament, league_trf
 from teams.models import Board, League, TeamMatch
 from teams.tests.factories import side
 from teams.tests.test_leagues import league_data
@@ -175,6 +177,22 @@ def test_a_league_of_four_clubs_played_to_its_end_over_the_sockets():
         (side_of[3].players[3].username, team_of[3].name, 2)
     ]
     assert prizes[4].percent == "100%"
+
+    # The league's TRF: its games and its four 013 team records, read back equal by our reader.
+    text = league_trf(league)
+    assert read_trf(text) == league_tournament(league)
+    back = read_trf(text)
+    assert [t.name for t in back.teams] == [team_of[n].name for n in (1, 2, 3, 4)]
+    assert all(len(t.players) == 4 for t in back.teams)
+    assert len([line for line in text.splitlines() if line.startswith("013 ")]) == 4
+    assert len(back.games) == 23
+    # The forfeited board: T3's board-4 player scored it without an opponent in round 2.
+    [bye] = back.byes
+    t3_board4 = back.teams[2].players[3]
+    assert (bye.round, bye.player, bye.points) == (2, t3_board4, 2)
+    assert (
+        dict((e.number, e.name) for e in back.entrants)[t3_board4] == side_of[3].players[3].username
+    )
 
     # RULES 16.8: every game played rated as it ended (its own period), the forfeit never.
     played = Game.objects.filter(
