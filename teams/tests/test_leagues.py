@@ -502,3 +502,79 @@ def test_the_admin_lists_shows_and_cancels_a_league(client):
         .exclude(status=TeamMatch.Status.CANCELLED)
         .exists()
     )
+
+
+# --- at once ---------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_organizer_and_the_tick_starting_at_once_make_one_calendar():
+    """Fails if the start does not lock the league row before reading its status: both would
+    draw numbers and make the calendar (twelve matches, numbers clashing)."""
+    from tests.concurrency import run_at_once
+
+    sides = four_sides()
+    league = open_league(sides)
+    results = run_at_once(
+        lambda: leagues.league_start(league_id=league.pk, by=None, now=league.first_round_at),
+        lambda: leagues.league_start(league_id=league.pk, by=None, now=league.first_round_at),
+    )
+    assert sorted(r is None for r in results) == [False, True]
+    assert TeamMatch.objects.filter(league_round__league=league).count() == 6
+    assert LeagueRound.objects.filter(league=league).count() == 3
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_rosters_of_one_season_taking_one_player_at_once_keep_them_on_one():
+    """Two leagues (two rows, two locks) of one season: the database's one-team-a-season
+    constraint decides, and the loser is told, its roster unchanged."""
+    from tests.concurrency import Raised, run_at_once
+
+    sides = four_sides()
+    first = open_league(sides)
+    others = [sides[0], side([1500]), side([1500])]
+    second = leagues.league_create(by=others[1].captain, data=league_data(others, name="Coppa"))
+    player = sides[0].players[0]
+
+    def roster(found):
+        team = found.teams.get(club=sides[0].club)
+        return lambda: leagues.team_set(
+            league_id=found.pk,
+            team_id=team.pk,
+            by=sides[0].captain,
+            name=f"Milano {found.pk}",
+            player_ids=[player.pk],
+        )
+
+    results = run_at_once(roster(first), roster(second), errors=True)
+    refused = [r for r in results if isinstance(r, Raised)]
+    assert len(refused) == 1
+    assert refused[0].error.code == "other_team"
+    assert LeagueMember.objects.filter(player=player).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_withdrawal_and_its_match_starting_at_once_never_both_pass():
+    """The match is either started (and played out) or forfeited whole, never both: the
+    withdrawal forfeits under the match's lock and only a match still scheduled."""
+    from tests.concurrency import run_at_once
+
+    sides = four_sides()
+    league = open_league(sides)
+    start(league, sides)
+    gone = league.teams.get(club=sides[3].club)
+    match = (
+        TeamMatch.objects.filter(league_round__number=1)
+        .filter(
+            pk__in=TeamMatch.objects.filter(first_team=gone)
+            | TeamMatch.objects.filter(second_team=gone)
+        )
+        .get()
+    )
+    run_at_once(
+        lambda: services.match_start(match_id=match.pk, now=match.starts_at),
+        lambda: leagues.team_withdraw(league_id=league.pk, team_id=gone.pk, by=sides[3].captain),
+    )
+    match.refresh_from_db()
+    assert Board.objects.filter(match=match).count() == 4
+    assert match.status in (TeamMatch.Status.RUNNING, TeamMatch.Status.FINISHED)
