@@ -12,8 +12,9 @@ from django.db.models import DateTimeField, DurationField, ExpressionWrapper, F,
 from django.utils.translation import gettext_lazy as _
 
 from events.models import Event
-from games.models import HasVariant
+from games.models import HasVariant, Variant
 from games.rules.timecontrol import ESTIMATED_MOVES
+from ratings.models import CadenceChoice
 from teams import rules
 
 # RULES 16.2 Decision: the line-ups are final this long before the start.
@@ -370,10 +371,10 @@ class League(HasVariant, models.Model):
         related_name="leagues_opened",
         verbose_name=_("organizzatore"),
     )
-    variant = models.CharField(_("variante"), max_length=20)
+    variant = models.CharField(_("variante"), max_length=20, choices=Variant.choices)
     base_seconds = models.PositiveIntegerField(_("tempo base (secondi)"))
     increment_seconds = models.PositiveIntegerField(_("incremento (secondi)"))
-    cadence = models.CharField(_("cadenza"), max_length=20)
+    cadence = models.CharField(_("cadenza"), max_length=20, choices=CadenceChoice.choices)
     rated = models.BooleanField(_("valutato"), default=True)
     opening_mode = models.CharField(_("aperture"), max_length=20)
     thematic_opening = models.PositiveSmallIntegerField(

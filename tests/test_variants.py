@@ -210,6 +210,7 @@ def test_a_variant_declared_in_the_list_is_picked_up_everywhere():
         "otb.OtbTournament",
         "ratings.Rating",
         "ratings.RatingPeriod",
+        "teams.League",
         "teams.TeamMatch",
         "tournaments.Tournament",
     ]

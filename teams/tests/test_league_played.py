@@ -57,13 +57,30 @@ async def _play(game_id: int, white, black, outcome: str) -> None:
     """`outcome`: "white", "black" (who wins: the other resigns) or "draw" (White offers,
     Black accepts), all at the two players' sockets."""
     w, b = await _connect(game_id, white), await _connect(game_id, black)
+    # Both seated (RULES 3): a game one player never sat at is not rated.
+    for socket in (w, b):
+        await _until(
+            socket,
+            lambda m: (
+                m.get("type") == "state"
+                and all(m[colour]["connected"] for colour in ("white", "black"))
+            ),
+        )
     if outcome == "draw":
         await w.send_json_to({"type": "draw_offer"})
         await _until(b, lambda m: m.get("type") == "state" and m.get("draw_offer"))
         await b.send_json_to({"type": "draw_accept"})
     else:
         await (b if outcome == "white" else w).send_json_to({"type": "resign"})
-    await _until(w, lambda m: m.get("type") == "state" and m.get("status") != "live")
+    # The end, and the game settled: every receiver of its end ran (the match's scoring, the
+    # rating). The two may come in either order.
+    seen: set[str] = set()
+    while seen != {"ended", "settled"}:
+        message = await w.receive_json_from(timeout=10)
+        if message.get("type") == "state" and message.get("status") != "live":
+            seen.add("ended")
+        elif message.get("type") == "settled":
+            seen.add("settled")
     await w.disconnect()
     await b.disconnect()
 
