@@ -620,7 +620,7 @@ def _open_second_game(match: TeamMatch, board: Board, now: datetime) -> None:
 
 def matches_due_process(*, now: datetime | None = None) -> list[int]:
     """Tell the captains of the matches whose line-ups closed (RULES 11.4), then start every
-    match whose start has come (one indexed query for what is due)."""
+    match whose start has come (an indexed query for each)."""
     now = now or timezone.now()
     notices.lineups_closed_due(now=now)
     started = []
