@@ -36,6 +36,10 @@ class EventKind:
     # expected end, overlaps [start, end). Read from the players' side (their own rows, by the
     # player's index), not from every live event: a team match's line-up asks it.
     busy: Callable[[Iterable[int], datetime, datetime], dict[int, str]] | None = None
+    # The kind's own notices on the site's pages (events.models.Reminder rows of a topic other
+    # than `START`, written by the kind): the template that says one, given `r`, the row, whose
+    # `detail` carries what it needs (RULES 16.2: a player named in a line-up).
+    notice_template: str | None = None
 
     @property
     def code(self) -> str:

@@ -185,10 +185,16 @@ class Event(HasVariant, models.Model):
         return self.status != self.Status.SCHEDULED or now >= self.starts_at
 
 
+# What a notice is about: the start coming (a reminder) or the event cancelled. Any other topic
+# is a kind's own notice (teams: a player named in a line-up, the line-ups closed), written by
+# that kind and said by its `EventKind.notice_template` from the row's `detail`.
+START = "start"
+
+
 class Reminder(models.Model):
-    """A player was reminded of an event they joined (events/reminders.py): one row per player
-    and event, so the tick reminds once however often it runs. The notice on the site's pages
-    reads these rows (name, page, start copied here: one query per page, no join)."""
+    """A player was reminded of an event they joined (events/reminders.py): one row per player,
+    event and topic, so the tick reminds once however often it runs. The notice on the site's
+    pages reads these rows (name, page, start copied here: one query per page, no join)."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -205,12 +211,17 @@ class Reminder(models.Model):
     dismissed = models.BooleanField(_("chiuso dal giocatore"), default=False)
     # The event was cancelled (RULES 11.3): the notice says so for a day, or until closed.
     cancelled_at = models.DateTimeField(_("evento annullato il"), null=True, blank=True)
+    # `START` (the reminder, or the cancellation), or a kind's own notice, which `detail` says.
+    topic = models.CharField(_("argomento"), max_length=20, default=START)
+    detail = models.JSONField(_("dettagli"), default=dict, blank=True)
 
     class Meta:
         verbose_name = _("promemoria")
         verbose_name_plural = _("promemoria")
         constraints = [
-            models.UniqueConstraint(fields=["user", "kind", "event_id"], name="reminder_once"),
+            models.UniqueConstraint(
+                fields=["user", "kind", "event_id", "topic"], name="reminder_once"
+            ),
         ]
         indexes = [models.Index(fields=["user", "starts_at"], name="reminder_user_start")]
 

@@ -11,7 +11,12 @@ whose unique constraint makes a tick run twice, or two ticks at once, remind onc
 forgets the event's rows and drops its unsent reminder mails, so everyone is reminded of the new
 start. The mails go through the outbox (mail/), one statement for a whole tournament, sent after
 commit by the one mail sender, so the other timed work of the worker is not held up
-(bench/reminders.py). A mail not sent before the start is dropped (`useful_until`)."""
+(bench/reminders.py). A mail not sent before the start is dropped (`useful_until`).
+
+A kind may write notices of its own in the same rows, under another `topic` (teams: a player
+named in a line-up, the line-ups closed, RULES 11.4): they are shown with the reminders, said
+by the kind's `notice_template`, kept when the start moves (with the new start) and forgotten
+when the event is cancelled."""
 
 from __future__ import annotations
 
@@ -24,7 +29,7 @@ from django.utils import timezone
 from accounts import emails
 from accounts.models import REMIND_MINUTES, User
 from events.kinds import EventKind, all_kinds, by_code
-from events.models import Event, Reminder
+from events.models import START, Event, Reminder
 from live import locks, messages
 from live.locks import Rank, lock_rows
 from live.pushes import user_changed_on_commit
@@ -118,9 +123,17 @@ def reminder_due(event, joined_at: datetime, lead_minutes: int, now: datetime) -
 def start_moved(event) -> None:
     """RULES 11.2: the event's start moved (called in the transaction that moves it): its
     reminders are forgotten, notices with the old time go, and its reminder mails not yet sent
-    are dropped, so everyone is reminded afresh of the new start."""
+    are dropped, so everyone is reminded afresh of the new start. The kind's own notices (a
+    line-up's, RULES 16.2) stay true: they say the new start."""
     code = event._meta.model_name
-    Reminder.objects.filter(kind=code, event_id=event.pk, cancelled_at=None).delete()
+    shown = Reminder.objects.filter(kind=code, event_id=event.pk, cancelled_at=None)
+    shown.filter(topic=START).delete()
+    shown.update(starts_at=event.starts_at)
+    _drop_reminder_mails(event)
+
+
+def _drop_reminder_mails(event) -> None:
+    code = event._meta.model_name
     Mail.objects.filter(
         reason=Reason.REMINDER, key__startswith=f"{code}:{event.pk}:", status=Status.PENDING
     ).update(status=Status.DROPPED)
@@ -137,6 +150,10 @@ def event_cancelled(event, *, by_id: int | None = None, now: datetime | None = N
         return 0
     now = now or timezone.now()
     player_ids = {player_id for _event, player_id, _at in kind.entrants([event.pk])}
+    # Its reminders and every notice of it (the kind's own too) no longer hold, nor its
+    # unsent reminder mails.
+    Reminder.objects.filter(kind=kind.code, event_id=event.pk, cancelled_at=None).delete()
+    _drop_reminder_mails(event)
     players = [
         p
         for p in User.objects.filter(pk__in=player_ids, is_active=True, deleted_at=None)
@@ -144,7 +161,6 @@ def event_cancelled(event, *, by_id: int | None = None, now: datetime | None = N
     ]
     if not players:
         return 0
-    start_moved(event)  # its reminders (and their notices) no longer hold, nor its unsent mails
     mail_queue_many(
         _cancelled_mail(p, kind, event) for p in players if p.remind_by_email and p.email_verified
     )
@@ -174,7 +190,7 @@ def event_cancelled(event, *, by_id: int | None = None, now: datetime | None = N
 
 def _reminded(kind: EventKind, event_ids) -> set[tuple[int, int]]:
     return set(
-        Reminder.objects.filter(kind=kind.code, event_id__in=event_ids).values_list(
+        Reminder.objects.filter(kind=kind.code, event_id__in=event_ids, topic=START).values_list(
             "event_id", "user_id"
         )
     )
@@ -232,11 +248,19 @@ def calendar_path(code: str, pk: int) -> str:
 
 def notices_for(user, *, now: datetime | None = None) -> list[Reminder]:
     """The notices a page shows the player, not closed: events not started yet, and events
-    cancelled within the last day."""
+    cancelled within the last day. A kind's own notice carries the kind's template to say it
+    (`template`: None for a reminder or a cancellation)."""
     if not user.is_authenticated or not (user.remind_on_site or user.remind_in_browser):
         return []
     now = now or timezone.now()
     shown = Q(starts_at__gt=now, cancelled_at=None) | Q(cancelled_at__gt=now - CANCELLED_NOTICE)
-    return list(
-        Reminder.objects.filter(shown, user=user, dismissed=False).order_by("starts_at")[:5]
+    rows = list(
+        Reminder.objects.filter(shown, user=user, dismissed=False).order_by("starts_at", "pk")[:5]
     )
+    notices = []
+    for row in rows:
+        kind = by_code(row.kind)
+        row.template = None if row.topic == START else kind and kind.notice_template
+        if row.topic == START or row.template:
+            notices.append(row)
+    return notices

@@ -25,6 +25,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.decorators import method_decorator
@@ -66,6 +67,15 @@ def refresh_spread_ms(players: int) -> int:
 def render_page(request: HttpRequest, template: str, context: dict, partial: str) -> HttpResponse:
     """The whole page, or for htmx its named partial (STYLE 7)."""
     return render(request, f"{template}#{partial}" if request.htmx else template, context)
+
+
+def with_messages(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """An htmx answer to a step swaps only its fragment, while the step's message (a refusal's
+    reason) is for the page's messages (templates/base.html, `#messages`): it comes with the
+    fragment, swapped there out of band, and is said there once (read here, so no later page
+    says it again)."""
+    response.content += render_to_string("events/_messages_oob.html", request=request).encode()
+    return response
 
 
 def is_hint(request: HttpRequest) -> bool:
@@ -295,9 +305,10 @@ class EventPages:
         return render_page(request, self.template("detail.html"), context, "live")
 
     def back(self, request: HttpRequest, pk: int) -> HttpResponse:
-        """After a player's action: the page's live part for htmx, else the page."""
+        """After a player's action: the page's live part for htmx, with the action's message (a
+        refusal's reason, RULES 16.6) for the page's messages; else the page, which says it."""
         if request.htmx:
-            return self.detail(request, pk)
+            return with_messages(request, self.detail(request, pk))
         return redirect(self.url_name("detail"), pk=pk)
 
     def step(self, request: HttpRequest, service, done, **kwargs) -> None:

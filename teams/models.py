@@ -99,6 +99,11 @@ class TeamMatch(Event):
     )
     # STYLE 4: grows with every change pushed to the match's page (teams.broadcast).
     version = models.PositiveIntegerField(_("versione"), default=0)
+    # RULES 11.4: the clubs' officers were told the line-ups closed (teams.notices), set in the
+    # transaction that writes their notices: told once, whatever the tick does.
+    lineups_closed_told_at = models.DateTimeField(
+        _("chiusura delle formazioni comunicata il"), null=True, blank=True
+    )
 
     class Meta:
         verbose_name = _("incontro a squadre")

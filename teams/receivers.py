@@ -27,8 +27,16 @@ def game_finished(*, game_id: int) -> bool:
 
 # One kind of event (events.kinds): its games' ends come through the events router.
 # Its players (named in a line-up, or available) are reminded before the start and told if it
-# is cancelled (events.reminders).
-register(EventKind(model=TeamMatch, game_finished=game_finished, entrants=personal.entrants))
+# is cancelled (events.reminders); its own notices (a player named, the line-ups closed:
+# teams.notices) are said by its template among the site's notices.
+register(
+    EventKind(
+        model=TeamMatch,
+        game_finished=game_finished,
+        entrants=personal.entrants,
+        notice_template="teams/_notice.html",
+    )
+)
 
 # A club's matches on its page and in its calendar, and the players named in one not over
 # (they stay in the club until it ends, RULES 16.6, 12.3).

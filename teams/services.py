@@ -46,7 +46,7 @@ from games.models import Game, GameResult
 from games.models import Status as GameStatus
 from live import locks, messages, pushes
 from ratings.selectors import ratings_snapshot
-from teams import broadcast, rules, selectors
+from teams import broadcast, notices, rules, selectors
 from teams.models import (
     START_MAX,
     START_MIN,
@@ -348,10 +348,15 @@ def lineup_set(
         lineup, _created = Lineup.objects.update_or_create(
             match=match, club=club, defaults={"saved_by": by, "saved_at": now}
         )
+        before = dict(lineup.entries.values_list("player_id", "place"))
         lineup.entries.all().delete()
         LineupEntry.objects.bulk_create(
             LineupEntry(lineup=lineup, place=place, player_id=player_id, rating=ratings[player_id])
             for place, player_id in enumerate(player_ids, start=1)
+        )
+        # RULES 11.4: who comes into the line-up is told, in this transaction.
+        notices.lineup_saved(
+            match=match, before=before, player_ids=player_ids, by_id=by.pk, now=now
         )
     return lineup
 
@@ -651,8 +656,10 @@ def _open_second_game(match: TeamMatch, board: Board, now: datetime) -> None:
 
 
 def matches_due_process(*, now: datetime | None = None) -> list[int]:
-    """Start every match whose start has come (one indexed query for what is due)."""
+    """Tell the captains of the matches whose line-ups closed (RULES 11.4), then start every
+    match whose start has come (an indexed query for each)."""
     now = now or timezone.now()
+    notices.lineups_closed_due(now=now)
     started = []
     for match_id in list(
         TeamMatch.objects.due(now).order_by("next_due_at", "pk").values_list("pk", flat=True)
