@@ -77,11 +77,13 @@ def test_the_league_page_and_its_print_render_for_everyone(client, played, who):
 
 def test_the_standings_show_board_points_as_halves_and_the_prizes(client, played):
     body = text(client.get(f"/incontri/campionati/{played.league.pk}/"))
-    # Round 1 first match 1-0 and a draw: 1½ – ½; the second 0-1 twice: 0 – 2.
-    assert "1½ – ½" in body and "0 – 2" in body
-    assert 'data-testid="league-prize"' in body
-    assert "Per il premio di una scacchiera serve almeno 2 partite" not in body
-    assert "servono almeno 2 partite" in body or "serve almeno 1 partita" in body
+    # Round 1's first match 1-0 and a draw: 1½ – ½; the second 0-1 twice, board 2's first
+    # team having Black: 1 – 1.
+    assert "1½ – ½" in body and "1 – 1" in body
+    # Milano: lost ½ against Genova (2 match points), won 1½ against Bologna (1): SB 2½.
+    assert '<td class="num">2½</td>' in body
+    assert body.count('data-testid="league-prize"') == 3  # board 1 shared, board 2
+    assert "servono almeno 2 partite giocate" in body
 
 
 def test_a_league_match_names_its_league_and_round_with_a_link_back(client, played):
@@ -360,7 +362,7 @@ def test_the_team_form_is_closed_once_the_league_is_over(client):
     sides = league_sides("chiuso")
     league = open_league(sides)
     leagues.league_cancel(league_id=league.pk, by=sides[0].captain)
-    team = LeagueTeam.objects.filter(league=league).first()
+    team = LeagueTeam.objects.get(league=league, club=sides[0].club)
     client.force_login(sides[0].captain)
     response = client.post(
         f"/incontri/campionati/{league.pk}/squadre/{team.pk}/", {"name": "X", "players": []}
