@@ -16,7 +16,9 @@ import pytest
 from playwright.sync_api import expect
 
 from clubs.tests.factories import club_with
-from teams.tests.league_world import played_league
+from teams import leagues
+from teams.tests.factories import side
+from teams.tests.league_world import league_data, played_league
 from tests.browser import session_cookie, shoot
 
 pytestmark = [
@@ -91,5 +93,18 @@ def test_the_league_pages_at_desk_and_phone_width(site, browser):
         found.click()
         expect(page.get_by_test_id("league-chosen")).to_contain_text("Circolo Scacchi Palermo")
         both_widths(page, "league-new")
+        # A league not started, as its organizer sees it: start now, or cancel (asked first).
+        sides = [side([1700, 1600]) for _ in range(3)]
+        entry = leagues.league_create(
+            by=sides[0].captain, data=league_data(sides, name="Coppa d'inverno")
+        )
+        context.clear_cookies()
+        context.add_cookies([session_cookie(site, sides[0].captain.username)])
+        page.goto(f"{site}/incontri/campionati/{entry.pk}/")
+        expect(page.get_by_test_id("league-start")).to_be_visible()
+        both_widths(page, "league-entry")
+        page.get_by_test_id("league-cancel").click()
+        expect(page.get_by_test_id("league-cancel-confirm")).to_be_visible()
+        both_widths(page, "league-cancel")
     finally:
         context.close()

@@ -370,3 +370,27 @@ def test_the_team_form_is_closed_once_the_league_is_over(client):
     assert response.status_code == 400 and "concluso o annullato" in text(response)
     body = text(client.get(f"/incontri/campionati/{league.pk}/"))
     assert "Annullato" in body and 'data-testid="league-team-edit"' not in body
+
+
+@pytest.mark.parametrize(
+    ("who", "team_form", "open_form"),
+    [
+        ("guest", 302, 302),  # to the log-in
+        ("member", 302, 302),  # back, with the reason
+        ("officer", 200, 200),  # Torino's president: Torino's team
+        ("organizer", 302, 200),  # Milano's president: not Torino's team
+        ("stranger", 302, 302),
+    ],
+)
+def test_the_forms_answer_each_role(client, played, who, team_form, open_form):
+    user = viewers(played)[who]
+    if who == "member":
+        user = played.sides[1].players[0]  # a member of Torino's club, no officer
+    if user is not None:
+        client.force_login(user)
+    team = played.league.teams.get(club=played.sides[1].club)
+    url = f"/incontri/campionati/{played.league.pk}/squadre/{team.pk}/"
+    assert client.get(url).status_code == team_form
+    assert client.get("/incontri/campionati/nuovo/").status_code == open_form
+    if who == "guest":
+        assert client.get(url)["Location"].startswith("/accounts/login/")
