@@ -111,16 +111,25 @@ def _match_span(league: League) -> timedelta:
 def club_leagues(club_id: int) -> list[ClubEvent]:
     """RULES 16.8, 12.5: the leagues a club has a team in (the latest 50), on its page and in
     its calendar (`clubs.registry`). Decision: a league not over is the club's event not over,
-    so the club is not dissolved with its team still playing (RULES 12.8)."""
-    found = []
-    leagues = (
-        League.objects.filter(teams__club_id=club_id)
-        .annotate(n=Count("teams"))
-        .order_by("-first_round_at", "-pk")[:50]
+    so the club is not dissolved with its team still playing (RULES 12.8); once its team has
+    withdrawn, the league is over for the club (listed with the past ones)."""
+    teams = list(
+        LeagueTeam.objects.filter(club_id=club_id)
+        .select_related("league")
+        .order_by("-league__first_round_at", "-league_id")[:50]
     )
-    for league in leagues:
-        rounds = league.rounds or max(1, league.n - 1)
-        result = ""
+    sizes = dict(
+        League.objects.filter(pk__in=[t.league_id for t in teams])
+        .annotate(n=Count("teams"))
+        .values_list("pk", "n")
+    )
+    found = []
+    for team in teams:
+        league = team.league
+        rounds = league.rounds or max(1, sizes.get(league.pk, 2) - 1)
+        status, label, result = CLUB_STATUS[league.status], league.get_status_display(), ""
+        if team.withdrawn_at is not None and league.is_live:
+            status, label = "cancelled", _("Squadra ritirata")
         if league.status == League.Status.FINISHED:
             result = _("Campionato concluso: la classifica è sulla sua pagina.")
         found.append(
@@ -131,8 +140,8 @@ def club_leagues(club_id: int) -> list[ClubEvent]:
                 url=league.get_absolute_url(),
                 starts_at=league.first_round_at,
                 ends_at=league.round_date(rounds) + _match_span(league),
-                status=CLUB_STATUS[league.status],
-                status_label=str(league.get_status_display()),
+                status=status,
+                status_label=str(label),
                 kind_label=str(League._meta.verbose_name).capitalize(),
                 result=result,
             )

@@ -394,3 +394,16 @@ def test_the_forms_answer_each_role(client, played, who, team_form, open_form):
     assert client.get("/incontri/campionati/nuovo/").status_code == open_form
     if who == "guest":
         assert client.get(url)["Location"].startswith("/accounts/login/")
+
+
+def test_a_club_is_not_dissolved_while_its_team_plays_a_league_and_is_once_withdrawn(played):
+    from clubs import services as club_services
+    from clubs.services import ClubError
+
+    torino = played.sides[1]
+    with pytest.raises(ClubError) as refused:
+        club_services.club_dissolve(club_id=torino.club.pk, by=torino.captain)
+    assert "Campionato del Nord" in refused.value.message
+    team = played.league.teams.get(club=torino.club)
+    leagues.team_withdraw(league_id=played.league.pk, team_id=team.pk, by=torino.captain)
+    club_services.club_dissolve(club_id=torino.club.pk, by=torino.captain)
