@@ -407,3 +407,46 @@ def test_a_club_is_not_dissolved_while_its_team_plays_a_league_and_is_once_withd
     team = played.league.teams.get(club=torino.club)
     leagues.team_withdraw(league_id=played.league.pk, team_id=team.pk, by=torino.captain)
     club_services.club_dissolve(club_id=torino.club.pk, by=torino.captain)
+
+
+def test_a_double_round_robin_shows_both_legs_in_a_cell(client):
+    sides = league_sides("doppio")
+    league = open_league(sides[:3], double_round_robin=True)
+    leagues.league_start(league_id=league.pk, by=sides[0].captain)
+    # Every match finished 3-1 for the first-named team (written straight: the tables read
+    # the matches' points; their play is the services' tests').
+    TeamMatch.objects.filter(league_round__league=league).update(
+        status=TeamMatch.Status.FINISHED,
+        first_points=3,
+        second_points=1,
+        first_match_points=2,
+        second_match_points=0,
+    )
+    body = text(client.get(f"/incontri/campionati/{league.pk}/"))
+    assert "Girone all'italiana, andata e ritorno" in body
+    # Each pair met twice, once first-named each: 1½ and ½ in one cell, both ways.
+    assert "1½ · ½" in body or "½ · 1½" in body
+    assert "andata · ritorno" in body
+
+
+def test_a_swiss_league_shows_its_bye_and_the_rounds_still_to_pair(client):
+    sides = [side([1900 - 10 * k, 1800 - 10 * k]) for k in range(11)]
+    league = leagues.league_create(by=sides[0].captain, data=league_data(sides))
+    leagues.league_start(league_id=league.pk, by=sides[0].captain)
+    body = text(client.get(f"/incontri/campionati/{league.pk}/"))
+    assert "Sistema svizzero" in body
+    assert body.count('data-testid="league-bye"') == 1  # 11 teams: one rests in round 1
+    assert "Abbinato quando il turno prima è finito" in body
+    assert body.count('data-testid="league-standing-row"') == 11
+
+
+def test_the_league_page_reads_in_a_bounded_number_of_queries(
+    client, played, django_assert_max_num_queries
+):
+    """STYLE 8: the tables in a handful of queries, not one a match or a team (9 today: the
+    session and user, the viewer's club, the league, its teams, rounds, matches, boards, the
+    rosters' sizes)."""
+    client.force_login(played.sides[1].captain)
+    url = f"/incontri/campionati/{played.league.pk}/"
+    with django_assert_max_num_queries(11):
+        assert client.get(url).status_code == 200
