@@ -450,3 +450,45 @@ def test_the_league_page_reads_in_a_bounded_number_of_queries(
     url = f"/incontri/campionati/{played.league.pk}/"
     with django_assert_max_num_queries(11):
         assert client.get(url).status_code == 200
+
+
+def test_no_league_form_answers_500_to_hostile_input(client):
+    """Random input on the open form and the team form, as an officer: a form with messages,
+    never a 500 (tests/test_fuzz_forms.py signs in a player of no club, who is sent away)."""
+    from django.core.cache import cache
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from tests.test_fuzz_forms import hostile
+
+    sides = league_sides("fuzz")
+    league = open_league(sides)
+    team = league.teams.get(club=sides[0].club)
+    client.force_login(sides[0].captain)
+    forms = {
+        "/incontri/campionati/nuovo/": [
+            "name", "description", "variant", "time_control", "base_minutes", "increment",
+            "starts_at", "timezone", "season", "round_gap_days", "boards", "double_games",
+            "double_round_robin", "opening_mode", "thematic_opening", "rated", "league_clubs",
+            "league_club_q", "league_search",
+        ],
+        f"/incontri/campionati/{league.pk}/squadre/{team.pk}/": ["name", "players"],
+    }  # fmt: skip
+
+    def fuzz(url: str, fields: list[str]) -> None:
+        @settings(
+            max_examples=30,
+            deadline=None,
+            suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+        )
+        @given(st.fixed_dictionaries({}, optional={f: hostile for f in fields}))
+        def post(data):
+            cache.clear()
+            response = client.post(url, data)
+            assert response.status_code < 500, (url, data, response.status_code)
+
+        post()
+
+    for url, fields in forms.items():
+        fuzz(url, fields)
+    assert League.objects.count() == 1  # the one opened here; nothing random was saved
