@@ -10,7 +10,7 @@ from clubs import registry as clubs
 from events import commitments as event_commitments
 from events.kinds import EventKind, register
 from games import commitments
-from teams import personal, selectors, tasks  # noqa: F401  (tasks: registered in every process, sent by name)
+from teams import league_pages, personal, selectors, tasks  # noqa: F401  (tasks: registered in every process, sent by name)
 from teams.models import TeamMatch
 
 
@@ -47,6 +47,17 @@ clubs.register_commitments(selectors.commitments_of)
 clubs.register_opener(
     clubs.ClubOpener(
         label=lambda: _("Sfida un altro circolo"), url=_open_match_url, testid="club-open-match"
+    )
+)
+
+# RULES 16.8: the leagues a club has a team in, on its page and in its calendar; for its
+# officers, a league to open between clubs.
+clubs.register_events(league_pages.club_leagues)
+clubs.register_opener(
+    clubs.ClubOpener(
+        label=lambda: _("Apri un campionato a squadre"),
+        url=lambda club_id: reverse("teams:league_new"),
+        testid="club-open-league",
     )
 )
 

@@ -25,7 +25,9 @@ from teams.models import TeamMatch
 
 def _match(match_id: int) -> TeamMatch:
     match = (
-        TeamMatch.objects.select_related("first_club", "second_club").filter(pk=match_id).first()
+        TeamMatch.objects.select_related("first_club", "second_club", "league_round__league")
+        .filter(pk=match_id)
+        .first()
     )
     if match is None:
         raise Http404

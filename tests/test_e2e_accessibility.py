@@ -43,6 +43,7 @@ from teams.models import TeamMatch
 from teams.tests.factories import match_data as team_match_data
 from teams.tests.factories import open_match as open_team_match
 from teams.tests.factories import side as team_side
+from teams.tests.league_world import played_league
 from tests.browser import no_csp_violations, session_cookie
 from tests.test_e2e_computer_analysis import mated
 from tournaments import running
@@ -223,6 +224,10 @@ def world(*, staff_pages: bool) -> SimpleNamespace:
     to_play = team_services.match_create(
         by=viewer, first_club_id=club.pk, data=team_match_data(team_side([]), boards=2)
     )
+    # A league of team matches (RULES 16.8): four teams, started, some matches played.
+    league = played_league("a11y")
+    league_officer = league.sides[1].captain
+    league_team = league.league.teams.get(club=league.sides[1].club)
 
     return SimpleNamespace(**locals())
 
@@ -423,6 +428,21 @@ def test_the_game_analysis_and_staff_pages_have_no_serious_violation(site, brows
         p.visit("finished chess, analysis offered", f"/games/{w.unanalysed.pk}/")
         p.visit("team match running", f"/incontri/{w.running_match.pk}/")
         p.visit("team match line-up", f"/incontri/{w.to_play.pk}/formazione/")
+        # A league (RULES 16.8), as an officer of one of its teams' clubs sees it: its page,
+        # print, the team's form, the open form and its refusal.
+        p.as_user(w.league_officer)
+        league_url = f"/incontri/campionati/{w.league.league.pk}/"
+        p.visit("league page", league_url)
+        p.visit("league print", f"{league_url}stampa/")
+        p.visit("league team form", f"{league_url}squadre/{w.league_team.pk}/")
+        p.visit("league open form", "/incontri/campionati/nuovo/")
+        p.page.locator("#event-form input[name=name]").fill("")
+        p.where.update(label="league open form with errors", status="400")
+        p.page.get_by_test_id("league-open").click()
+        expect(p.page.locator(".has-error").first).to_be_visible()
+        p.check("league open form with errors")
+        p.where.pop("status")
+        p.as_user(w.viewer)
         p.visit("free analysis board", "/analysis/")
         p.page.get_by_test_id("paste-text").fill("not a position")
         p.where.update(label="free board, paste refused", status="400")

@@ -152,8 +152,9 @@
   // there with the next search), keeping the focus.
   document.addEventListener("change", function (event) {
     const box = event.target;
-    if (!box.checked || !box.closest || !box.closest("#battle-found")) return;
-    const chosen = document.getElementById("battle-chosen");
+    const found = box.checked && box.closest ? box.closest("#battle-found, #league-found") : null;
+    if (!found) return;
+    const chosen = document.getElementById(found.id === "league-found" ? "league-chosen" : "battle-chosen");
     const item = box.closest("li");
     if (!chosen || !item) return;
     const none = chosen.querySelector("li.muted");
