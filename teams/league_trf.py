@@ -18,7 +18,7 @@ from collections import Counter, defaultdict
 
 from events.pairing.model import BYE_FULL, Bye, Entrant, GameResult, Tournament
 from events.pairing.model import Team as FileTeam
-from events.pairing.trf import write_trf
+from events.pairing.trf import TEAM_NAME_COLUMNS, write_trf
 from games.models import Game
 from teams import rules
 from teams.models import Board, League, TeamMatch
@@ -54,7 +54,9 @@ def league_tournament(found: League) -> Tournament:
         for player in players:
             number[player] = len(number) + 1
         if players:
-            file_teams.append(FileTeam(name=team.name, players=tuple(number[p] for p in players)))
+            file_teams.append(
+                FileTeam(name=_file_name(team, teams), players=tuple(number[p] for p in players))
+            )
     legs = found.legs
     games = {g.pk: g for g in Game.objects.filter(pk__in=_game_ids(boards))}
     results: list[GameResult] = []
@@ -99,9 +101,20 @@ def league_tournament(found: League) -> Tournament:
     )
 
 
+def _file_name(team, teams) -> str:
+    """The team's name in the `013` line's 32 columns (TEAM_NAME_COLUMNS). Decision: a longer
+    name is cut, and if two cut names would be the same, each ends with its league number."""
+    cut = team.name[:TEAM_NAME_COLUMNS].rstrip()
+    if any(o.pk != team.pk and o.name[:TEAM_NAME_COLUMNS].rstrip() == cut for o in teams):
+        tail = f" ({team.number})"
+        cut = team.name[: TEAM_NAME_COLUMNS - len(tail)].rstrip() + tail
+    return cut
+
+
 def _game_ids(boards) -> list[int]:
     return [g for b in boards for g in (b.game1_id, b.game2_id) if g is not None]
 
 
 def league_trf(found: League) -> str:
+    """The file's text; a league with double games writes each game as a round (module)."""
     return write_trf(league_tournament(found))

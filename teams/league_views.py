@@ -20,6 +20,7 @@ from games.models import Variant
 from teams import league_pages, leagues
 from teams.league_forms import LeagueForm, LeagueTeamForm
 from teams.league_tables import league_tables
+from teams.league_trf import league_trf
 from teams.models import League, LeagueTeam
 
 # The htmx target of the clubs' search (the list of clubs found), and the partial drawing it.
@@ -73,6 +74,16 @@ def print_sheet(request: HttpRequest, league_id: int) -> HttpResponse:
     use_zone(request)
     found = _league(league_id)
     return render(request, "teams/league_print.html", _page_context(request, found))
+
+
+def trf(request: HttpRequest, league_id: int) -> HttpResponse:
+    """RULES 16.8: the league's TRF-16, its games and its `013` team records."""
+    found = _league(league_id)
+    if found.status not in (League.Status.RUNNING, League.Status.FINISHED):
+        raise Http404
+    response = HttpResponse(league_trf(found), content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="campionato-{found.pk}.trf"'
+    return response
 
 
 def _form_page(request: HttpRequest, form: LeagueForm, club, *, status: int = 200) -> HttpResponse:

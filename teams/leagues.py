@@ -335,6 +335,11 @@ def team_set(
                     _("%(name)s non è socio di «%(club)s».")
                     % {"name": user.username, "club": club.name},
                 )
+        if LeagueTeam.objects.filter(league=found, name__iexact=name).exclude(pk=team.pk).exists():
+            raise LeagueError(
+                "team_name_taken",
+                _("Un'altra squadra del campionato si chiama già «%(name)s».") % {"name": name},
+            )
         elsewhere = (
             LeagueMember.objects.filter(season=found.season, player_id__in=wanted)
             .exclude(team=team)

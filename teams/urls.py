@@ -13,6 +13,7 @@ urlpatterns = [
     path("campionati/nuovo/", league_views.new, name="league_new"),
     path("campionati/<int:league_id>/", league_views.detail, name="league"),
     path("campionati/<int:league_id>/stampa/", league_views.print_sheet, name="league_print"),
+    path("campionati/<int:league_id>/trf/", league_views.trf, name="league_trf"),
     path("campionati/<int:league_id>/avvia/", league_views.start, name="league_start"),
     path("campionati/<int:league_id>/annulla/", league_views.cancel, name="league_cancel"),
     path(

@@ -578,3 +578,70 @@ def test_a_withdrawal_and_its_match_starting_at_once_never_both_pass():
     match.refresh_from_db()
     assert Board.objects.filter(match=match).count() == 4
     assert match.status in (TeamMatch.Status.RUNNING, TeamMatch.Status.FINISHED)
+
+
+def test_two_teams_of_a_league_never_share_a_name():
+    sides = four_sides()
+    league = open_league(sides)
+    first, second = league.teams.order_by("pk")[:2]
+    leagues.team_set(
+        league_id=league.pk,
+        team_id=first.pk,
+        by=sides[0].captain,
+        name="Scacco Matto",
+        player_ids=[],
+    )
+    with pytest.raises(LeagueError) as refused:
+        leagues.team_set(
+            league_id=league.pk,
+            team_id=second.pk,
+            by=sides[1].captain,
+            name="scacco matto",
+            player_ids=[],
+        )
+    assert refused.value.code == "team_name_taken"
+    second.refresh_from_db()
+    assert second.name == sides[1].club.name
+
+
+def test_the_trf_download_and_long_team_names_cut_apart(client):
+    from events.pairing.trf import read_trf
+
+    sides = four_sides()
+    league = open_league(sides, boards=2)
+    assert client.get(f"/incontri/campionati/{league.pk}/trf/").status_code == 404  # not started
+    long = "Circolo Scacchistico Dilettantistico"  # 36 characters: cut to 32
+    teams = list(league.teams.order_by("pk"))
+    for team, s, tail in zip(teams[:2], sides[:2], ["Alfa", "Beta"], strict=True):
+        leagues.team_set(
+            league_id=league.pk,
+            team_id=team.pk,
+            by=s.captain,
+            name=f"{long} {tail}",
+            player_ids=[p.pk for p in s.players[:2]],
+        )
+    start(league, sides)
+    row = league.round_rows.get(number=1)
+    for match in row.matches.all():
+        for club in (match.first_club, match.second_club):
+            s = next(x for x in sides if x.club == club)
+            services.lineup_set(
+                match_id=match.pk, by=s.captain, player_ids=[p.pk for p in s.players[:2]]
+            )
+        services.match_start(match_id=match.pk, now=match.starts_at)
+        for board in Board.objects.filter(match=match):  # every game drawn by hand
+            from games.models import Game
+
+            Game.objects.filter(pk=board.game1_id).update(status="finished", result="1/2-1/2")
+            services.match_game_finished(game_id=board.game1_id)
+    response = client.get(f"/incontri/campionati/{league.pk}/trf/")
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == f'attachment; filename="campionato-{league.pk}.trf"'
+    back = read_trf(response.content.decode())
+    names = sorted(t.name for t in back.teams)
+    number = {t.pk: t.number for t in league.teams.all()}
+    assert len(names) == 4 and all(len(n) <= 32 for n in names)
+    for team in teams[:2]:
+        tail = f" ({number[team.pk]})"  # the cut names would clash: each ends with its number
+        assert f"{long[: 32 - len(tail)].rstrip()}{tail}" in names
+    assert len(back.games) == 4
