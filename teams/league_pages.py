@@ -34,26 +34,29 @@ def league_get(league_id: int) -> League | None:
 @dataclass(frozen=True)
 class LeagueViewer:
     is_organizer: bool
-    # The viewer's club's team, and whether they are one of its officers (RULES 16.8: they
-    # name the team and its roster, they withdraw it).
-    my_team: LeagueTeam | None
+    # The viewer's club, and whether they are one of its officers (RULES 16.8: they name its
+    # teams and their rosters, add a team before the start, withdraw one).
+    my_club_id: int | None
     is_officer: bool
+    in_league: bool  # their club has a team in the league
+
+    def manages(self, team: LeagueTeam) -> bool:
+        return self.is_officer and team.club_id == self.my_club_id
 
     @property
-    def manages_team(self) -> bool:
-        return self.my_team is not None and self.is_officer
+    def may_add_team(self) -> bool:
+        return self.is_officer and self.in_league
 
 
 def league_viewer(league: League, teams: list[LeagueTeam], user) -> LeagueViewer:
     user_id = getattr(user, "pk", None)
     membership = clubs.current_membership(user_id=user_id) if user_id else None
-    mine = None
-    if membership is not None:
-        mine = next((t for t in teams if t.club_id == membership.club_id), None)
+    club_id = membership.club_id if membership is not None else None
     return LeagueViewer(
         is_organizer=user_id is not None and user_id == league.opened_by_id,
-        my_team=mine,
+        my_club_id=club_id,
         is_officer=membership is not None and membership.role in OFFICERS,
+        in_league=club_id is not None and any(t.club_id == club_id for t in teams),
     )
 
 

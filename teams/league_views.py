@@ -86,6 +86,20 @@ def trf(request: HttpRequest, league_id: int) -> HttpResponse:
     return response
 
 
+@login_required
+@require_POST
+def team_add(request: HttpRequest, league_id: int) -> HttpResponse:
+    """RULES 16.8: an officer adds another team of their club, then names it and its roster."""
+    found = _league(league_id)
+    try:
+        team = leagues.team_add(league_id=found.pk, by=request.user)
+    except leagues.LeagueError as error:
+        messages.error(request, error.message)
+        return redirect(found.get_absolute_url())
+    messages.success(request, _("Squadra aggiunta: dalle un nome e una rosa."))
+    return redirect("teams:league_team", league_id=found.pk, team_id=team.pk)
+
+
 def _form_page(request: HttpRequest, form: LeagueForm, club, *, status: int = 200) -> HttpResponse:
     context = {"form": form, "club": club}
     if request.htmx and request.headers.get("HX-Target") == FOUND_TARGET:

@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 
 from accounts.services import account_open
 from clubs import selectors as clubs
-from clubs.models import Club, Membership
+from clubs.models import OFFICERS, Club, Membership
 from events import options as event_options
 from events import services as events
 from events.pairing import lim
@@ -265,6 +265,44 @@ def _team(found: League, team_id: int) -> LeagueTeam:
     )
     if team is None:
         raise LeagueError("team_missing", _("Questa squadra non è nel campionato."))
+    return team
+
+
+def team_add(*, league_id: int, by, now: datetime | None = None) -> LeagueTeam:
+    """RULES 16.8: before the start, an officer of a club with a team in the league adds
+    another of its teams ("Circolo B"), named after the club and its letter until renamed."""
+    with locks.atomic():
+        found = _league_locked(league_id)
+        if found.status != League.Status.ENTRY:
+            raise LeagueError("started", _("Le squadre si aggiungono prima dell'inizio."))
+        membership = clubs.current_membership(user_id=getattr(by, "pk", None))
+        teams = list(found.teams.all())
+        if (
+            membership is None
+            or membership.role not in OFFICERS
+            or not any(t.club_id == membership.club_id for t in teams)
+        ):
+            raise LeagueError(
+                "not_officer",
+                _("Solo i consiglieri di un circolo del campionato vi aggiungono una squadra."),
+            )
+        if len(teams) >= league.TEAMS_MAX:
+            raise LeagueError(
+                "teams", _("Un campionato ha al più %(n)d squadre.") % {"n": league.TEAMS_MAX}
+            )
+        club = _playable(locks.lock_one(Club, membership.club_id, locks.Rank.CLUB))
+        taken = {t.name.lower() for t in teams}
+        ours = sum(1 for t in teams if t.club_id == club.pk)
+        letter = next(
+            c
+            for c in "BCDEFGHIJKLMNOPQ"[ours - 1 :] + "0123456789"
+            if f"{club.name[: TEAM_NAME_MAX - 2]} {c}".lower() not in taken
+        )
+        team = LeagueTeam.objects.create(
+            league=found, club=club, name=f"{club.name[: TEAM_NAME_MAX - 2]} {letter}"
+        )
+        found.version += 1
+        found.save(update_fields=["version"])
     return team
 
 

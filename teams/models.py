@@ -116,8 +116,11 @@ class TeamMatch(Event):
                 name="teams_boards_range",
             ),
             models.CheckConstraint(condition=Q(legs__in=[1, 2]), name="teams_legs"),
+            # RULES 16.1: two clubs; RULES 16.8: in a league, two teams (maybe of one club).
             models.CheckConstraint(
-                condition=~Q(first_club=models.F("second_club")), name="teams_two_clubs"
+                condition=~Q(first_club=models.F("second_club"))
+                | (Q(first_team__isnull=False) & ~Q(first_team=models.F("second_team"))),
+                name="teams_two_sides",
             ),
             models.CheckConstraint(condition=Q(floor__isnull=True), name="teams_no_floor"),
             models.CheckConstraint(
@@ -145,17 +148,36 @@ class TeamMatch(Event):
     def calendar_end(self):
         return self.starts_at + self.expected_duration()
 
-    def team_of(self, club_id: int):
-        """RULES 16.8: the league team a club fields in this match (None: a friendly)."""
+    # A match has two sides: 1 the first-named (its club, and in a league its team), 2 the
+    # other. In a league two teams of one club may meet (RULES 16.8): a side, not a club, is
+    # what fields a line-up.
+    SIDES = (1, 2)
+
+    def club_of_side(self, side: int) -> int:
+        return self.first_club_id if side == 1 else self.second_club_id
+
+    def team_of_side(self, side: int):
+        """RULES 16.8: the league team of the side (None: a friendly match)."""
         if self.league_round_id is None:
             return None
-        return self.first_team if club_id == self.first_club_id else self.second_team
+        return self.first_team if side == 1 else self.second_team
+
+    def side_name(self, side: int) -> str:
+        """The team's name in a league match, else the club's."""
+        team = self.team_of_side(side)
+        if team is not None:
+            return team.name
+        return (self.first_club if side == 1 else self.second_club).name
+
+    def sides_of_club(self, club_id: int | None) -> tuple[int, ...]:
+        """The sides the club fields: none, one, or both (two of its teams, RULES 16.8)."""
+        return tuple(side for side in self.SIDES if self.club_of_side(side) == club_id)
 
     def club_ids(self) -> tuple[int, int]:
         return (self.first_club_id, self.second_club_id)
 
     def side_of(self, club_id: int) -> int:
-        """1 for the first-named club, 2 for the second."""
+        """1 for the first-named club, 2 for the second (the first when it is both)."""
         return 1 if club_id == self.first_club_id else 2
 
     def winner_names(self) -> list[str]:
@@ -183,6 +205,7 @@ class Lineup(models.Model):
     club = models.ForeignKey(
         "clubs.Club", on_delete=models.PROTECT, related_name="+", verbose_name=_("circolo")
     )
+    side = models.PositiveSmallIntegerField(_("parte"), default=1)  # TeamMatch.SIDES
     saved_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
@@ -195,7 +218,7 @@ class Lineup(models.Model):
         verbose_name = _("formazione")
         verbose_name_plural = _("formazioni")
         constraints = [
-            models.UniqueConstraint(fields=["match", "club"], name="teams_one_lineup_per_club")
+            models.UniqueConstraint(fields=["match", "side"], name="teams_one_lineup_per_side")
         ]
 
     def __str__(self) -> str:
@@ -241,6 +264,7 @@ class Availability(models.Model):
     club = models.ForeignKey(
         "clubs.Club", on_delete=models.PROTECT, related_name="+", verbose_name=_("circolo")
     )
+    side = models.PositiveSmallIntegerField(_("parte"), default=1)  # TeamMatch.SIDES
     player = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.CASCADE,
@@ -462,8 +486,6 @@ class LeagueTeam(models.Model):
         verbose_name_plural = _("squadre")
         ordering = ["league", "number", "name"]
         constraints = [
-            # RULES 16.8 Decision: one team of a club per league.
-            models.UniqueConstraint(fields=["league", "club"], name="teams_league_club_once"),
             models.UniqueConstraint(fields=["league", "number"], name="teams_league_number_once"),
         ]
 

@@ -119,17 +119,17 @@ def live_boards(match: TeamMatch, boards: list) -> TopBoards:
     )
 
 
-def club_order(match: TeamMatch, club_id: int) -> list[int]:
-    """RULES 16.2: the club's line-up in the order it plays: the saved one, judged with the
+def side_order(match: TeamMatch, side: int) -> list[int]:
+    """RULES 16.2: the side's line-up in the order it plays: the saved one, judged with the
     ratings at the deadline (in rating order of its players if no longer in order); without
     one, the members who said they are available, in rating order at the deadline (who said
     first among equals), at most 2N."""
-    lineup = Lineup.objects.filter(match=match, club_id=club_id).first()
+    lineup = Lineup.objects.filter(match=match, side=side).first()
     if lineup is not None:
         order = list(lineup.entries.order_by("place").values_list("player_id", flat=True))
     else:
         order = list(
-            Availability.objects.filter(match=match, club_id=club_id)
+            Availability.objects.filter(match=match, side=side)
             .order_by("said_at", "pk")
             .values_list("player_id", flat=True)
         )
@@ -143,17 +143,18 @@ def club_order(match: TeamMatch, club_id: int) -> list[int]:
     return order[: 2 * match.boards]
 
 
-def members_rated(match: TeamMatch, club_id: int) -> list[tuple[int, str, int]]:
-    """The club's members now, best-rated first in the match's variant and cadence (RULES
-    16.2: the rating a line-up is checked with), as (id, username, rating). Two queries."""
+def members_rated(match: TeamMatch, side: int) -> list[tuple[int, str, int]]:
+    """The side's club's members now (RULES 16.8: its team's roster in a league), best-rated
+    first in the match's variant and cadence (RULES 16.2: the rating a line-up is checked
+    with), as (id, username, rating). Two queries (three in a league)."""
     from clubs.models import Membership
 
     rows = list(
-        Membership.objects.filter(club_id=club_id, left_at__isnull=True).values_list(
-            "user_id", "user__username"
-        )
+        Membership.objects.filter(
+            club_id=match.club_of_side(side), left_at__isnull=True
+        ).values_list("user_id", "user__username")
     )
-    roster = roster_of(match, club_id)  # RULES 16.8: a league match names its team's roster
+    roster = roster_of(match, side)  # RULES 16.8: a league match names its team's roster
     if roster is not None:
         rows = [row for row in rows if row[0] in roster]
     ratings = ratings_snapshot(
@@ -163,9 +164,9 @@ def members_rated(match: TeamMatch, club_id: int) -> list[tuple[int, str, int]]:
     return sorted(rated, key=lambda row: (-row[2], row[1].lower()))
 
 
-def saved_lineup(match: TeamMatch, club_id: int) -> list[LineupEntry]:
+def saved_lineup(match: TeamMatch, side: int) -> list[LineupEntry]:
     return list(
-        LineupEntry.objects.filter(lineup__match=match, lineup__club_id=club_id)
+        LineupEntry.objects.filter(lineup__match=match, lineup__side=side)
         .select_related("player")
         .order_by("place")
     )
@@ -180,34 +181,41 @@ def club_matches(club_id: int) -> list:
     matches = (
         TeamMatch.objects.filter(Q(first_club_id=club_id) | Q(second_club_id=club_id))
         .exclude(status=TeamMatch.Status.CANCELLED)
-        .select_related("first_club", "second_club")
+        .select_related("first_club", "second_club", "first_team", "second_team")
         .order_by("-starts_at", "-pk")[:50]
     )
     for match in matches:
         result = ""
-        if match.status != TeamMatch.Status.SCHEDULED:
+        if match.status != TeamMatch.Status.SCHEDULED and len(match.sides_of_club(club_id)) == 2:
+            # RULES 16.8: two teams of the club met: the score as the match names them.
+            result = _("%(first)s %(a)d – %(b)d %(second)s.") % {
+                "first": match.side_name(1),
+                "a": match.first_points,
+                "b": match.second_points,
+                "second": match.side_name(2),
+            }
+        elif match.status != TeamMatch.Status.SCHEDULED:
             first = match.side_of(club_id) == 1
             mine, theirs = (
                 (match.first_points, match.second_points)
                 if first
                 else (match.second_points, match.first_points)
             )
-            other = match.second_club if first else match.first_club
             result = _("%(mine)d – %(theirs)d contro «%(other)s».") % {
                 "mine": mine,
                 "theirs": theirs,
-                "other": other.name,
+                "other": match.side_name(2 if first else 1),
             }
         found.append(club_event(match, kind="teammatch", result=result))
     return found
 
 
-def roster_of(match: TeamMatch, club_id: int) -> set[int] | None:
-    """RULES 16.8: the roster for the season of the team the club fields in a league match;
-    None for a friendly match (every member may play)."""
+def roster_of(match: TeamMatch, side: int) -> set[int] | None:
+    """RULES 16.8: the roster for the season of the side's team in a league match; None for a
+    friendly match (every member of the club may play)."""
     from teams.models import LeagueMember
 
     if match.league_round_id is None:
         return None
-    team_id = match.first_team_id if club_id == match.first_club_id else match.second_team_id
+    team_id = match.first_team_id if side == 1 else match.second_team_id
     return set(LeagueMember.objects.filter(team_id=team_id).values_list("player_id", flat=True))

@@ -114,19 +114,24 @@ def _club_playable(club: Club | None) -> Club:
     return club
 
 
-def _captain(match: TeamMatch, user) -> int:
-    """RULES 16.2: the club of the match `user` is an officer of (their one club, RULES 12.3)."""
+def _captain(match: TeamMatch, user, side: int | None = None) -> int:
+    """RULES 16.2: the side of the match whose line-up `user` saves, as an officer of its club
+    (their one club, RULES 12.3). When two teams of their club meet (RULES 16.8) they say which
+    (`side`); else it is their club's."""
     membership = clubs.current_membership(user_id=getattr(user, "pk", None))
-    if (
-        membership is None
-        or membership.club_id not in match.club_ids()
-        or membership.role not in OFFICERS
-    ):
+    sides = match.sides_of_club(getattr(membership, "club_id", None))
+    if not sides or membership.role not in OFFICERS:
         raise TeamError(
             "not_captain",
             _("Solo i consiglieri dei due circoli possono schierarne la formazione."),
         )
-    return membership.club_id
+    if side is None and len(sides) == 1:
+        return sides[0]
+    if side not in sides:
+        raise TeamError(
+            "which_side", _("Scegli di quale delle due squadre del circolo è la formazione.")
+        )
+    return side
 
 
 def _before_deadline(match: TeamMatch, now: datetime) -> None:
@@ -276,15 +281,22 @@ def match_cancel(
 
 
 def lineup_set(
-    *, match_id: int, by, player_ids: Sequence[int], now: datetime | None = None
+    *,
+    match_id: int,
+    by,
+    player_ids: Sequence[int],
+    side: int | None = None,
+    now: datetime | None = None,
 ) -> Lineup:
-    """RULES 16.2: the captain's club's line-up, boards then reserves, replacing any saved
-    before. Refused whole, with the reason, if anything in it is wrong (RULES 16.7)."""
+    """RULES 16.2: the captain's side's line-up, boards then reserves, replacing any saved
+    before (`side`: which, when two teams of the captain's club meet, RULES 16.8). Refused
+    whole, with the reason, if anything in it is wrong (RULES 16.7)."""
     now = now or timezone.now()
     player_ids = [int(p) for p in player_ids]
     with locks.atomic():
         match = _match_locked(match_id)
-        club_id = _captain(match, by)
+        side = _captain(match, by, side)
+        club_id = match.club_of_side(side)
         _before_deadline(match, now)
         if not player_ids:
             raise TeamError("empty", _("La formazione deve nominare almeno un giocatore."))
@@ -310,7 +322,7 @@ def lineup_set(
                 locks.Rank.USER,
             )
         }
-        roster = selectors.roster_of(match, club.pk)  # RULES 16.8: a league match's team
+        roster = selectors.roster_of(match, side)  # RULES 16.8: a league match's team
         for player_id in player_ids:
             user = users.get(player_id)
             if user is None or not account_open(user):
@@ -325,7 +337,7 @@ def lineup_set(
                 raise TeamError(
                     "not_on_roster",
                     _("%(name)s non è nella rosa di «%(team)s» per la stagione (regola 16.8).")
-                    % {"name": user.username, "team": match.team_of(club.pk).name},
+                    % {"name": user.username, "team": match.side_name(side)},
                 )
         busy = _committed_elsewhere(match, player_ids)
         for player_id in player_ids:
@@ -346,7 +358,7 @@ def lineup_set(
             player_id = player_ids[misplaced.index]
             raise TeamError("order", _order_message(users[player_id].username, misplaced, match))
         lineup, _created = Lineup.objects.update_or_create(
-            match=match, club=club, defaults={"saved_by": by, "saved_at": now}
+            match=match, side=side, defaults={"club": club, "saved_by": by, "saved_at": now}
         )
         before = dict(lineup.entries.values_list("player_id", "place"))
         lineup.entries.all().delete()
@@ -396,21 +408,26 @@ def availability_set(*, match_id: int, user, available: bool, now: datetime | No
         _before_deadline(match, now)
         events.player_lock_and_check(user)  # RULES 1: a closed account says nothing
         membership = clubs.current_membership(user_id=user.pk)
-        if membership is None or membership.club_id not in match.club_ids():
+        sides = match.sides_of_club(getattr(membership, "club_id", None))
+        if not sides:
             raise TeamError(
                 "not_member", _("Solo i soci dei due circoli dicono la loro disponibilità.")
             )
-        roster = selectors.roster_of(match, membership.club_id)
-        if roster is not None and user.pk not in roster:
-            raise TeamError(
-                "not_on_roster",
-                _("Non sei nella rosa della squadra per questa stagione (regola 16.8)."),
-            )
+        if match.league_round_id is not None:
+            # RULES 16.8: for the team whose roster they are on (two teams of one club may meet).
+            sides = tuple(s for s in sides if user.pk in selectors.roster_of(match, s))
+            if not sides:
+                raise TeamError(
+                    "not_on_roster",
+                    _("Non sei nella rosa della squadra per questa stagione (regola 16.8)."),
+                )
         if not available:
             Availability.objects.filter(match=match, player=user).delete()
             return False
         Availability.objects.get_or_create(
-            match=match, player=user, defaults={"club_id": membership.club_id, "said_at": now}
+            match=match,
+            player=user,
+            defaults={"club_id": membership.club_id, "side": sides[0], "said_at": now},
         )
     return True
 
@@ -426,7 +443,7 @@ def match_start(*, match_id: int, now: datetime | None = None) -> TeamMatch | No
         match = _match_locked(match_id)
         if match.status != TeamMatch.Status.SCHEDULED or now < match.starts_at:
             return None
-        orders = {club_id: selectors.club_order(match, club_id) for club_id in match.club_ids()}
+        orders = {side: selectors.side_order(match, side) for side in TeamMatch.SIDES}
         named = sorted({p for order in orders.values() for p in order})
         users = {
             u.pk: u
@@ -437,30 +454,29 @@ def match_start(*, match_id: int, now: datetime | None = None) -> TeamMatch | No
         }
         in_game = _in_live_games(named)
         members = {
-            club_id: set(
+            side: set(
                 Membership.objects.filter(
-                    club_id=club_id, user_id__in=orders[club_id], left_at__isnull=True
+                    club_id=match.club_of_side(side), user_id__in=orders[side], left_at__isnull=True
                 ).values_list("user_id", flat=True)
             )
-            for club_id in match.club_ids()
+            for side in TeamMatch.SIDES
         }
+        rosters = {side: selectors.roster_of(match, side) for side in TeamMatch.SIDES}
 
-        rosters = {club_id: selectors.roster_of(match, club_id) for club_id in match.club_ids()}
-
-        def can_play(club_id: int):
+        def can_play(side: int):
             # RULES 16.4: still a member (16.8: on the team's roster), an open account, not in
             # a live game now.
             return lambda p: (
-                p in members[club_id]
-                and (rosters[club_id] is None or p in rosters[club_id])
+                p in members[side]
+                and (rosters[side] is None or p in rosters[side])
                 and p in users
                 and account_open(users[p])
                 and p not in in_game
             )
 
         seated = {
-            club_id: rules.seat(orders[club_id], boards=match.boards, can_play=can_play(club_id))
-            for club_id in match.club_ids()
+            side: rules.seat(orders[side], boards=match.boards, can_play=can_play(side))
+            for side in TeamMatch.SIDES
         }
         drawn = draw_opening(
             mode=match.opening_mode,
@@ -478,8 +494,8 @@ def match_start(*, match_id: int, now: datetime | None = None) -> TeamMatch | No
             Board(
                 match=match,
                 number=number,
-                first_player_id=seated[match.first_club_id][number - 1],
-                second_player_id=seated[match.second_club_id][number - 1],
+                first_player_id=seated[1][number - 1],
+                second_player_id=seated[2][number - 1],
             )
             for number in range(1, match.boards + 1)
         ]

@@ -17,6 +17,9 @@ urlpatterns = [
     path("campionati/<int:league_id>/avvia/", league_views.start, name="league_start"),
     path("campionati/<int:league_id>/annulla/", league_views.cancel, name="league_cancel"),
     path(
+        "campionati/<int:league_id>/squadre/nuova/", league_views.team_add, name="league_team_add"
+    ),
+    path(
         "campionati/<int:league_id>/squadre/<int:team_id>/",
         league_views.team,
         name="league_team",

@@ -25,7 +25,9 @@ from teams.models import TeamMatch
 
 def _match(match_id: int) -> TeamMatch:
     match = (
-        TeamMatch.objects.select_related("first_club", "second_club", "league_round__league")
+        TeamMatch.objects.select_related(
+            "first_club", "second_club", "first_team", "second_team", "league_round__league"
+        )
         .filter(pk=match_id)
         .first()
     )
@@ -35,31 +37,35 @@ def _match(match_id: int) -> TeamMatch:
 
 
 def _viewer(match: TeamMatch, user) -> dict:
-    """The viewer's club in the match, whether they captain it, may still change things, and
-    said they are available."""
+    """The viewer's sides in the match (their club's: both when two of its teams meet, RULES
+    16.8), whether they captain them, may still change things, and said they are available."""
     membership = clubs.current_membership(user_id=getattr(user, "pk", None))
-    club_id = membership.club_id if membership and membership.club_id in match.club_ids() else None
+    sides = match.sides_of_club(getattr(membership, "club_id", None))
     open_ = match.status == TeamMatch.Status.SCHEDULED and timezone.now() < match.lineup_deadline
     return {
-        "my_club_id": club_id,
-        "is_captain": club_id is not None and membership.role in OFFICERS,
+        "my_club_id": membership.club_id if sides else None,
+        "my_sides": sides,
+        "is_captain": bool(sides) and membership.role in OFFICERS,
         "lineups_open": open_,
-        "available": club_id is not None
-        and match.availabilities.filter(player_id=user.pk).exists(),
+        "available": bool(sides) and match.availabilities.filter(player_id=user.pk).exists(),
+        "captain_sides": [(side, match.side_name(side)) for side in sides]
+        if len(sides) == 2
+        else [],
     }
 
 
-def _lineups_shown(match: TeamMatch, my_club_id: int | None, lineups_open: bool) -> list:
-    """RULES 16.2 Decision: before the deadline a club's line-up is its own members' only;
-    after it, both clubs' orders as they will play, for everyone."""
+def _lineups_shown(match: TeamMatch, my_sides: tuple[int, ...], lineups_open: bool) -> list:
+    """RULES 16.2 Decision: before the deadline a side's line-up is its own club's members'
+    only; after it, both sides' orders as they will play, for everyone."""
     shown = []
-    for club in (match.first_club, match.second_club):
-        if lineups_open and club.pk != my_club_id:
+    for side in TeamMatch.SIDES:
+        club = match.first_club if side == 1 else match.second_club
+        if lineups_open and side not in my_sides:
             continue
         if lineups_open:
-            names = [e.player.username for e in selectors.saved_lineup(match, club.pk)]
+            names = [e.player.username for e in selectors.saved_lineup(match, side)]
         else:
-            order = selectors.club_order(match, club.pk)
+            order = selectors.side_order(match, side)
             users = dict(
                 get_user_model().objects.filter(pk__in=order).values_list("pk", "username")
             )
@@ -67,6 +73,7 @@ def _lineups_shown(match: TeamMatch, my_club_id: int | None, lineups_open: bool)
         shown.append(
             {
                 "club": club,
+                "name": match.side_name(side),
                 "boards": names[: match.boards],
                 "reserves": names[match.boards :],
             }
@@ -85,7 +92,7 @@ def detail(request: HttpRequest, match_id: int) -> HttpResponse:
         **viewer,
     }
     if match.status == TeamMatch.Status.SCHEDULED:
-        context["lineups"] = _lineups_shown(match, viewer["my_club_id"], viewer["lineups_open"])
+        context["lineups"] = _lineups_shown(match, viewer["my_sides"], viewer["lineups_open"])
     if match.status == TeamMatch.Status.RUNNING:
         context["top_boards"] = selectors.live_boards(match, boards)
         context["top_boards_title"] = _("Le partite in corso")
@@ -102,9 +109,13 @@ def lineup(request: HttpRequest, match_id: int) -> HttpResponse:
             request, _("Solo i consiglieri dei due circoli possono schierarne la formazione.")
         )
         return redirect(match.get_absolute_url())
-    club_id = viewer["my_club_id"]
-    members = selectors.members_rated(match, club_id)
-    saved = [e.player_id for e in selectors.saved_lineup(match, club_id)]
+    # RULES 16.8: when two teams of the captain's club meet, `?parte=` says whose line-up.
+    side = viewer["my_sides"][0]
+    if len(viewer["my_sides"]) == 2 and (request.POST or request.GET).get("parte") == "2":
+        side = 2
+    club_id = match.club_of_side(side)
+    members = selectors.members_rated(match, side)
+    saved = [e.player_id for e in selectors.saved_lineup(match, side)]
     form = LineupForm(
         request.POST or None,
         boards=match.boards,
@@ -113,7 +124,9 @@ def lineup(request: HttpRequest, match_id: int) -> HttpResponse:
     )
     if request.method == "POST" and form.is_valid():
         try:
-            services.lineup_set(match_id=match.pk, by=request.user, player_ids=form.player_ids())
+            services.lineup_set(
+                match_id=match.pk, by=request.user, player_ids=form.player_ids(), side=side
+            )
         except services.TeamError as error:
             form.add_error(None, error.message)
         else:
@@ -123,7 +136,14 @@ def lineup(request: HttpRequest, match_id: int) -> HttpResponse:
     return render(
         request,
         "teams/lineup.html",
-        {"match": match, "form": form, "club": clubs.clubs_by_id([club_id])[club_id]},
+        {
+            "match": match,
+            "form": form,
+            "club": clubs.clubs_by_id([club_id])[club_id],
+            "side": side,
+            "side_name": match.side_name(side),
+            "captain_sides": viewer["captain_sides"],
+        },
         status=status,
     )
 

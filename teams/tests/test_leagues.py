@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.db.models import Q
 from django.utils import timezone
 
 from accounts.tests.factories import UserFactory
@@ -401,13 +402,68 @@ def test_only_the_organizer_cancels_before_the_start_and_the_staff_any_time():
     )
 
 
-def test_a_club_twice_in_one_league_is_refused_by_the_database_too():
-    sides = four_sides()
-    league = open_league(sides)
-    from django.db import IntegrityError, transaction
-
-    with pytest.raises(IntegrityError), transaction.atomic():
-        LeagueTeam.objects.create(league=league, club=sides[0].club, name="Milano B")
+def test_two_teams_of_one_club_play_one_league_each_with_its_roster_and_line_up():
+    """RULES 16.8: "Milano B" added before the start, each team its own roster for the season;
+    when the two meet, the club's officer saves each line-up saying whose, a player of one
+    roster never in the other's, and the start seats each side from its own."""
+    sides = [side([2000 - 50 * i for i in range(8)]), *[side([1500, 1400]) for _ in range(2)]]
+    league = open_league(sides, boards=2)
+    milano = sides[0]
+    with pytest.raises(LeagueError) as refused:
+        leagues.team_add(league_id=league.pk, by=milano.players[0])  # a member, no officer
+    assert refused.value.code == "not_officer"
+    second = leagues.team_add(league_id=league.pk, by=milano.captain)
+    assert second.name == f"{milano.club.name} B"
+    first = league.teams.get(club=milano.club, name=milano.club.name)
+    a_players, b_players = milano.players[:4], milano.players[4:]
+    leagues.team_set(
+        league_id=league.pk,
+        team_id=first.pk,
+        by=milano.captain,
+        name="Milano A",
+        player_ids=[p.pk for p in a_players],
+    )
+    leagues.team_set(
+        league_id=league.pk,
+        team_id=second.pk,
+        by=milano.captain,
+        name="Milano B",
+        player_ids=[p.pk for p in b_players],
+    )
+    start(league, sides)
+    match = TeamMatch.objects.get(
+        Q(first_team=first, second_team=second) | Q(first_team=second, second_team=first)
+    )
+    assert match.first_club == match.second_club == milano.club
+    a_side = 1 if match.first_team_id == first.pk else 2
+    b_side = 3 - a_side
+    with pytest.raises(services.TeamError) as refused:  # whose line-up?
+        services.lineup_set(
+            match_id=match.pk, by=milano.captain, player_ids=[p.pk for p in a_players[:2]]
+        )
+    assert refused.value.code == "which_side"
+    with pytest.raises(services.TeamError) as refused:  # an A player in B's line-up
+        services.lineup_set(
+            match_id=match.pk,
+            by=milano.captain,
+            side=b_side,
+            player_ids=[b_players[0].pk, a_players[0].pk],
+        )
+    assert refused.value.code == "not_on_roster"
+    services.lineup_set(
+        match_id=match.pk, by=milano.captain, side=a_side, player_ids=[p.pk for p in a_players[:2]]
+    )
+    # B's line-up left to its available players: one said so, and goes to B's side.
+    services.availability_set(match_id=match.pk, user=b_players[1], available=True)
+    assert match.availabilities.get(player=b_players[1]).side == b_side
+    services.match_start(match_id=match.pk, now=match.starts_at)
+    boards = list(Board.objects.filter(match=match).order_by("number"))
+    seated = {
+        a_side: [b.first_player_id if a_side == 1 else b.second_player_id for b in boards],
+        b_side: [b.first_player_id if b_side == 1 else b.second_player_id for b in boards],
+    }
+    assert seated[a_side] == [a_players[0].pk, a_players[1].pk]
+    assert seated[b_side] == [b_players[1].pk, None]  # board 2 empty: forfeited
 
 
 def test_the_tables_of_a_round_robin_after_one_round():
