@@ -126,12 +126,19 @@ def club_leagues(club_id: int) -> list[ClubEvent]:
         .annotate(n=Count("teams"))
         .values_list("pk", "n")
     )
+    # A league once, however many teams the club has in it (RULES 16.8): withdrawn for the
+    # club only when every one of its teams is.
+    still_in = {t.league_id for t in teams if t.withdrawn_at is None}
     found = []
+    listed: set[int] = set()
     for team in teams:
         league = team.league
+        if league.pk in listed:
+            continue
+        listed.add(league.pk)
         rounds = league.rounds or max(1, sizes.get(league.pk, 2) - 1)
         status, label, result = CLUB_STATUS[league.status], league.get_status_display(), ""
-        if team.withdrawn_at is not None and league.is_live:
+        if league.pk not in still_in and league.is_live:
             status, label = "cancelled", _("Squadra ritirata")
         if league.status == League.Status.FINISHED:
             result = _("Campionato concluso: la classifica è sulla sua pagina.")

@@ -28,13 +28,15 @@ from accounts.services import account_open
 from clubs import selectors as clubs
 from clubs.models import OFFICERS, Club, Membership
 from events import options as event_options
+from events import reminders
 from events import services as events
+from events.ending import end_live_games
 from events.pairing import lim
 from events.pairing.berger import berger_schedule
 from events.pairing.model import PlayerState, RoundSpec
 from live import locks
 from ratings.selectors import ratings_snapshot
-from teams import broadcast, league, rules
+from teams import broadcast, league, notices, rules
 from teams.models import (
     FIRST_ROUND_MAX,
     LEAGUE_AUTOSTART,
@@ -47,6 +49,7 @@ from teams.models import (
     LeagueMember,
     LeagueRound,
     LeagueTeam,
+    LineupEntry,
     TeamMatch,
 )
 
@@ -180,7 +183,7 @@ def league_create(*, by, data: LeagueData, now: datetime | None = None) -> Leagu
                 "not_officer",
                 _("Solo un consigliere di uno dei circoli può aprire il campionato."),
             )
-        events.player_lock_and_check(by)
+        events.opener_lock_and_check(by)  # RULES 1: one live event per person
         other = League.objects.filter(
             opened_by_id=by_id, status__in=[League.Status.ENTRY, League.Status.RUNNING]
         ).first()
@@ -207,7 +210,11 @@ def league_create(*, by, data: LeagueData, now: datetime | None = None) -> Leagu
             first_round_at=data.first_round_at,
             round_gap=data.round_gap,
             seed=random.SystemRandom().getrandbits(62),
-            next_due_at=data.first_round_at - LEAGUE_AUTOSTART,
+            # RULES 16.8: a day before round 1, or, opened less than a day ahead, two hours
+            # before it (the teams and rosters keep the time in between).
+            next_due_at=data.first_round_at - LEAGUE_AUTOSTART
+            if data.first_round_at - LEAGUE_AUTOSTART >= now
+            else data.first_round_at - FIRST_ROUND_MIN,
         )
         LeagueTeam.objects.bulk_create(
             LeagueTeam(league=created, club=club, name=club.name[:TEAM_NAME_MAX]) for club in chosen
@@ -219,10 +226,8 @@ def league_cancel(
     *, league_id: int, by, staff: bool = False, now: datetime | None = None
 ) -> League:
     """RULES 16.8 Decision: the organizer cancels a league before its start; the staff at any
-    time, its matches not started cancelled with it (those being played end as a cancelled
-    match's, `services.match_cancel`)."""
-    from teams import services
-
+    time, its matches not over cancelled with it (the games being played drawn and not rated,
+    as a match the staff cancel, RULES 16.1). Its rosters go with it."""
     now = now or timezone.now()
     with locks.atomic():
         found = _league_locked(league_id)
@@ -237,15 +242,37 @@ def league_cancel(
         found.next_due_at = None
         found.version += 1
         found.save(update_fields=["status", "cancelled_at", "next_due_at", "version"])
-        live = TeamMatch.objects.filter(league_round__league=found).exclude(
-            status__in=[TeamMatch.Status.FINISHED, TeamMatch.Status.CANCELLED]
+        _rosters_freed(found)
+        # Every live match locked first (EVENT, ascending), each cancelled and its players told
+        # (RULES 11.3); only then the games being played are ended (GAME locks come last).
+        live = locks.lock_rows(
+            TeamMatch.objects.filter(league_round__league=found)
+            .exclude(status__in=[TeamMatch.Status.FINISHED, TeamMatch.Status.CANCELLED])
+            .order_by("pk"),
+            locks.Rank.EVENT,
         )
-        for match_id in live.order_by("pk").values_list("pk", flat=True):
-            services.match_cancel(match_id=match_id, by=by, staff=True, now=now)
+        running = []
+        for match in live:
+            if match.status == TeamMatch.Status.RUNNING:
+                running.append(match)
+            match.status = TeamMatch.Status.CANCELLED
+            match.cancelled_at = now
+            match.next_due_at = None
+            broadcast.changed_on_commit(match)
+            match.save(update_fields=["status", "cancelled_at", "next_due_at", "version"])
+            reminders.event_cancelled(match, by_id=getattr(by, "pk", None), now=now)
+        for match in running:  # RULES 16.1: drawn, not rated
+            end_live_games(match, now=now, rated=False)
     return found
 
 
 # --- teams and rosters -----------------------------------------------------------------------
+
+
+def _rosters_freed(found: League) -> None:
+    """RULES 16.8 Decision: a cancelled league's rosters go with it: its players are free to
+    play for another team that season."""
+    LeagueMember.objects.filter(team__league=found).delete()
 
 
 def _officer_of(team: LeagueTeam, user) -> None:
@@ -408,6 +435,32 @@ def team_set(
                     )
                 },
             )
+        dropped = set(
+            LeagueMember.objects.filter(team=team)
+            .exclude(player_id__in=wanted)
+            .values_list("player_id", flat=True)
+        )
+        named = (
+            LineupEntry.objects.filter(
+                player_id__in=dropped,
+                lineup__match__status=TeamMatch.Status.SCHEDULED,
+            )
+            .filter(
+                Q(lineup__side=1, lineup__match__first_team=team)
+                | Q(lineup__side=2, lineup__match__second_team=team)
+            )
+            .select_related("player", "lineup__match")
+            .first()
+        )
+        if named is not None:
+            raise LeagueError(
+                "named",
+                _(
+                    "%(name)s è nella formazione di «%(match)s»: toglilo da lì prima di "
+                    "toglierlo dalla rosa."
+                )
+                % {"name": named.player.username, "match": named.lineup.match.name},
+            )
         team.name = name
         team.save(update_fields=["name"])
         LeagueMember.objects.filter(team=team).exclude(player_id__in=wanted).delete()
@@ -483,6 +536,7 @@ def _forfeit_whole(match_id: int, *, now: datetime) -> None:
     )
     match.status = TeamMatch.Status.FINISHED
     match.started_at = match.finished_at = now
+    notices.match_forfeited(match)
     match.next_due_at = None
     broadcast.changed_on_commit(match)
     match.save()
@@ -503,8 +557,11 @@ def _fill_rosters(found: League, teams: list[LeagueTeam], now: datetime) -> None
             .exclude(user_id__in=taken)
             .values_list("user_id", flat=True)
         )
+        # A player a roster of another league of the season takes at this very moment stays
+        # theirs (the database's one-team-a-season constraint): not added here.
         LeagueMember.objects.bulk_create(
-            LeagueMember(team=team, player_id=p, season=found.season, added_at=now) for p in free
+            [LeagueMember(team=team, player_id=p, season=found.season, added_at=now) for p in free],
+            ignore_conflicts=True,
         )
 
 
@@ -548,7 +605,11 @@ def league_start(*, league_id: int, by=None, now: datetime | None = None) -> Lea
             found.cancelled_at = now
             found.next_due_at = None
             found.save(update_fields=["status", "cancelled_at", "next_due_at"])
+            _rosters_freed(found)
             return found
+        # RULES 16.8: empty rosters filled in the order the teams were entered (a club's first
+        # team first), before the lot reorders them.
+        _fill_rosters(found, teams, now)
         rng = random.Random(f"{found.seed}:league")
         rng.shuffle(teams)  # RULES 16.8: league numbers by lot, as Berger numbers (RULES 5.1)
         for number, team in enumerate(teams, start=1):
@@ -562,15 +623,17 @@ def league_start(*, league_id: int, by=None, now: datetime | None = None) -> Lea
         else:
             calendar = ()
             found.rounds = league.swiss_rounds(len(teams))
-        _fill_rosters(found, teams, now)
         if found.system == league.SWISS:
             for seeding, team in enumerate(_seed(found, teams), start=1):
                 team.seeding = seeding
         LeagueTeam.objects.bulk_update(teams, ["number", "seeding"])
         found.status = League.Status.RUNNING
         found.started_at = now
+        # RULES 16.8 Decision: a start too late for round 1's date (the tick down) moves every
+        # round by the same delay, so the rounds keep their gaps.
+        delay = max(timedelta(0), now + START_MIN - found.round_date(1))
         rounds = LeagueRound.objects.bulk_create(
-            LeagueRound(league=found, number=n, starts_at=found.round_date(n))
+            LeagueRound(league=found, number=n, starts_at=found.round_date(n) + delay)
             for n in range(1, found.rounds + 1)
         )
         by_number = {t.number: t for t in teams}
@@ -713,13 +776,16 @@ def leagues_due_process(*, now: datetime | None = None) -> list[int]:
         next_due_at__lte=now, status__in=[League.Status.ENTRY, League.Status.RUNNING]
     ).order_by("next_due_at", "pk")
     for league_id, status in list(due.values_list("pk", "status")):
-        if status == League.Status.ENTRY:
-            if league_start(league_id=league_id, now=now) is not None:
-                touched.append(league_id)
-            continue
-        with locks.atomic():
-            found = _league_locked(league_id)
-            if found.status == League.Status.RUNNING and found.next_due_at <= now:
-                _league_progress(found, now)
-                touched.append(league_id)
+        try:
+            if status == League.Status.ENTRY:
+                if league_start(league_id=league_id, now=now) is not None:
+                    touched.append(league_id)
+                continue
+            with locks.atomic():
+                found = _league_locked(league_id)
+                if found.status == League.Status.RUNNING and found.next_due_at <= now:
+                    _league_progress(found, now)
+                    touched.append(league_id)
+        except Exception:  # one league's failure holds up no other, nor the matches' starts
+            logger.exception("league %s: the tick's step failed", league_id)
     return touched

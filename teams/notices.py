@@ -40,7 +40,8 @@ CLOSED = "closed"  # RULES 11.4: the line-ups closed, to the clubs' officers
 
 
 def _detail(match: TeamMatch, **more) -> dict:
-    return {"first": match.first_club.name, "second": match.second_club.name, **more}
+    # The sides' names: the teams' in a league (two of one club may meet, RULES 16.8).
+    return {"first": match.side_name(1), "second": match.side_name(2), **more}
 
 
 def _place(match: TeamMatch, place: int) -> dict:
@@ -136,8 +137,8 @@ def _named_mail(player, match: TeamMatch, place: int, now: datetime) -> Mail:
         context={
             "username": player.username,
             "event_name": match.name,
-            "first_club": match.first_club.name,
-            "second_club": match.second_club.name,
+            "first_club": match.side_name(1),
+            "second_club": match.side_name(2),
             **_place(match, place),
             "starts_at": match.starts_at.isoformat(),
             "deadline": match.lineup_deadline.isoformat(),
@@ -205,3 +206,12 @@ def lineups_closed_tell(*, match_id: int, now: datetime) -> bool:
         match.save(update_fields=["lineups_closed_told_at", "version"])
         pushes.user_changed_on_commit(officers, messages.What.REMINDER)
     return True
+
+
+def match_forfeited(match: TeamMatch) -> None:
+    """RULES 16.8: a league match lost whole by a withdrawn team is not played: its notices go
+    (named, closed, reminders), and the named players' mails not sent yet."""
+    Reminder.objects.filter(kind=KIND, event_id=match.pk).delete()
+    Mail.objects.filter(
+        reason=Reason.CLUB, key__startswith=_mail_key_prefix(match), status=Status.PENDING
+    ).update(status=Status.DROPPED)

@@ -413,6 +413,9 @@ def availability_set(*, match_id: int, user, available: bool, now: datetime | No
             raise TeamError(
                 "not_member", _("Solo i soci dei due circoli dicono la loro disponibilità.")
             )
+        if not available:  # taking it back needs no roster (they may have left it)
+            Availability.objects.filter(match=match, player=user).delete()
+            return False
         if match.league_round_id is not None:
             # RULES 16.8: for the team whose roster they are on (two teams of one club may meet).
             sides = tuple(s for s in sides if user.pk in selectors.roster_of(match, s))
@@ -421,9 +424,6 @@ def availability_set(*, match_id: int, user, available: bool, now: datetime | No
                     "not_on_roster",
                     _("Non sei nella rosa della squadra per questa stagione (regola 16.8)."),
                 )
-        if not available:
-            Availability.objects.filter(match=match, player=user).delete()
-            return False
         Availability.objects.get_or_create(
             match=match,
             player=user,

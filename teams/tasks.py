@@ -13,5 +13,7 @@ def due_process() -> None:
     """Every tick: start the matches whose start has come (RULES 16.4); start the leagues whose
     start has come, pair a Swiss's next round, end the leagues played out (RULES 16.8). The
     leagues first: a round they make may be due at once."""
-    leagues.leagues_due_process()
-    services.matches_due_process()
+    try:
+        leagues.leagues_due_process()
+    finally:  # the matches start whatever happened to the leagues
+        services.matches_due_process()

@@ -89,6 +89,8 @@ def detail(request: HttpRequest, match_id: int) -> HttpResponse:
         "match": match,
         "boards": boards,
         "spread": refresh_spread_ms(2 * match.boards),
+        # The sides' names: the teams' in a league (two of one club may meet, RULES 16.8).
+        "side_names": (match.side_name(1), match.side_name(2)),
         **viewer,
     }
     if match.status == TeamMatch.Status.SCHEDULED:
@@ -109,10 +111,17 @@ def lineup(request: HttpRequest, match_id: int) -> HttpResponse:
             request, _("Solo i consiglieri dei due circoli possono schierarne la formazione.")
         )
         return redirect(match.get_absolute_url())
-    # RULES 16.8: when two teams of the captain's club meet, `?parte=` says whose line-up.
+    # RULES 16.8: when two teams of the captain's club meet, `?parte=` says whose line-up; a
+    # page that does not say sends them back to choose (the match page's two buttons).
     side = viewer["my_sides"][0]
-    if len(viewer["my_sides"]) == 2 and (request.POST or request.GET).get("parte") == "2":
-        side = 2
+    if len(viewer["my_sides"]) == 2:
+        chosen = (request.POST or request.GET).get("parte")
+        if chosen not in ("1", "2"):
+            messages.error(
+                request, _("Scegli di quale delle due squadre del circolo è la formazione.")
+            )
+            return redirect(match.get_absolute_url())
+        side = int(chosen)
     club_id = match.club_of_side(side)
     members = selectors.members_rated(match, side)
     saved = [e.player_id for e in selectors.saved_lineup(match, side)]

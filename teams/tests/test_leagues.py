@@ -701,3 +701,178 @@ def test_the_trf_download_and_long_team_names_cut_apart(client):
         tail = f" ({number[team.pk]})"  # the cut names would clash: each ends with its number
         assert f"{long[: 32 - len(tail)].rstrip()}{tail}" in names
     assert len(back.games) == 4
+
+
+# --- the review's cases ----------------------------------------------------------------------
+
+
+def test_the_staff_cancel_a_league_with_a_match_being_played():
+    """Every live match locked and cancelled before any game is ended: a GAME lock before the
+    next match's EVENT lock broke the order (LockOrderError) and rolled it all back."""
+    from games.models import Game
+
+    sides = four_sides()
+    by_club = {s.club.pk: s for s in sides}
+    league = open_league(sides)
+    start(league, sides)
+    match = TeamMatch.objects.filter(league_round__league=league).order_by("pk").first()
+    for club_id in match.club_ids():
+        s = by_club[club_id]
+        services.lineup_set(
+            match_id=match.pk, by=s.captain, player_ids=[p.pk for p in s.players[:4]]
+        )
+    services.match_start(match_id=match.pk, now=match.starts_at)
+    leagues.league_cancel(league_id=league.pk, by=UserFactory(is_staff=True), staff=True)
+    assert (
+        not TeamMatch.objects.filter(league_round__league=league)
+        .exclude(status=TeamMatch.Status.CANCELLED)
+        .exists()
+    )
+    games = Game.objects.filter(pk__in=Board.objects.filter(match=match).values("game1"))
+    assert games.count() == 4
+    # Ended by the event, nothing rated (nobody sat at them: 0-0, RULES 3).
+    assert all(g.status == "finished" and not g.rated for g in games)
+
+
+def test_a_cancelled_league_frees_its_rosters_for_the_season():
+    sides = four_sides()
+    league = open_league(sides)
+    team = league.teams.get(club=sides[0].club)
+    player = sides[0].players[0]
+    leagues.team_set(
+        league_id=league.pk,
+        team_id=team.pk,
+        by=sides[0].captain,
+        name="A",
+        player_ids=[player.pk],
+    )
+    leagues.league_cancel(league_id=league.pk, by=sides[0].captain)
+    other = leagues.league_create(by=sides[0].captain, data=league_data(sides, name="Nuovo"))
+    again = other.teams.get(club=sides[0].club)
+    leagues.team_set(
+        league_id=other.pk,
+        team_id=again.pk,
+        by=sides[0].captain,
+        name="A",
+        player_ids=[player.pk],
+    )
+    assert LeagueMember.objects.get(player=player).team == again
+
+
+@pytest.mark.parametrize("seed", [0, 1, 5])
+def test_empty_rosters_are_filled_in_the_order_the_teams_were_entered(seed):
+    sides = four_sides()
+    league = open_league(sides)
+    League.objects.filter(pk=league.pk).update(seed=seed)  # lots that put B first, or not
+    b = leagues.team_add(league_id=league.pk, by=sides[0].captain)
+    a = league.teams.get(club=sides[0].club, pk__lt=b.pk)
+    start(league, sides)
+    assert (a.roster.count(), b.roster.count()) == (6, 0)
+
+
+def test_one_leagues_failing_step_holds_up_no_other_league(monkeypatch):
+    sides = four_sides()
+    first = open_league(sides)
+    others = [side([1500]) for _ in range(3)]
+    second = leagues.league_create(by=others[0].captain, data=league_data(others, name="Coppa"))
+    real = leagues.league_start
+
+    def broken(*, league_id, **kwargs):
+        if league_id == first.pk:
+            raise RuntimeError("a bug in one league")
+        return real(league_id=league_id, **kwargs)
+
+    monkeypatch.setattr(leagues, "league_start", broken)
+    assert leagues.leagues_due_process(now=first.first_round_at) == [second.pk]
+    first.refresh_from_db()
+    assert first.status == "entry"  # left due: the next tick tries again
+
+
+def test_a_team_withdrawing_after_its_opponent_keeps_the_forfeit_it_already_won():
+    """The first withdrawal forfeited their match at once (RULES 16.8): the second team's own
+    withdrawal later leaves it as it stands (what a team played, or won, stands)."""
+    sides = four_sides()
+    league = open_league(sides)
+    start(league, sides)
+    match = TeamMatch.objects.filter(league_round__number=2).order_by("pk").first()
+    for team in (match.first_team, match.second_team):
+        s = next(x for x in sides if x.club == team.club)
+        leagues.team_withdraw(league_id=league.pk, team_id=team.pk, by=s.captain)
+    match.refresh_from_db()
+    assert (match.first_points, match.second_points) == (0, 8)
+    assert (match.first_match_points, match.second_match_points) == (0, 2)
+
+
+def test_a_player_named_in_a_line_up_stays_on_the_roster_until_taken_out_of_it():
+    sides = four_sides()
+    league = open_league(sides)
+    start(league, sides)
+    team = league.teams.get(club=sides[0].club)
+    match = (
+        TeamMatch.objects.filter(league_round__number=1)
+        .filter(Q(first_team=team) | Q(second_team=team))
+        .get()
+    )
+    named = sides[0].players[:2]
+    services.lineup_set(match_id=match.pk, by=sides[0].captain, player_ids=[p.pk for p in named])
+    keep = [m for m in team.roster.values_list("player_id", flat=True) if m != named[1].pk]
+    with pytest.raises(LeagueError) as refused:
+        leagues.team_set(
+            league_id=league.pk,
+            team_id=team.pk,
+            by=sides[0].captain,
+            name=team.name,
+            player_ids=keep,
+        )
+    assert refused.value.code == "named" and match.name in refused.value.message
+    services.lineup_set(match_id=match.pk, by=sides[0].captain, player_ids=[named[0].pk])
+    leagues.team_set(
+        league_id=league.pk,
+        team_id=team.pk,
+        by=sides[0].captain,
+        name=team.name,
+        player_ids=keep,
+    )
+
+
+def test_a_late_start_moves_every_round_by_the_same_delay():
+    sides = four_sides()
+    league = open_league(sides, round_gap=timedelta(days=2))
+    late = league.first_round_at + timedelta(days=3)  # the tick was down past round 2's date
+    leagues.leagues_due_process(now=late)
+    dates = list(league.round_rows.order_by("number").values_list("starts_at", flat=True))
+    assert dates == [late + timedelta(hours=1) + timedelta(days=2 * k) for k in range(3)]
+
+
+def test_a_league_opened_less_than_a_day_ahead_starts_two_hours_before_its_first_round():
+    sides = four_sides()
+    soon = timezone.now() + timedelta(hours=5)
+    league = open_league(sides, first_round_at=soon)
+    assert league.next_due_at == soon - timedelta(hours=2)
+
+
+def test_the_line_up_page_of_two_teams_of_one_club_asks_whose(client):
+    sides = [side([2000 - 50 * i for i in range(4)]), *[side([1500]) for _ in range(2)]]
+    league = open_league(sides, boards=2)
+    second = leagues.team_add(league_id=league.pk, by=sides[0].captain)
+    first = league.teams.get(club=sides[0].club, pk__lt=second.pk)
+    for team, players in ((first, sides[0].players[:2]), (second, sides[0].players[2:])):
+        leagues.team_set(
+            league_id=league.pk,
+            team_id=team.pk,
+            by=sides[0].captain,
+            name=f"T{team.pk}",
+            player_ids=[p.pk for p in players],
+        )
+    start(league, sides)
+    match = TeamMatch.objects.get(
+        Q(first_team=first, second_team=second) | Q(first_team=second, second_team=first)
+    )
+    client.force_login(sides[0].captain)
+    page = client.get(f"/incontri/{match.pk}/")
+    assert page.content.decode().count('data-testid="team-lineup-edit"') == 2
+    asked = client.get(f"/incontri/{match.pk}/formazione/", follow=True)
+    assert "Scegli di quale delle due squadre" in asked.content.decode()
+    assert client.get(f"/incontri/{match.pk}/formazione/?parte=2").status_code == 200
+    club_page = client.get(sides[0].club.get_absolute_url()).content.decode()
+    assert club_page.count(league.get_absolute_url() + '"') == 1  # listed once
