@@ -139,6 +139,9 @@ PROCESS_GROUPS = {
     # The organizer's controls followed live (about 25 s): beside the events' runs, which evens
     # the groups out once the accessibility check is split between them.
     "tests/test_e2e_event_pages.py": "processes-events",
+    # The game page's own checks (about 40 s): the other group had grown to 370 s against
+    # 290 s here, with the team matches' and leagues' browser tests.
+    "tests/test_e2e_game_page.py": "processes-events",
 }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 
 import pytest
 from channels.db import database_sync_to_async
@@ -26,16 +27,22 @@ def test_sockets_of_one_player_leaving_at_once_leave_one_lingering_row():
     uniqueness (IntegrityError on `live_connection_key`), once per pair of closes."""
     player = UserFactory()
     keys = [f"socket-{n}" for n in range(6)]
+    # Times of now: the sweep of a site running beside the suite on this database (the
+    # heartbeat of the browser tests' worker) deletes rows older than twice the stale time.
+    opened_ms = int(time.time() * 1000)
     for key in keys:
-        presence.opened(key=key, topic=SITE_TOPIC, user_id=player.pk, at_ms=1000)
+        presence.opened(key=key, topic=SITE_TOPIC, user_id=player.pk, at_ms=opened_ms)
+    left_ms = opened_ms + 1000
     run_at_once(
         *(
-            lambda key=key: presence.left(key=key, topic=SITE_TOPIC, user_id=player.pk, at_ms=2000)
+            lambda key=key: presence.left(
+                key=key, topic=SITE_TOPIC, user_id=player.pk, at_ms=left_ms
+            )
             for key in keys
         )
     )
     rows = list(Connection.objects.values_list("key", "user_id", "seen_ms"))
-    assert rows == [(f"{presence.LINGER_PREFIX}{SITE_TOPIC}:{player.pk}", player.pk, 2000)]
+    assert rows == [(f"{presence.LINGER_PREFIX}{SITE_TOPIC}:{player.pk}", player.pk, left_ms)]
 
 
 @pytest.mark.asyncio
