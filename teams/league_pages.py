@@ -39,6 +39,7 @@ class LeagueViewer:
     my_club_id: int | None
     is_officer: bool
     in_league: bool  # their club has a team in the league
+    is_staff: bool = False  # the staff withdraw any team (RULES 16.8)
 
     def manages(self, team: LeagueTeam) -> bool:
         return self.is_officer and team.club_id == self.my_club_id
@@ -57,6 +58,7 @@ def league_viewer(league: League, teams: list[LeagueTeam], user) -> LeagueViewer
         my_club_id=club_id,
         is_officer=membership is not None and membership.role in OFFICERS,
         in_league=club_id is not None and any(t.club_id == club_id for t in teams),
+        is_staff=bool(getattr(user, "is_staff", False)),
     )
 
 

@@ -187,7 +187,12 @@ def withdraw(request: HttpRequest, league_id: int, team_id: int) -> HttpResponse
     chosen_team = _team(found, team_id)
     if request.method == "POST":
         try:
-            leagues.team_withdraw(league_id=found.pk, team_id=chosen_team.pk, by=request.user)
+            leagues.team_withdraw(
+                league_id=found.pk,
+                team_id=chosen_team.pk,
+                by=request.user,
+                staff=request.user.is_staff,
+            )
         except leagues.LeagueError as error:
             messages.error(request, error.message)
         else:

@@ -876,3 +876,31 @@ def test_the_line_up_page_of_two_teams_of_one_club_asks_whose(client):
     assert client.get(f"/incontri/{match.pk}/formazione/?parte=2").status_code == 200
     club_page = client.get(sides[0].club.get_absolute_url()).content.decode()
     assert club_page.count(league.get_absolute_url() + '"') == 1  # listed once
+
+
+def test_the_organizer_and_the_staff_withdraw_any_team_from_the_league_page(client):
+    sides = four_sides()
+    league = open_league(sides)
+    start(league, sides)
+    other = league.teams.get(club=sides[2].club)
+    client.force_login(sides[0].captain)  # the organizer, an officer of another club
+    page = client.get(league.get_absolute_url()).content.decode()
+    assert page.count('data-testid="league-team-withdraw"') == 4
+    client.post(f"/incontri/campionati/{league.pk}/squadre/{other.pk}/ritira/")
+    other.refresh_from_db()
+    assert other.withdrawn_at is not None
+    staff = UserFactory(is_staff=True)
+    client.force_login(staff)
+    last = league.teams.get(club=sides[3].club)
+    client.post(f"/incontri/campionati/{league.pk}/squadre/{last.pk}/ritira/")
+    last.refresh_from_db()
+    assert last.withdrawn_at is not None
+    client.force_login(sides[1].players[0])  # a member: no button, and the post is refused
+    assert (
+        'data-testid="league-team-withdraw"'
+        not in client.get(league.get_absolute_url()).content.decode()
+    )
+    mine = league.teams.get(club=sides[1].club)
+    client.post(f"/incontri/campionati/{league.pk}/squadre/{mine.pk}/ritira/")
+    mine.refresh_from_db()
+    assert mine.withdrawn_at is None
