@@ -16,6 +16,7 @@ from django.views.decorators.http import require_POST
 from clubs import selectors as clubs
 from clubs.models import OFFICERS
 from events.forms import remember_zone, use_zone
+from events.views import refresh_spread_ms, render_page
 from games.models import Variant
 from teams import league_pages, leagues
 from teams.league_forms import LeagueForm, LeagueTeamForm
@@ -64,8 +65,12 @@ def _page_context(request: HttpRequest, found: League) -> dict:
 
 
 def detail(request: HttpRequest, league_id: int) -> HttpResponse:
+    """The page, or for its live re-fetch (htmx) the tables alone."""
     found = _league(league_id)
-    return render(request, "teams/league.html", _page_context(request, found))
+    context = _page_context(request, found)
+    # The pages of a league's players re-fetch spread as a match's (events/views.py).
+    context["spread"] = refresh_spread_ms(found.boards * max(1, len(context["tables"].teams)))
+    return render_page(request, "teams/league.html", context, "live")
 
 
 def print_sheet(request: HttpRequest, league_id: int) -> HttpResponse:

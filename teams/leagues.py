@@ -240,7 +240,7 @@ def league_cancel(
         found.status = League.Status.CANCELLED
         found.cancelled_at = now
         found.next_due_at = None
-        found.version += 1
+        broadcast.league_changed_on_commit(found)
         found.save(update_fields=["status", "cancelled_at", "next_due_at", "version"])
         _rosters_freed(found)
         # Every live match locked first (EVENT, ascending), each cancelled and its players told
@@ -328,7 +328,7 @@ def team_add(*, league_id: int, by, now: datetime | None = None) -> LeagueTeam:
         team = LeagueTeam.objects.create(
             league=found, club=club, name=f"{club.name[: TEAM_NAME_MAX - 2]} {letter}"
         )
-        found.version += 1
+        broadcast.league_changed_on_commit(found)
         found.save(update_fields=["version"])
     return team
 
@@ -476,7 +476,7 @@ def team_set(
             raise LeagueError(
                 "other_team", _("Uno dei giocatori è appena entrato in un'altra squadra.")
             ) from None
-        found.version += 1
+        broadcast.league_changed_on_commit(found)
         found.save(update_fields=["version"])
     return team
 
@@ -508,7 +508,7 @@ def team_withdraw(
             for match_id in pending.values_list("pk", flat=True):
                 _forfeit_whole(match_id, now=now)
             found.next_due_at = now
-        found.version += 1
+        broadcast.league_changed_on_commit(found)
         found.save(update_fields=["version", "next_due_at"])
     return team
 
@@ -648,7 +648,7 @@ def league_start(*, league_id: int, by=None, now: datetime | None = None) -> Lea
         if found.system == league.SWISS:
             _pair_swiss(found, rounds[0], now)
         found.next_due_at = now + LEAGUE_POLL
-        found.version += 1
+        broadcast.league_changed_on_commit(found)
         found.save()
     return found
 
@@ -759,11 +759,11 @@ def _league_progress(found: League, now: datetime) -> None:
                 )
                 found.round_rows.filter(paired_at__isnull=True).delete()
                 found.rounds = unpaired.number - 1
-            found.version += 1
+            broadcast.league_changed_on_commit(found)
     elif not open_matches.exists():
         found.status = League.Status.FINISHED
         found.finished_at = now
-        found.version += 1
+        broadcast.league_changed_on_commit(found)
     found.next_due_at = now + LEAGUE_POLL if found.status == League.Status.RUNNING else None
     found.save()
 

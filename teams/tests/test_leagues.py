@@ -904,3 +904,43 @@ def test_the_organizer_and_the_staff_withdraw_any_team_from_the_league_page(clie
     client.post(f"/incontri/campionati/{league.pk}/squadre/{mine.pk}/ritira/")
     mine.refresh_from_db()
     assert mine.withdrawn_at is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_league_page_is_told_of_its_changes_and_re_fetches_its_tables(client):
+    """Its socket says "changed" when the league changes and when one of its matches does; the
+    page's htmx re-fetch gets the tables alone."""
+    from asgiref.sync import async_to_sync
+    from channels.db import database_sync_to_async
+    from channels.routing import URLRouter
+    from channels.testing import WebsocketCommunicator
+
+    from teams.routing import websocket_urlpatterns
+
+    sides = four_sides()
+    league = open_league(sides)
+
+    async def told(change) -> dict:
+        socket = WebsocketCommunicator(
+            URLRouter(websocket_urlpatterns), f"/ws/leagues/{league.pk}/"
+        )
+        assert (await socket.connect())[0]
+        await database_sync_to_async(change)()
+        message = await socket.receive_json_from(timeout=10)
+        await socket.disconnect()
+        return message
+
+    assert async_to_sync(told)(lambda: start(league, sides))["type"] == "changed"
+    match = TeamMatch.objects.filter(league_round__league=league).order_by("pk").first()
+    assert (
+        async_to_sync(told)(lambda: services.match_start(match_id=match.pk, now=match.starts_at))[
+            "type"
+        ]
+        == "changed"
+    )
+    page = client.get(league.get_absolute_url())
+    assert 'data-event-socket="/ws/leagues/' in page.content.decode()
+    tables = client.get(league.get_absolute_url(), headers={"HX-Request": "true"})
+    assert tables.status_code == 200
+    assert "<h1>" not in tables.content.decode()
+    assert 'data-testid="league-standings"' in tables.content.decode()
