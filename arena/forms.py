@@ -3,8 +3,6 @@ and its zone, openings, rated and floor, private) is `events.forms`."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
@@ -14,6 +12,7 @@ from arena.models import DURATION_MAX, DURATION_MIN
 from arena.services import ArenaOptions
 from clubs import selectors as clubs
 from clubs.models import Club
+from clubs.picker import ClubChoice, chosen_ids, club_choice, is_id, sent_values
 from events.forms import EventForm
 
 DURATIONS = [10, 15, 20, 30, 45, 60, 90, 120, 180, 240, 300, 360, 420, 480]
@@ -26,37 +25,6 @@ def duration_label(minutes: int) -> str:
     if not rest:
         return _("%(h)d h") % {"h": hours}
     return _("%(h)d h %(m)d min") % {"h": hours, "m": rest}
-
-
-def _is_id(value) -> bool:
-    text = str(value).strip()
-    return text.isascii() and text.isdigit() and len(text) < 12
-
-
-def _chosen_ids(raw) -> list[int]:
-    """The clubs' ids as sent, in order, each once; what is not an id is left out (and is
-    "a club that does not exist" to `ArenaForm._invited`)."""
-    ids: list[int] = []
-    for value in raw or ():
-        if _is_id(value) and int(str(value).strip()) not in ids:
-            ids.append(int(str(value).strip()))
-    return ids
-
-
-def _values(data, name: str) -> list:
-    """Every value sent under `name` (a QueryDict's list, or a plain dict's value)."""
-    if hasattr(data, "getlist"):
-        return data.getlist(name)
-    value = data.get(name)
-    return list(value) if isinstance(value, (list, tuple)) else ([] if value is None else [value])
-
-
-@dataclass(frozen=True)
-class BattleChoice:
-    chosen: list[Club]
-    query: str
-    found: list[Club]
-    more: bool  # more clubs match than are shown: a closer search
 
 
 class ArenaForm(EventForm):
@@ -110,22 +78,12 @@ class ArenaForm(EventForm):
     @classmethod
     def echo(cls, data, *, instance=None, **kwargs):
         form = super().echo(data, instance=instance, **kwargs)
-        form.initial["battle_clubs"] = _chosen_ids(_values(data, "battle_clubs"))
+        form.initial["battle_clubs"] = chosen_ids(sent_values(data, "battle_clubs"))
         return form
 
-    def battle_choice(self) -> BattleChoice:
-        """What the picker draws: the clubs chosen (those that may be invited; the others are
-        left out, and the form's error says why), and what the search finds among the rest."""
-        if self.is_bound:
-            raw, query = _values(self.data, "battle_clubs"), self.data.get("battle_club_q", "")
-        else:
-            raw, query = self.initial.get("battle_clubs") or [], self.initial.get("battle_club_q")
-        by_id = clubs.clubs_by_id(_chosen_ids(raw))
-        chosen = [c for pk, c in by_id.items() if c.is_active and not c.hidden]
-        chosen.sort(key=lambda c: (c.name, c.pk))
-        query = clubs.search_text(query or "")
-        found, more = clubs.club_search(query=query, excluding=[c.pk for c in chosen])
-        return BattleChoice(chosen=chosen, query=query, found=found, more=more)
+    def battle_choice(self) -> ClubChoice:
+        """What the picker draws (clubs.picker)."""
+        return club_choice(self, field="battle_clubs", query_field="battle_club_q")
 
     @classmethod
     def initial_from(cls, arena) -> dict:
@@ -134,7 +92,7 @@ class ArenaForm(EventForm):
     def clean(self) -> dict:
         data = super().clean()
         if data.get("battle") and self.instance is None:
-            data["battle_clubs"] = self._invited(_values(self.data, "battle_clubs"))
+            data["battle_clubs"] = self._invited(sent_values(self.data, "battle_clubs"))
             if data.get("club_only"):
                 self.add_error(
                     "club_only",
@@ -148,9 +106,9 @@ class ArenaForm(EventForm):
         """RULES 12.7: 2 to 10 clubs that exist, are not dissolved and not hidden by the staff
         (out of every list, they are invited by nobody); each refusal says which case it is,
         and the picker drops what cannot be invited."""
-        ids = _chosen_ids(raw)
+        ids = chosen_ids(raw)
         by_id = clubs.clubs_by_id(ids)
-        unknown = not all(_is_id(value) for value in raw) or any(
+        unknown = not all(is_id(value) for value in raw) or any(
             pk not in by_id or not by_id[pk].is_active for pk in ids
         )
         if unknown:

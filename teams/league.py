@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Protocol
 
+from events.pairing.model import PlayerState
 from teams.rules import MATCH_WIN, WIN, match_points
 
 TEAMS_MIN = 3  # RULES 16.8
@@ -333,6 +334,23 @@ def swiss_teams(rounds: Sequence[SwissRound], *, seeding: Sequence[int]) -> tupl
         )
         for team in seeding
     )
+
+
+def player_states(teams: Sequence[SwissTeam]) -> list[PlayerState]:
+    """The teams as Lim's pairing takes its players (events.pairing.lim.pair_round)."""
+    return [
+        PlayerState(
+            number=t.number,
+            score=t.score,
+            colours=t.colours,
+            opponents=t.opponents,
+            had_bye=t.had_bye,
+            floated_last_round=t.floated_last_round,
+            colour_rounds=t.colour_rounds,
+            won_by_forfeit=t.won_by_forfeit,
+        )
+        for t in teams
+    ]
 
 
 # --- Board prizes ----------------------------------------------------------------------------

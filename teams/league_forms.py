@@ -4,7 +4,6 @@ roster. What they send is checked again, whole, by `teams.leagues`."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django import forms
@@ -12,41 +11,12 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from clubs import selectors as clubs
-from clubs.models import Club
+from clubs.picker import ClubChoice, chosen_ids, club_choice, is_id, sent_values
 from events.forms import EventForm
 from teams import league as league_rules
 from teams import rules
 from teams.leagues import FIRST_ROUND_MIN, TEAM_NAME_MAX, LeagueData
 from teams.models import FIRST_ROUND_MAX, ROUND_GAP_MAX, ROUND_GAP_MIN
-
-
-def _is_id(value) -> bool:
-    text = str(value).strip()
-    return text.isascii() and text.isdigit() and len(text) < 12
-
-
-def chosen_ids(raw) -> list[int]:
-    """The ids as sent, in order, each once; what is not an id is left out."""
-    ids: list[int] = []
-    for value in raw or ():
-        if _is_id(value) and int(str(value).strip()) not in ids:
-            ids.append(int(str(value).strip()))
-    return ids
-
-
-def _values(data, name: str) -> list:
-    if hasattr(data, "getlist"):
-        return data.getlist(name)
-    value = data.get(name)
-    return list(value) if isinstance(value, (list, tuple)) else ([] if value is None else [value])
-
-
-@dataclass(frozen=True)
-class ClubChoice:
-    chosen: list[Club]
-    query: str
-    found: list[Club]
-    more: bool  # more clubs match than are shown: a closer search
 
 
 class LeagueForm(EventForm):
@@ -104,24 +74,12 @@ class LeagueForm(EventForm):
     @classmethod
     def echo(cls, data, *, instance=None, keep_password: bool = False):
         form = super().echo(data, instance=instance, keep_password=keep_password)
-        form.initial["league_clubs"] = chosen_ids(_values(data, "league_clubs"))
+        form.initial["league_clubs"] = chosen_ids(sent_values(data, "league_clubs"))
         return form
 
     def club_choice(self) -> ClubChoice:
-        """What the picker draws: the clubs chosen that may play, and what the search finds
-        among the rest (arena/forms.py's battle picker, the same search)."""
-        if self.is_bound:
-            raw, query = _values(self.data, "league_clubs"), self.data.get("league_club_q", "")
-        else:
-            raw, query = self.initial.get("league_clubs") or [], self.initial.get("league_club_q")
-        by_id = clubs.clubs_by_id(chosen_ids(raw))
-        chosen = sorted(
-            (c for c in by_id.values() if c.is_active and not c.hidden),
-            key=lambda c: (c.name, c.pk),
-        )
-        query = clubs.search_text(query or "")
-        found, more = clubs.club_search(query=query, excluding=[c.pk for c in chosen])
-        return ClubChoice(chosen=chosen, query=query, found=found, more=more)
+        """What the picker draws (clubs.picker, as the arena's battle)."""
+        return club_choice(self, field="league_clubs", query_field="league_club_q")
 
     def clean_starts_at(self) -> datetime:
         value = self.cleaned_data["starts_at"]
@@ -140,10 +98,10 @@ class LeagueForm(EventForm):
 
     def clean(self) -> dict:
         data = super().clean()
-        raw = _values(self.data, "league_clubs")
+        raw = sent_values(self.data, "league_clubs")
         ids = chosen_ids(raw)
         by_id = clubs.clubs_by_id(ids)
-        if not all(_is_id(v) for v in raw) or any(
+        if not all(is_id(v) for v in raw) or any(
             pk not in by_id or not by_id[pk].is_active or by_id[pk].hidden for pk in ids
         ):
             self.add_error(
@@ -192,11 +150,11 @@ class LeagueTeamForm(forms.Form):
     players = forms.Field(label=_("Rosa"), required=False, widget=forms.MultipleHiddenInput)
 
     def clean_players(self) -> list[int]:
-        raw = _values(self.data, "players")
-        if not all(_is_id(v) for v in raw):
+        raw = sent_values(self.data, "players")
+        if not all(is_id(v) for v in raw):
             raise forms.ValidationError(_("Uno dei giocatori non esiste."))
         return chosen_ids(raw)
 
     def chosen(self) -> set[int] | None:
         """The players ticked in a form sent back (None: the roster as saved)."""
-        return set(chosen_ids(_values(self.data, "players"))) if self.is_bound else None
+        return set(chosen_ids(sent_values(self.data, "players"))) if self.is_bound else None

@@ -33,7 +33,7 @@ from events import services as events
 from events.ending import end_live_games
 from events.pairing import lim
 from events.pairing.berger import berger_schedule
-from events.pairing.model import PlayerState, RoundSpec
+from events.pairing.model import RoundSpec
 from live import locks
 from ratings.selectors import ratings_snapshot
 from teams import broadcast, league, notices, rules
@@ -154,22 +154,19 @@ def league_create(*, by, data: LeagueData, now: datetime | None = None) -> Leagu
         raise LeagueError("name", _("Il campionato ha un nome e una stagione."))
     # The options as a match takes them (RULES 6, 7.3: openings unfair in a single game make
     # it casual), checked once here on a match never saved.
+    draft = League(
+        description=data.description,
+        variant=data.variant,
+        base_seconds=data.base_seconds,
+        increment_seconds=data.increment_seconds,
+        rated=data.rated,
+        opening_mode=data.opening_mode,
+        thematic_opening=data.thematic_opening,
+    )
     probe = TeamMatch(legs=2 if data.double_games else 1)
     events.apply_options(
         probe,
-        events.EventOptions(
-            name=data.name,
-            description=data.description,
-            variant=data.variant,
-            base_seconds=data.base_seconds,
-            increment_seconds=data.increment_seconds,
-            starts_at=data.first_round_at,
-            opening_mode=data.opening_mode,
-            thematic_opening=data.thematic_opening,
-            rated=data.rated,
-            floor=None,
-            password="",
-        ),
+        _match_options(draft, name=data.name, starts_at=data.first_round_at),
         double_games=data.double_games,
     )
     with locks.atomic():
@@ -721,20 +718,7 @@ def _pair_swiss(found: League, row: LeagueRound, now: datetime) -> None:
         rounds.append(league.SwissRound(matches=results, bye=bye))
     states = league.swiss_teams(rounds, seeding=[t.number for t in teams])
     by_number = {t.number: t for t in teams}
-    players = [
-        PlayerState(
-            number=s.number,
-            score=s.score,
-            colours=s.colours,
-            opponents=s.opponents,
-            had_bye=s.had_bye,
-            floated_last_round=s.floated_last_round,
-            colour_rounds=s.colour_rounds,
-            won_by_forfeit=s.won_by_forfeit,
-        )
-        for s in states
-        if by_number[s.team].withdrawn_at is None
-    ]
+    players = league.player_states([s for s in states if by_number[s.team].withdrawn_at is None])
     by_seed = {s.number: by_number[s.team] for s in states}
     pairing = lim.pair_round(players, RoundSpec(number=row.number, total_rounds=found.rounds))
     pairs = [(by_seed[g.white], by_seed[g.black]) for g in pairing.games]

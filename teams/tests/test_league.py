@@ -10,7 +10,7 @@ import pytest
 
 from events.pairing import lim
 from events.pairing.berger import BergerRound, berger_schedule
-from events.pairing.model import PlayerState, RoundSpec
+from events.pairing.model import RoundSpec
 from teams import league
 from teams.league import BoardGame, ByeScore, MatchResult, StandingRow
 
@@ -375,20 +375,11 @@ def test_swiss_teams_state_before_round_three():
 
 
 def test_swiss_teams_feed_the_lim_pairing():
-    # What a caller above both floors will do: PlayerState field for field, lim.pair_round.
+    # The states, as Lim's pairing takes them (teams.league.player_states), paired by it.
     states = league.swiss_teams(SWISS_TWO_ROUNDS, seeding=SEEDING)
-    players = [
-        PlayerState(
-            number=s.number,
-            score=s.score,
-            colours=s.colours,
-            opponents=s.opponents,
-            had_bye=s.had_bye,
-            floated_last_round=s.floated_last_round,
-            colour_rounds=s.colour_rounds,
-            won_by_forfeit=s.won_by_forfeit,
-        )
-        for s in states
+    players = league.player_states(states)
+    assert [(p.number, p.score, p.colours) for p in players] == [
+        (s.number, s.score, s.colours) for s in states
     ]
     pairing = lim.pair_round(players, RoundSpec(number=3, total_rounds=6))
     by_number = {s.number: s for s in states}
