@@ -28,7 +28,6 @@ from accounts.services import account_open
 from clubs import selectors as clubs
 from clubs.models import OFFICERS, Club, Membership
 from events import options as event_options
-from events import reminders
 from events import services as events
 from events.ending import end_live_games
 from events.pairing import lim
@@ -36,7 +35,7 @@ from events.pairing.berger import berger_schedule
 from events.pairing.model import RoundSpec
 from live import locks
 from ratings.selectors import ratings_snapshot
-from teams import broadcast, league, notices, rules
+from teams import broadcast, league, notices, rules, services
 from teams.models import (
     FIRST_ROUND_MAX,
     LEAGUE_AUTOSTART,
@@ -248,16 +247,9 @@ def league_cancel(
             .order_by("pk"),
             locks.Rank.EVENT,
         )
-        running = []
+        running = [m for m in live if m.status == TeamMatch.Status.RUNNING]
         for match in live:
-            if match.status == TeamMatch.Status.RUNNING:
-                running.append(match)
-            match.status = TeamMatch.Status.CANCELLED
-            match.cancelled_at = now
-            match.next_due_at = None
-            broadcast.changed_on_commit(match)
-            match.save(update_fields=["status", "cancelled_at", "next_due_at", "version"])
-            reminders.event_cancelled(match, by_id=getattr(by, "pk", None), now=now)
+            services.cancelled(match, by_id=getattr(by, "pk", None), now=now)
         for match in running:  # RULES 16.1: drawn, not rated
             end_live_games(match, now=now, rated=False)
     return found
@@ -693,15 +685,16 @@ def _round_made(
             _forfeit_whole(match.pk, now=now)
 
 
-def _played(match: TeamMatch) -> bool:
-    """RULES 16.8: a match with no board played is no meeting for the Swiss pairing."""
-    return Board.objects.filter(match=match).filter(Q(played1=True) | Q(played2=True)).exists()
-
-
 def _pair_swiss(found: League, row: LeagueRound, now: datetime) -> None:
     """RULES 16.8: Lim on match points, the first board's colours, withdrawn teams out."""
     teams = list(found.teams.order_by("seeding"))
     by_pk = {t.pk: t for t in teams}
+    # RULES 16.8: a match with no board played is no meeting for the Swiss pairing.
+    played = set(
+        Board.objects.filter(match__league_round__league=found)
+        .filter(Q(played1=True) | Q(played2=True))
+        .values_list("match_id", flat=True)
+    )
     rounds = []
     for earlier in found.round_rows.filter(number__lt=row.number).order_by("number"):
         results = tuple(
@@ -710,7 +703,7 @@ def _pair_swiss(found: League, row: LeagueRound, now: datetime) -> None:
                 second=by_pk[m.second_team_id].number,
                 first_points=m.first_points,
                 second_points=m.second_points,
-                played=_played(m),
+                played=m.pk in played,
             )
             for m in earlier.matches.filter(status=TeamMatch.Status.FINISHED).order_by("pk")
         )

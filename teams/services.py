@@ -251,13 +251,8 @@ def match_cancel(
         if staff:
             if not match.is_live:
                 raise TeamError("closed", _("L'incontro è concluso o annullato."))
-            match.status = TeamMatch.Status.CANCELLED
-            match.cancelled_at = now
-            match.next_due_at = None
-            broadcast.changed_on_commit(match)
-            match.save(update_fields=["status", "cancelled_at", "next_due_at", "version"])
+            cancelled(match, by_id=getattr(by, "pk", None), now=now)
             end_live_games(match, now=now, rated=False)
-            reminders.event_cancelled(match, by_id=getattr(by, "pk", None), now=now)  # RULES 11.3
             return match
         if match.status != TeamMatch.Status.SCHEDULED:
             raise TeamError("not_scheduled", _("Solo un incontro non ancora iniziato si annulla."))
@@ -268,13 +263,20 @@ def match_cancel(
             raise TeamError(
                 "not_officer", _("Solo i consiglieri dei due circoli possono annullarlo.")
             )
-        match.status = TeamMatch.Status.CANCELLED
-        match.cancelled_at = now
-        match.next_due_at = None
-        broadcast.changed_on_commit(match)
-        match.save(update_fields=["status", "cancelled_at", "next_due_at", "version"])
-        reminders.event_cancelled(match, by_id=by_id, now=now)  # RULES 11.3
+        cancelled(match, by_id=by_id, now=now)
     return match
+
+
+def cancelled(match: TeamMatch, *, by_id: int | None, now: datetime) -> None:
+    """Under the match's lock: the match cancelled, its page told, its players told (RULES
+    11.3). Its games still being played are the caller's to end (after every lock of its
+    rank: a league cancels all its matches before it ends any game, `teams.leagues`)."""
+    match.status = TeamMatch.Status.CANCELLED
+    match.cancelled_at = now
+    match.next_due_at = None
+    broadcast.changed_on_commit(match)
+    match.save(update_fields=["status", "cancelled_at", "next_due_at", "version"])
+    reminders.event_cancelled(match, by_id=by_id, now=now)
 
 
 # --- line-ups and availability -------------------------------------------------------------------

@@ -155,6 +155,11 @@ def test_a_roster_is_of_members_one_team_a_season_and_refused_whole():
     assert refused.value.code == "team_missing"
 
 
+def matches_of(team):
+    """The team's league matches, first-named or second."""
+    return TeamMatch.objects.filter(Q(first_team=team) | Q(second_team=team))
+
+
 def start(league, sides):
     return leagues.league_start(league_id=league.pk, by=sides[0].captain)
 
@@ -266,16 +271,9 @@ def test_a_team_withdrawing_mid_league_loses_its_matches_not_started_and_keeps_t
         leagues.team_withdraw(league_id=league.pk, team_id=gone.pk, by=sides[3].players[0])
     assert refused.value.code == "not_officer"
     leagues.team_withdraw(league_id=league.pk, team_id=gone.pk, by=sides[3].captain)
-    played = TeamMatch.objects.get(
-        league_round=round1,
-        pk__in=TeamMatch.objects.filter(first_team=gone)
-        | TeamMatch.objects.filter(second_team=gone),
-    )
+    played = matches_of(gone).get(league_round=round1)
     assert (played.first_points, played.second_points) == (0, 0)  # what it played stands
-    later = TeamMatch.objects.filter(league_round__number__gt=1).filter(
-        pk__in=TeamMatch.objects.filter(first_team=gone)
-        | TeamMatch.objects.filter(second_team=gone)
-    )
+    later = matches_of(gone).filter(league_round__number__gt=1)
     assert later.count() == 2
     for match in later:
         assert match.status == TeamMatch.Status.FINISHED
@@ -359,14 +357,7 @@ def test_a_roster_player_who_played_for_the_team_stays_on_it():
     league = open_league(sides)
     start(league, sides)
     team = league.teams.get(club=sides[0].club)
-    match = (
-        TeamMatch.objects.filter(league_round__number=1)
-        .filter(
-            pk__in=TeamMatch.objects.filter(first_team=team)
-            | TeamMatch.objects.filter(second_team=team)
-        )
-        .get()
-    )
+    match = matches_of(team).get(league_round__number=1)
     services.lineup_set(
         match_id=match.pk, by=sides[0].captain, player_ids=[p.pk for p in sides[0].players[:4]]
     )
@@ -515,14 +506,7 @@ def test_a_players_rosters_are_in_their_data_and_leave_with_the_account_unless_p
     [row] = personal.sections(a)["league_rosters"]
     assert (row["team"], row["season"]) == ("Milano A", "2026/27")
     start(league, sides)
-    match = (
-        TeamMatch.objects.filter(league_round__number=1)
-        .filter(
-            pk__in=TeamMatch.objects.filter(first_team=team)
-            | TeamMatch.objects.filter(second_team=team)
-        )
-        .get()
-    )
+    match = matches_of(team).get(league_round__number=1)
     services.lineup_set(match_id=match.pk, by=sides[0].captain, player_ids=[a.pk])
     services.match_start(match_id=match.pk, now=match.starts_at)
     accounts.user_delete(user_id=b.pk)  # never played for the team: off its roster
@@ -619,14 +603,7 @@ def test_a_withdrawal_and_its_match_starting_at_once_never_both_pass():
     league = open_league(sides)
     start(league, sides)
     gone = league.teams.get(club=sides[3].club)
-    match = (
-        TeamMatch.objects.filter(league_round__number=1)
-        .filter(
-            pk__in=TeamMatch.objects.filter(first_team=gone)
-            | TeamMatch.objects.filter(second_team=gone)
-        )
-        .get()
-    )
+    match = matches_of(gone).get(league_round__number=1)
     run_at_once(
         lambda: services.match_start(match_id=match.pk, now=match.starts_at),
         lambda: leagues.team_withdraw(league_id=league.pk, team_id=gone.pk, by=sides[3].captain),
@@ -808,11 +785,7 @@ def test_a_player_named_in_a_line_up_stays_on_the_roster_until_taken_out_of_it()
     league = open_league(sides)
     start(league, sides)
     team = league.teams.get(club=sides[0].club)
-    match = (
-        TeamMatch.objects.filter(league_round__number=1)
-        .filter(Q(first_team=team) | Q(second_team=team))
-        .get()
-    )
+    match = matches_of(team).get(league_round__number=1)
     named = sides[0].players[:2]
     services.lineup_set(match_id=match.pk, by=sides[0].captain, player_ids=[p.pk for p in named])
     keep = [m for m in team.roster.values_list("player_id", flat=True) if m != named[1].pk]
