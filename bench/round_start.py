@@ -1,11 +1,12 @@
 """What one player's round start costs the server (bench/evening.py runs it before each evening).
 
-`players` players of a Swiss sit on the tournament's page (its socket and the site socket open),
-the servers otherwise idle. The tick starts the tournament; each player's site socket says
-"mygame", and their browser goes to the game as live/static/live/mygame.js takes it there: the
-tournament page's two sockets close, the game page is loaded with whatever it fetches as it
-loads (the `hx-get` of every element whose `hx-trigger` starts with "load"), and the page opens
-its sockets (the site socket, the game's and the chat's) and waits for the game's first state.
+`players` players of a Swiss sit on the tournament's page (its one socket open: the
+tournament's, its chat and the site's news), the servers otherwise idle. The tick starts the
+tournament; each player's socket says "mygame", and their browser goes to the game as
+live/static/live/mygame.js takes it there: the tournament page's socket closes, the game page
+is loaded with whatever it fetches as it loads (the `hx-get` of every element whose
+`hx-trigger` starts with "load"), and the page opens its one socket (`/ws/page/game/<id>/`:
+the game, its chat and the site's news) and waits for the game's first state.
 
 Measured: the server processes' CPU — every daphne, the Celery worker and beat (with their
 children), PostgreSQL's backends (/proc) and Redis (its INFO) — from just before the start to
@@ -83,12 +84,12 @@ async def _first(sock: Socket, wanted: Callable[[dict], bool], deadline: float) 
 async def _probe(ports, swiss_id: int, players: list[dict], cpu, start) -> dict:
     gate = asyncio.Semaphore(10)
 
-    async def sit(player: dict) -> tuple[Socket, Socket]:
+    async def sit(player: dict) -> Socket:
+        # The tournament page's one socket: the tournament's, its chat and the site's news
+        # (docs/protocol.md, "Page sockets").
         port = ports[player["id"] % len(ports)]
         async with gate:
-            me = await Socket.connect(port, "/ws/me/", player["cookie"])
-            page = await Socket.connect(port, f"/ws/tournaments/{swiss_id}/", player["cookie"])
-        return me, page
+            return await Socket.connect(port, f"/ws/page/tournament/{swiss_id}/", player["cookie"])
 
     seated = await asyncio.gather(*(sit(p) for p in players))
     await asyncio.sleep(2.0)  # their own connects' work done
@@ -106,29 +107,26 @@ async def _probe(ports, swiss_id: int, players: list[dict], cpu, start) -> dict:
     await asyncio.to_thread(start)
     opened: list[Socket] = []
 
-    async def round_start(player: dict, me: Socket, page: Socket):
+    async def round_start(player: dict, page: Socket):
         port = ports[player["id"] % len(ports)]
-        told = await _first(me, lambda m: m.get("what") == "mygame", deadline)
-        me.close()  # the browser leaves the tournament's page for the game's
-        page.close()
+        told = await _first(page, lambda m: m.get("what") == "mygame", deadline)
+        page.close()  # the browser leaves the tournament's page for the game's
         if told is None:
             return None
         game_id = told["game"]
         requests = await load_game_page(port, game_id, player["cookie"])
         cookie = player["cookie"]
-        sockets = await asyncio.gather(
-            Socket.connect(port, f"/ws/game/{game_id}/", cookie),
-            Socket.connect(port, "/ws/me/", cookie),
-            Socket.connect(port, f"/ws/chat/game/{game_id}/", cookie),
-        )
-        opened.extend(sockets)
-        state = await _first(sockets[0], lambda m: m.get("type") == "state", deadline)
+        # The page's one socket: the game, its chat and the site's news (docs/protocol.md,
+        # "Page sockets"; live/static/live/socket.js).
+        sock = await Socket.connect(port, f"/ws/page/game/{game_id}/", cookie)
+        opened.append(sock)
+        state = await _first(sock, lambda m: m.get("type") == "state", deadline)
         if state is None:
             return None
         return requests, time.monotonic() - began
 
     outcomes = await asyncio.gather(
-        *(round_start(p, me, page) for p, (me, page) in zip(players, seated, strict=True)),
+        *(round_start(p, page) for p, page in zip(players, seated, strict=True)),
         return_exceptions=True,
     )
     last = max((o[1] for o in outcomes if isinstance(o, tuple)), default=0.0)
@@ -233,6 +231,10 @@ async def _parts(ports, games: dict[int, int], players: list[dict], cpu, ops: in
         port, player, game_id = who(i)
         await socket_until(port, f"/ws/chat/game/{game_id}/", player["cookie"], lambda m: True)
 
+    async def page_socket(i):
+        port, player, game_id = who(i)
+        await socket_until(port, f"/ws/page/game/{game_id}/", player["cookie"], lambda m: True)
+
     figures = {}
     for name, piece in (
         ("guest socket (floor)", guest_socket),
@@ -241,6 +243,7 @@ async def _parts(ports, games: dict[int, int], players: list[dict], cpu, ops: in
         ("site socket to its first message", site_socket),
         ("game socket to its first state", game_socket),
         ("chat socket to its first message", chat_socket),
+        ("game page socket (game, chat, site) to its opening", page_socket),
     ):
 
         async def one(i, piece=piece):

@@ -16,7 +16,7 @@ from chat import rooms, selectors, services
 from live.sockets import LiveConsumer, call, database_sync_to_async
 
 
-def _opening(kind: str, pk: int, viewer: rooms.Viewer) -> dict[str, Any] | None:
+def chat_opening(kind: str, pk: int, viewer: rooms.Viewer) -> dict[str, Any] | None:
     """What the page is sent as the socket opens: its rooms with their latest lines."""
     found = rooms.place_rooms(kind, pk, viewer)
     if found is None:
@@ -49,15 +49,20 @@ def _opening(kind: str, pk: int, viewer: rooms.Viewer) -> dict[str, Any] | None:
 CLOSE_NOT_MEMBER = 4404
 
 
-def _answer(message: dict[str, Any], reply: dict[str, Any]) -> dict[str, Any]:
+def answer(message: dict[str, Any], reply: dict[str, Any]) -> dict[str, Any]:
     """A reply carries the request's `id`, when it had one (docs/protocol.md)."""
     if "id" in message:
         reply["id"] = message["id"]
     return reply
 
 
-class ChatConsumer(LiveConsumer):
-    accepts = frozenset({"say", "mute", "unmute", "report", "close", "open"})
+class ChatPart:
+    """A page's chat on a socket (`LiveConsumer`'s methods): `ChatConsumer`, the chat's own
+    socket, and the game page's one socket (`GamePageConsumer`), which sends every chat message
+    with `"on": "chat"` (`chat_tag`) so that its page tells them from the game's."""
+
+    chat_accepts = frozenset({"say", "mute", "unmute", "report", "close", "open"})
+    chat_tag: dict[str, str] = {}
     kind: str
     pk: int
     viewer: rooms.Viewer
@@ -65,42 +70,45 @@ class ChatConsumer(LiveConsumer):
     parts: dict[str, str]  # room key -> part, the rooms this socket reads
     ended = False  # its viewer reads none of the place's rooms any more (RULES 12.5)
 
-    async def connect(self) -> None:
-        route = self.scope["url_route"]["kwargs"]
-        self.kind, self.pk = route["place"], int(route["pk"])
-        self.viewer = rooms.viewer_of(self.scope.get("user"))
-        # Joined before the rooms are read: a membership that ends after the read is pushed
-        # here (RULES 12.5), one that ended before it finds no room.
-        members = services.member_group(self.kind, self.pk, self.viewer.user_id)
-        if members is not None:
-            await self.join(members)
-        opening = await database_sync_to_async(_opening, "connect")(self.kind, self.pk, self.viewer)
-        if opening is None:
-            await self.refuse(4404)
-            return
-        self.parts = opening.pop("keys")
-        self.muted = frozenset(player["id"] for player in opening["muted"])
-        for key in self.parts:
-            await self.join(services.group_name(key))
-        if self.viewer.signed_in:  # RULES 9.5: a mute made in another tab holds here too
-            await self.join(services.muting_group(self.viewer.user_id))
-        await self.accept()
-        await self.send_json(opening)
+    async def chat_send(self, content: dict[str, Any]) -> None:
+        await self.send_json({**content, **self.chat_tag})
 
-    async def _act(self, message: dict[str, Any], service, **kwargs: Any) -> Any:
+    def chat_place(self, kind: str, pk: int) -> None:
+        self.kind, self.pk = kind, pk
+        self.viewer = rooms.viewer_of(self.scope.get("user"))
+        self.parts = {}
+
+    async def chat_rooms(self, opening: dict[str, Any]) -> dict[str, Any]:
+        """The rooms of an opening (`chat_opening`) read: their groups joined, those of rooms no
+        longer read left (a game's end gives its players the spectators' room, RULES 9.1);
+        the opening to send returned."""
+        keys = opening.pop("keys")
+        for key in set(self.parts) - set(keys):
+            group = services.group_name(key)
+            await self.channel_layer.group_discard(group, self.channel_name)
+            if group in self.joined:
+                self.joined.remove(group)
+        for key in keys:
+            if key not in self.parts:
+                await self.join(services.group_name(key))
+        self.parts = keys
+        self.muted = frozenset(player["id"] for player in opening["muted"])
+        return opening
+
+    async def _chat_act(self, message: dict[str, Any], service, **kwargs: Any) -> Any:
         try:
             return await call(service, **kwargs)
         except services.ChatError as error:
             reply: dict[str, Any] = {"type": "error", "code": error.code, "message": error.message}
             reply.update(error.data)
-            await self.send_json(_answer(message, reply))
+            await self.chat_send(answer(message, reply))
             return None
 
     def _place(self) -> dict[str, Any]:
         return {"kind": self.kind, "pk": self.pk, "viewer": self.viewer}
 
     async def on_say(self, message: dict[str, Any]) -> None:
-        line = await self._act(
+        line = await self._chat_act(
             message,
             services.say,
             part=message.get("part"),
@@ -108,20 +116,20 @@ class ChatConsumer(LiveConsumer):
             **self._place(),
         )
         if line is not None:
-            await self.send_json(_answer(message, {"type": "said", "line": line["line"]}))
+            await self.chat_send(answer(message, {"type": "said", "line": line["line"]}))
 
     async def _muting(self, message: dict[str, Any], service) -> None:
         if not self.viewer.signed_in:
             reply = {"type": "error", "code": "sign_in", "message": "sign in first"}
-            await self.send_json(_answer(message, reply))
+            await self.chat_send(answer(message, reply))
             return
-        muted = await self._act(
+        muted = await self._chat_act(
             message, service, user_id=self.viewer.user_id, muted_id=message.get("player")
         )
         if muted is not None:
             players = await database_sync_to_async(selectors.muted_players)(self.viewer.user_id)
             self.muted = frozenset(player["id"] for player in players)
-            await self.send_json(_answer(message, {"type": "muted", "players": players}))
+            await self.chat_send(answer(message, {"type": "muted", "players": players}))
 
     async def on_mute(self, message: dict[str, Any]) -> None:
         await self._muting(message, services.mute)
@@ -130,19 +138,17 @@ class ChatConsumer(LiveConsumer):
         await self._muting(message, services.unmute)
 
     async def on_report(self, message: dict[str, Any]) -> None:
-        reported = await self._act(
+        reported = await self._chat_act(
             message, services.report, line_id=message.get("line"), **self._place()
         )
         if reported is not None:
-            await self.send_json(
-                _answer(message, {"type": "reported", "line": message.get("line")})
-            )
+            await self.chat_send(answer(message, {"type": "reported", "line": message.get("line")}))
 
     async def on_close(self, message: dict[str, Any]) -> None:
-        await self._act(message, services.set_closed, closed=True, **self._place())
+        await self._chat_act(message, services.set_closed, closed=True, **self._place())
 
     async def on_open(self, message: dict[str, Any]) -> None:
-        await self._act(message, services.set_closed, closed=False, **self._place())
+        await self._chat_act(message, services.set_closed, closed=False, **self._place())
 
     # --- pushes to the room's group (live/messages.py) ----------------------------------------
 
@@ -150,7 +156,7 @@ class ChatConsumer(LiveConsumer):
         line = event["line"]
         if self.ended or line["author"]["id"] in self.muted:  # RULES 9.5
             return
-        await self.send_json({"type": "line", **line})
+        await self.chat_send({"type": "line", **line})
 
     async def chat_closed(self, event: dict[str, Any]) -> None:
         part = self.parts.get(event["room"])
@@ -161,7 +167,7 @@ class ChatConsumer(LiveConsumer):
             reply["lines"] = await database_sync_to_async(selectors.history)(
                 event["room"], part, self.muted
             )
-        await self.send_json(reply)
+        await self.chat_send(reply)
 
     async def chat_muted(self, event: dict[str, Any]) -> None:
         """Whom the viewer mutes now, changed on another page (RULES 9.5); the page that
@@ -170,10 +176,34 @@ class ChatConsumer(LiveConsumer):
         if muted == self.muted:
             return
         self.muted = muted
-        await self.send_json({"type": "muted", "players": event["players"]})
+        await self.chat_send({"type": "muted", "players": event["players"]})
 
     async def chat_removed(self, event: dict[str, Any]) -> None:
-        await self.send_json({"type": "removed", "line": event["line"]})
+        await self.chat_send({"type": "removed", "line": event["line"]})
+
+
+class ChatConsumer(ChatPart, LiveConsumer):
+    accepts = ChatPart.chat_accepts
+
+    async def connect(self) -> None:
+        route = self.scope["url_route"]["kwargs"]
+        self.chat_place(route["place"], int(route["pk"]))
+        # Joined before the rooms are read: a membership that ends after the read is pushed
+        # here (RULES 12.5), one that ended before it finds no room.
+        members = services.member_group(self.kind, self.pk, self.viewer.user_id)
+        if members is not None:
+            await self.join(members)
+        opening = await database_sync_to_async(chat_opening, "connect")(
+            self.kind, self.pk, self.viewer
+        )
+        if opening is None:
+            await self.refuse(4404)
+            return
+        opening = await self.chat_rooms(opening)
+        if self.viewer.signed_in:  # RULES 9.5: a mute made in another tab holds here too
+            await self.join(services.muting_group(self.viewer.user_id))
+        await self.accept()
+        await self.send_json(opening)
 
     async def membership_ended(self, event: dict[str, Any]) -> None:
         """The viewer is no longer a member of the club (left, removed, the club dissolved;
@@ -181,7 +211,7 @@ class ChatConsumer(LiveConsumer):
         left: the page is told `ended` and the socket closes with 4404, so the room's lines no
         longer reach them and it does not come back. Still some (the staff read every club's
         room; a member again meanwhile): the rooms are sent anew, as at the opening."""
-        opening = await database_sync_to_async(_opening)(self.kind, self.pk, self.viewer)
+        opening = await database_sync_to_async(chat_opening)(self.kind, self.pk, self.viewer)
         if opening is None:
             self.ended = True
             await self.send_json(
@@ -189,6 +219,4 @@ class ChatConsumer(LiveConsumer):
             )
             await self.close(code=CLOSE_NOT_MEMBER)
             return
-        self.parts = opening.pop("keys")
-        self.muted = frozenset(player["id"] for player in opening["muted"])
-        await self.send_json(opening)
+        await self.send_json(await self.chat_rooms(opening))

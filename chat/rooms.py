@@ -19,6 +19,7 @@ from games.models import Game, Status
 PLAYERS = "players"
 SPECTATORS = "spectators"
 EVENT = "event"
+GAME = "game"  # the place of a game's rooms
 CLUB = "club"  # the place of a club's members' room (RULES 12.5)
 
 
@@ -58,7 +59,7 @@ def viewer_of(user) -> Viewer:
 def place_rooms(kind: str, pk: int, viewer: Viewer) -> list[Room] | None:
     """The rooms of the place for this viewer, in the order the page shows them; None when
     there is no such place."""
-    if kind == "game":
+    if kind == GAME:
         return _game_rooms(pk, viewer)
     if kind == CLUB:
         return _club_rooms(pk, viewer)

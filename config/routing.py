@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from django.urls import path
+
 from arena.routing import websocket_urlpatterns as arena_routes
 from chat.routing import websocket_urlpatterns as chat_routes
+from config.page_sockets import ArenaPageConsumer, GamePageConsumer, TournamentPageConsumer
 from games.routing import websocket_urlpatterns as games_routes
 from live.routing import websocket_urlpatterns as live_routes
 from otb.routing import websocket_urlpatterns as otb_routes
@@ -18,4 +21,8 @@ websocket_urlpatterns: list = [
     *chat_routes,
     *otb_routes,
     *teams_routes,
+    # A page's one socket: its own, its chat and the site's news (config/page_sockets.py).
+    path("ws/page/game/<int:game_id>/", GamePageConsumer.as_asgi()),
+    path("ws/page/tournament/<int:pk>/", TournamentPageConsumer.as_asgi()),
+    path("ws/page/arena/<int:pk>/", ArenaPageConsumer.as_asgi()),
 ]

@@ -19,7 +19,7 @@ from live.presence import ProcessConnections
 from live.sockets import LiveConsumer, call, database_sync_to_async
 
 
-def _state(game_id: int) -> dict[str, Any] | None:
+def state_read(game_id: int) -> dict[str, Any] | None:
     game = Game.objects.select_related("white", "black").filter(pk=game_id).first()
     if game is None:
         return None
@@ -31,7 +31,7 @@ def _state(game_id: int) -> dict[str, Any] | None:
 
 def _flagged_state(game_id: int) -> dict[str, Any] | None:
     services.game_flag(game_id=game_id)
-    return _state(game_id)
+    return state_read(game_id)
 
 
 class GameConsumer(LiveConsumer):
@@ -69,7 +69,7 @@ class GameConsumer(LiveConsumer):
         user = self.scope.get("user")
         self.user_id = user.pk if user is not None and user.is_authenticated else None
         await self.join(services.group_name(self.game_id))
-        state = await database_sync_to_async(_state, "connect")(self.game_id)
+        state = await database_sync_to_async(state_read, "connect")(self.game_id)
         if state is None:
             await self.refuse(4404)  # its group is left with the socket (`closed`)
             return
@@ -174,7 +174,7 @@ class GameConsumer(LiveConsumer):
         (null, so the page asks for the state)."""
         state = None
         if code != "unavailable":
-            state = await database_sync_to_async(_state)(self.game_id)
+            state = await database_sync_to_async(state_read)(self.game_id)
         reply: dict[str, Any] = {"type": "error", "code": code, "message": message, **extra}
         if isinstance(request, dict) and "id" in request:
             reply["id"] = request["id"]

@@ -52,34 +52,59 @@ def _opened(*, key: str, user_id: int, at_ms: int) -> list[dict[str, Any]]:
     return news
 
 
-class UserConsumer(LiveConsumer):
-    user_id: int | None = None
+# The key of the site's presence row of a socket that also records another (the game page's
+# one socket records the game's under its channel name): a row's key is unique.
+SITE_KEY_SUFFIX = "#site"
 
+
+class SiteNews:
+    """The site's news of a signed-in visitor on a socket (`LiveConsumer`'s methods): their
+    `user.<id>` group's pushes, their presence on `SITE_TOPIC`, and what they missed told as the
+    socket opens. `UserConsumer` is this alone; the game page's one socket carries it beside its
+    game, every message with `"on": "me"` (`site_tag`)."""
+
+    site_tag: dict[str, str] = {}
+    site_user_id: int | None = None
+    site_key: str = ""
+
+    async def site_join(self, user_id: int, key: str) -> None:
+        """The group joined (before anything is read: a push from now on reaches the socket)."""
+        await self.join(user_group(user_id))
+        self.site_user_id, self.site_key = user_id, key
+        ProcessConnections.add(key)
+
+    def site_opened(self) -> list[dict[str, Any]]:
+        """In a database thread: the presence row written, the news read."""
+        return _opened(key=self.site_key, user_id=self.site_user_id, at_ms=presence.now_ms())
+
+    async def site_news(self, news: list[dict[str, Any]]) -> None:
+        for item in news:
+            await self.send_json({**item, "type": "changed", **self.site_tag})
+
+    async def site_closed(self) -> None:
+        if self.site_user_id is not None:
+            ProcessConnections.discard(self.site_key)
+            await call(
+                presence.left,
+                key=self.site_key,
+                topic=SITE_TOPIC,
+                user_id=self.site_user_id,
+                at_ms=presence.now_ms(),
+            )
+
+    async def user_changed(self, event: dict[str, Any]) -> None:
+        await self.send_json({**event, "type": "changed", **self.site_tag})
+
+
+class UserConsumer(SiteNews, LiveConsumer):
     async def connect(self) -> None:
         user = self.scope.get("user")
         if user is None or not user.is_authenticated:
             await self.refuse(4401)
             return
-        await self.join(user_group(user.pk))
+        await self.site_join(user.pk, self.channel_name)
         await self.accept()
-        self.user_id = user.pk
-        ProcessConnections.add(self.channel_name)
-        news = await call(
-            _opened, key=self.channel_name, user_id=user.pk, at_ms=presence.now_ms(), lane="connect"
-        )
-        for item in news:
-            await self.send_json({**item, "type": "changed"})
+        await self.site_news(await call(self.site_opened, lane="connect"))
 
     async def closed(self) -> None:
-        if self.user_id is not None:
-            ProcessConnections.discard(self.channel_name)
-            await call(
-                presence.left,
-                key=self.channel_name,
-                topic=SITE_TOPIC,
-                user_id=self.user_id,
-                at_ms=presence.now_ms(),
-            )
-
-    async def user_changed(self, event: dict[str, Any]) -> None:
-        await self.send_json({**event, "type": "changed"})
+        await self.site_closed()

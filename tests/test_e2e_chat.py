@@ -119,6 +119,10 @@ def test_a_rated_games_players_do_not_see_the_spectators_until_the_end(site, two
     watcher = watcher_context.new_page()
     signed_in(watcher, site, watcher_name)
     path = f"/ws/chat/game/{game.pk}/"
+    # The game page opens one socket, the game's, its chat's and the site's news at once
+    # (docs/protocol.md, "Page sockets"): a round start's players each cost one handshake.
+    opened = []
+    anna.on("websocket", lambda ws: opened.append(ws.url.split("/", 3)[3]))
     try:
         for page in (anna, bruno):
             to_board(page, site, game.pk)
@@ -142,6 +146,9 @@ def test_a_rated_games_players_do_not_see_the_spectators_until_the_end(site, two
         for page in (anna, bruno):
             expect(lines(page, "spectators")).to_have_count(1)
             expect(lines(page, "spectators")).to_contain_text(["Il nero è in difficoltà"])
+        # Asked for on the socket it had (`again`), not by a new one (the board may have been
+        # loaded twice: a game waiting for her takes her page there as its socket opens).
+        assert set(opened) == {f"ws/page/game/{game.pk}/"}, opened
         both_widths(watcher, "game-spectators")
     finally:
         watcher_context.close()

@@ -212,7 +212,7 @@ def test_a_refused_move_says_why(site, two_players):
         server.on_message(from_server)
         ws.on_message(lambda message: server.send(message))
 
-    anna.route_web_socket(re.compile(r"/ws/game/"), drop_first_state_after_a_move)
+    anna.route_web_socket(re.compile(r"/ws/page/game/"), drop_first_state_after_a_move)
     visit(site, again, anna)
     draughts_move(anna, 22, 18)
     draughts_move(anna, 21, 17)  # the page still thinks it is White's move

@@ -85,14 +85,15 @@ class Socket:
 
 
 def wait_reconnected(page, sockets: list[Socket], before: int, tournament_id: int) -> Socket:
-    """After the restart the page opens its tournament socket and site socket (/ws/me/) again
-    by itself (events.js, notices.js, live/socket.js back-off); returns the new tournament socket."""
-    path = f"/ws/tournaments/{tournament_id}/"
+    """After the restart the page opens its one socket again by itself (the tournament's, its
+    chat and the site's news: docs/protocol.md, "Page sockets"; live/socket.js back-off);
+    returns it."""
+    path = f"/ws/page/tournament/{tournament_id}/"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         new = [s for s in sockets[before:] if not s.ws.is_closed()]
         found = [s for s in new if s.ws.url.endswith(path)]
-        if found and any(s.ws.url.endswith("/ws/me/") for s in new):
+        if found:
             return found[-1]
         page.wait_for_timeout(250)  # lets Playwright deliver the page's events
     raise AssertionError("the watcher's page did not reconnect its sockets")

@@ -180,13 +180,13 @@ async def test_a_connect_reads_the_game_once_and_sends_it_first(monkeypatch):
     from games import consumers
 
     reads = []
-    real_state = consumers._state
+    real_state = consumers.state_read
 
     def counted(game_id):
         reads.append(game_id)
         return real_state(game_id)
 
-    monkeypatch.setattr(consumers, "_state", counted)
+    monkeypatch.setattr(consumers, "state_read", counted)
     game, white, _black = await new_game()
     w = await connect(game.pk, white)
     first = await w.receive_json_from(timeout=5)

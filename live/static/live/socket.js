@@ -6,6 +6,14 @@
 // 4403 account deleted or deactivated, 4404 no such thing) stop it; those that say "too much" (4429 too many messages, 4409 too
 // many sockets open) make it wait 30 s, the server's cool-down. Messages sent while the socket
 // is down wait for the next open.
+//
+// A page may carry several of its sockets on one (a game's or an event's page: its own, its
+// chat and the site's news; docs/protocol.md, "Page sockets"), each handshake a cost of the
+// server's at a round start. It says so in <meta name="page-socket" content='{"path": "/ws/page/game/12/",
+// "parts": {"/ws/game/12/": "", "/ws/chat/game/12/": "chat", "/ws/me/": "me"}}'>: `open` of
+// one of those paths then listens on the page's one socket, and hears the messages whose `on`
+// names its part ("" for those without). A part that starts listening while the socket is
+// already open (the chat again after a game's end) asks for its opening anew (`again`).
 (function () {
   "use strict";
   const FINAL_CODES = new Set([4401, 4403, 4404]);
@@ -22,7 +30,7 @@
     html.dataset.openSockets = [...paths].join(" ");
   }
 
-  function open(path, handlers) {
+  function openOwn(path, handlers) {
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
     let socket = null;
     let delay = 500;
@@ -66,6 +74,82 @@
       get isOpen() { return socket !== null && socket.readyState === WebSocket.OPEN; },
       stop() { stopped = true; if (socket) socket.close(); },
     };
+  }
+
+  let shared = null; // the page's one socket and its parts, once a part is opened
+
+  function pageSocket() {
+    const meta = document.querySelector('meta[name="page-socket"]');
+    if (!meta) return null;
+    try { return JSON.parse(meta.getAttribute("content")); } catch (e) { return null; }
+  }
+
+  function openPart(page, path, handlers) {
+    const name = page.parts[path];
+    if (shared === null) {
+      const parts = new Map(); // name -> {path, handlers}
+      const early = new Map(); // name -> messages heard before its part listened
+      shared = { parts, early, known: new Set() }; // known: the parts that listened before
+      shared.client = openOwn(page.path, {
+        open(again) {
+          for (const part of parts.values()) {
+            mark(part.path, true);
+            if (part.handlers.open) part.handlers.open(again);
+          }
+        },
+        message(message) {
+          const on = typeof message.on === "string" ? message.on : "";
+          const part = parts.get(on);
+          if (part) { if (part.handlers.message) part.handlers.message(message); return; }
+          const kept = early.get(on) || [];
+          if (kept.length < 50) kept.push(message);
+          early.set(on, kept);
+        },
+        close(event) {
+          for (const part of parts.values()) {
+            mark(part.path, false);
+            if (part.handlers.close) part.handlers.close(event);
+          }
+        },
+      });
+    }
+    const one = shared;
+    const client = one.client;
+    const again = one.known.has(name);
+    one.parts.set(name, { path, handlers });
+    one.known.add(name);
+    if (client.isOpen) {
+      mark(path, true);
+      if (handlers.open) handlers.open(false);
+      if (again && name) client.send({ type: "again", on: name });
+    }
+    for (const message of one.early.get(name) || []) {
+      if (handlers.message) handlers.message(message);
+    }
+    one.early.delete(name);
+    return {
+      send(message) { client.send(message); },
+      get isOpen() { return client.isOpen; },
+      stop() {
+        const part = one.parts.get(name);
+        if (part && part.handlers === handlers) {
+          one.parts.delete(name);
+          mark(path, false);
+        }
+        if (one.parts.size === 0) {
+          client.stop();
+          if (shared === one) shared = null;
+        }
+      },
+    };
+  }
+
+  function open(path, handlers) {
+    const page = pageSocket();
+    if (page && page.parts && Object.prototype.hasOwnProperty.call(page.parts, path)) {
+      return openPart(page, path, handlers);
+    }
+    return openOwn(path, handlers);
   }
 
   window.LiveSocket = { open };
