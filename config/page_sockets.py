@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from arena import running as arena_running
 from arena.consumers import ArenaConsumer
 from chat import rooms
 from chat import services as chat_services
@@ -26,7 +27,8 @@ from games.consumers import state_read as game_state_read
 from games.services import group_name as game_group_name
 from live.consumers import SITE_KEY_SUFFIX, SiteNews
 from live.presence import ProcessConnections
-from live.sockets import call, database_sync_to_async
+from live.sockets import LiveConsumer, call, database_sync_to_async
+from tournaments import broadcast as tournament_broadcast
 from tournaments.consumers import TournamentConsumer
 
 AGAIN = "again"
@@ -69,84 +71,105 @@ class PageParts(ChatPart, SiteNews):
             return
         await super().send_error(code, message, request, **extra)
 
-    async def parts_closed(self) -> None:
-        await self.site_closed()
-
-
-def _game_page_opening(game_id: int, viewer: rooms.Viewer) -> tuple[dict | None, dict | None]:
-    """The game's state and its chat's opening, read in one trip to the database threads."""
-    state = game_state_read(game_id)
-    if state is None:
-        return None, None
-    return state, chat_opening(rooms.GAME, game_id, viewer)
+    async def parts_closed(self, own) -> None:
+        """The page's own clean-up (`own`, its kind's `closed`), then the site's, which runs even
+        when the first failed (a locked game, PostgreSQL away): its row must not be vouched for
+        by this process after the socket is gone."""
+        try:
+            await own()
+        finally:
+            await self.site_closed()
 
 
 class GamePageConsumer(PageParts, GameConsumer):
-    """`/ws/page/game/<id>/`: the game (as `/ws/game/<id>/`), its chat, the site's news."""
+    """`/ws/page/game/<id>/`: the game (as `/ws/game/<id>/`), its chat, the site's news. Its
+    opening does what the game socket's does (`GameConsumer.connect`) and the parts' in one
+    trip to the database threads: a change to one is a change to the other."""
 
     accepts = GameConsumer.accepts | ChatPart.chat_accepts | {AGAIN}
+    # `again` is answered from the present: one waiting is enough (live.budget).
+    coalesced = GameConsumer.coalesced | {AGAIN}
 
     async def connect(self) -> None:
-        """The groups joined first; one read of the game and its rooms; the state, then the
-        chat, sent; then in one more trip the presence rows (the game's for a player, the
-        site's) and the site's news."""
+        """The groups joined first (whatever changes after the read comes as a push); accepted;
+        then one trip: the chat's rooms (which say whether the viewer plays here), a player's
+        presence at the game or a spectator's read of it, the site's row and news. A player's
+        first state is the one their presence pushes to the game's group, this socket
+        included (a round start: the game read and its state worked out once, not twice); a
+        spectator's is read and sent; then the chat's opening and the site's news."""
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
         user = self.scope.get("user")
         self.user_id = user.pk if user is not None and user.is_authenticated else None
         await self.join(game_group_name(self.game_id))
         await self.parts_join(rooms.GAME, self.game_id)
-        state, opening = await database_sync_to_async(_game_page_opening, "connect")(
-            self.game_id, self.viewer
-        )
-        if state is None or opening is None:
-            await self.refuse(4404)
-            return
-        opening = await self.chat_rooms(opening)
+        # Accepted before the trip: a push that cannot be published (Redis away) is sent to
+        # this socket directly from within it (`_undelivered`).
         await self.accept()
-        await self.send_json(state)
-        await self.chat_send(opening)
-        self.is_player = self.user_id in (state["white"]["id"], state["black"]["id"])
+        opened = await call(self._opening, undelivered=self._undelivered, lane="connect")
+        if opened is None:
+            await self.refuse(4404)  # no such game
+            return
+        state, opening, news = opened
         if self.is_player:
             ProcessConnections.add(self.channel_name)
-        if self.user_id is not None:
-            news = await call(self._opened, undelivered=self._undelivered, lane="connect")
+        else:
+            await self.send_json(state)
+        await self.chat_send(await self.chat_rooms(opening))
+        if self.site_user_id is not None:
             await self.site_news(news)
 
-    def _opened(self) -> list[dict[str, Any]]:
-        """In a database thread: the player's presence at the game (pushed as a newer state),
-        then the site's row and news (read once they sit: this game is not news to them)."""
+    def _opening(self) -> tuple[dict | None, dict, list[dict[str, Any]]] | None:
+        """In a database thread: the chat's opening, the game's state (None for a player: their
+        presence pushes it), the site's news (read once they sit: this game is not news)."""
+        opening = chat_opening(rooms.GAME, self.game_id, self.viewer)
+        if opening is None:
+            return None
+        # RULES 9.1 (chat.rooms): the players' room is the two players' alone.
+        self.is_player = any(room["part"] == rooms.PLAYERS for room in opening["rooms"])
+        state = None
         if self.is_player:
             self._presence(True)
-        return self.site_opened()
+        else:
+            state = game_state_read(self.game_id)
+            if state is None:  # gone since the rooms were read
+                return None
+        news = self.site_opened() if self.site_user_id is not None else []
+        return state, opening, news
 
     async def closed(self) -> None:
-        await GameConsumer.closed(self)
-        await self.parts_closed()
+        await self.parts_closed(lambda: GameConsumer.closed(self))
 
 
 class EventPageParts(PageParts):
     """An event page's socket (`TournamentConsumer`, `ArenaConsumer`) with its parts: the
-    event's own opening (its group, an arena player's presence) first, then the chat's rooms
-    and the site's news."""
+    event's group joined first, as its own socket joins it; the chat's rooms read (an unknown
+    event refused); then the event's own opening (accept, an arena player's presence), the
+    chat's opening and the site's news."""
 
     place: str  # the chat's place: the event kind's code (chat.rooms)
+    # `again` is answered from the present: one waiting is enough (live.budget).
+    coalesced = LiveConsumer.coalesced | {AGAIN}
+
+    @staticmethod
+    def event_group(pk: int) -> str:
+        raise NotImplementedError
 
     async def connect(self) -> None:
         pk = int(self.scope["url_route"]["kwargs"]["pk"])
+        await self.join(self.event_group(pk))  # the kind's own `connect` joins it again: no-op
         await self.parts_join(self.place, pk)
         opening = await database_sync_to_async(chat_opening, "connect")(self.place, pk, self.viewer)
         if opening is None:  # no such event
             await self.refuse(4404)
             return
         opening = await self.chat_rooms(opening)
-        await super().connect()  # the kind's own: its group, accept, an arena's presence
+        await super().connect()  # the kind's own: accept, an arena player's presence
         await self.chat_send(opening)
         if self.site_user_id is not None:
             await self.site_news(await call(self.site_opened, lane="connect"))
 
     async def closed(self) -> None:
-        await super().closed()
-        await self.parts_closed()
+        await self.parts_closed(super().closed)
 
 
 class TournamentPageConsumer(EventPageParts, TournamentConsumer):
@@ -155,6 +178,7 @@ class TournamentPageConsumer(EventPageParts, TournamentConsumer):
 
     place = "tournament"
     accepts = TournamentConsumer.accepts | ChatPart.chat_accepts | {AGAIN}
+    event_group = staticmethod(tournament_broadcast.group_name)
 
 
 class ArenaPageConsumer(EventPageParts, ArenaConsumer):
@@ -163,3 +187,4 @@ class ArenaPageConsumer(EventPageParts, ArenaConsumer):
 
     place = "arena"
     accepts = ArenaConsumer.accepts | ChatPart.chat_accepts | {AGAIN}
+    event_group = staticmethod(arena_running.group_name)

@@ -60,29 +60,37 @@ SITE_KEY_SUFFIX = "#site"
 class SiteNews:
     """The site's news of a signed-in visitor on a socket (`LiveConsumer`'s methods): their
     `user.<id>` group's pushes, their presence on `SITE_TOPIC`, and what they missed told as the
-    socket opens. `UserConsumer` is this alone; the game page's one socket carries it beside its
-    game, every message with `"on": "me"` (`site_tag`)."""
+    socket opens. `UserConsumer` is this alone; a page's one socket (config/page_sockets.py)
+    carries it beside its own, every message with `"on": "me"` (`site_tag`)."""
 
     site_tag: dict[str, str] = {}
     site_user_id: int | None = None
     site_key: str = ""
+    site_recorded = False  # its presence row written (and refreshed by this process)
 
     async def site_join(self, user_id: int, key: str) -> None:
         """The group joined (before anything is read: a push from now on reaches the socket)."""
         await self.join(user_group(user_id))
         self.site_user_id, self.site_key = user_id, key
-        ProcessConnections.add(key)
 
     def site_opened(self) -> list[dict[str, Any]]:
         """In a database thread: the presence row written, the news read."""
         return _opened(key=self.site_key, user_id=self.site_user_id, at_ms=presence.now_ms())
 
     async def site_news(self, news: list[dict[str, Any]]) -> None:
+        """After `site_opened`: its row vouched for by this process from now on, the news sent."""
+        if not self.site_recorded:
+            self.site_recorded = True
+            ProcessConnections.add(self.site_key)
         for item in news:
             await self.send_json({**item, "type": "changed", **self.site_tag})
 
     async def site_closed(self) -> None:
-        if self.site_user_id is not None:
+        """The row left lingering one stale window (`presence.left`); nothing when it was never
+        written (a socket refused, or whose opening failed before it): `left` would take away the
+        lingering row of the visitor's previous page."""
+        if self.site_recorded:
+            self.site_recorded = False
             ProcessConnections.discard(self.site_key)
             await call(
                 presence.left,

@@ -200,6 +200,7 @@ class LiveConsumer(AsyncWebsocketConsumer):
     _closed_ran = False
     _counted = False  # counted among its owner's open sockets (live.budget.Owners.open)
     _refused = False  # closed by `refuse`: its client's frames are not handled
+    _accepted = False  # its handshake accepted
     _request: Any = None  # the client message being handled (its id goes into an error)
 
     async def __call__(self, scope, receive, send) -> None:
@@ -406,9 +407,16 @@ class LiveConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(group, self.channel_name)
         self.joined.append(group)
 
+    async def accept(self, subprotocol=None, headers=None) -> None:
+        self._accepted = True
+        await super().accept(subprotocol, headers)
+
     async def refuse(self, code: int) -> None:
+        """Closed with `code`, its handshake accepted first if it was not yet (a page socket
+        accepts before its one read, config/page_sockets.py)."""
         self._refused = True
-        await self.accept()
+        if not self._accepted:
+            await self.accept()
         await self.close(code=code)
 
     async def disconnect(self, code: int) -> None:

@@ -79,20 +79,24 @@ async def test_a_players_page_socket_carries_the_game_its_chat_and_the_site_news
         color="random",
         rated=False,
     )
+    before = await database_sync_to_async(lambda: Game.objects.get(pk=game.pk).version)()
     a = await _page(game.pk, anna)
-    # The state first, as the game socket sends it (no `on`), then the chat's opening.
-    state = await a.receive_json_from(timeout=5)
-    assert state["type"] == "state" and state["game"] == game.pk and "on" not in state
-    chat = await a.receive_json_from(timeout=5)
-    assert chat["type"] == "chat" and chat["on"] == "chat"
+    # Three messages: her first state is the one her presence pushed (the game read and its
+    # state worked out once; as the game socket's states, no `on`), the chat's opening and the
+    # site's news, as the site socket tells it as it opens (the challenge just come).
+    first = [await a.receive_json_from(timeout=5) for _ in range(3)]
+    state = next(m for m in first if m["type"] == "state")
+    assert "on" not in state and state["game"] == game.pk
+    assert state["white"]["connected"] and state["version"] == before + 1
+    chat = next(m for m in first if m["type"] == "chat")
+    assert chat["on"] == "chat"
     # RULES 9.1: a rated game's player reads only the players' room while it is played.
     assert [room["part"] for room in chat["rooms"]] == ["players"]
-    # The site's news, as the site socket tells it as it opens (the challenge just come).
-    news = await _until(a, lambda m: m.get("on") == "me")
+    news = next(m for m in first if m.get("on") == "me")
     assert news == {"type": "changed", "what": "challenges", "on": "me"}
-    # Her presence at the game is pushed as a newer state; both presence rows are written.
-    sat = await _until(a, lambda m: m.get("type") == "state" and m["white"]["connected"])
-    assert sat["version"] > state["version"]
+    assert first.index(chat) < first.index(news)  # the news after the chat, sent in turn
+    # No second state of hers: it is read once.
+    assert await a.receive_nothing(timeout=0.3)
     rows = await database_sync_to_async(_rows)(anna.pk)
     assert {topic for _key, topic in rows} == {f"game:{game.pk}", SITE_TOPIC}
     site_key = next(key for key, topic in rows if topic == SITE_TOPIC)
@@ -304,3 +308,87 @@ async def test_an_unknown_event_is_refused_with_4404_and_records_nothing():
         assert (await socket.connect())[0]
         assert (await socket.receive_output(timeout=5))["code"] == 4404
     assert await database_sync_to_async(Connection.objects.count)() == 0
+
+
+async def test_a_refused_page_socket_leaves_the_players_presence_between_pages_alone():
+    """A page socket refused (no such game) wrote no site row: its close must not take away
+    the row that keeps the player online between two pages (`presence.left`)."""
+    anna = await database_sync_to_async(UserFactory)()
+    site = await _opened("/ws/me/", anna)
+    await _settled(site)
+    await site.disconnect()
+    lingering = [(f"{LINGER_PREFIX}{SITE_TOPIC}:{anna.pk}", SITE_TOPIC)]
+    assert await database_sync_to_async(_rows)(anna.pk) == lingering
+    socket = WebsocketCommunicator(application, "/ws/page/game/987654/")
+    socket.scope["user"] = anna
+    assert (await socket.connect())[0]
+    assert (await socket.receive_output(timeout=5))["code"] == 4404
+    await socket.wait()
+    assert await database_sync_to_async(_rows)(anna.pk) == lingering
+
+
+async def test_the_site_row_is_left_even_when_the_games_clean_up_fails(monkeypatch):
+    """The game's part of the clean-up raising (its row locked too long, PostgreSQL away) must
+    not leave the site's row vouched for by this process after the socket is gone."""
+    from games.consumers import GameConsumer
+    from live.presence import ProcessConnections
+
+    anna, bruno = await database_sync_to_async(UserFactory.create_batch)(2)
+    game = await database_sync_to_async(_game)(anna, bruno, rated=False)
+    a = await _page(game.pk, anna)
+    await _settled(a)
+    assert any(key.endswith(SITE_KEY_SUFFIX) for key in ProcessConnections.keys)
+
+    def broken(self, connected):
+        raise RuntimeError("the game's presence could not be written")
+
+    monkeypatch.setattr(GameConsumer, "_presence", broken)
+    await a.disconnect()
+    assert not ProcessConnections.keys  # neither the game's nor the site's
+    rows = await database_sync_to_async(_rows)(anna.pk)
+    assert (f"{LINGER_PREFIX}{SITE_TOPIC}:{anna.pk}", SITE_TOPIC) in rows
+
+
+async def test_a_players_first_state_reaches_her_when_its_push_cannot_be_published(monkeypatch):
+    """Her first state is the one her presence pushes: with Redis refusing the game's pushes,
+    it is sent to her own socket directly (`_undelivered`), so the page still has its board."""
+    from channels.layers import get_channel_layer
+
+    anna, bruno = await database_sync_to_async(UserFactory.create_batch)(2)
+    game = await database_sync_to_async(_game)(anna, bruno, rated=False)
+    layer = get_channel_layer()
+    real_send = layer.group_send
+
+    async def redis_away(group, message):
+        if message.get("type") == "game.state":
+            raise ConnectionError("Redis away")
+        return await real_send(group, message)
+
+    monkeypatch.setattr(layer, "group_send", redis_away)
+    a = await _page(game.pk, anna)
+    state = await _until(a, lambda m: m.get("type") == "state")
+    assert state["white"]["connected"] and state["game"] == game.pk
+    await a.disconnect()
+
+
+async def test_a_spectators_page_socket_reads_the_game_and_locks_nothing(monkeypatch):
+    """A spectator records no presence at the game: the game's row is not locked for them (a
+    followed game's spectators arriving together would queue behind each other and its moves)."""
+    from games.services import presence as game_presence_service
+
+    anna, bruno, carla = await database_sync_to_async(UserFactory.create_batch)(3)
+    game = await database_sync_to_async(_game)(anna, bruno, rated=False)
+    locked = []
+    real = game_presence_service.lock_game
+    monkeypatch.setattr(
+        game_presence_service, "lock_game", lambda game_id: locked.append(game_id) or real(game_id)
+    )
+    c = await _page(game.pk, carla)
+    state = await c.receive_json_from(timeout=5)
+    assert state["type"] == "state" and not state["white"]["connected"]
+    assert (await c.receive_json_from(timeout=5))["type"] == "chat"
+    await _settled(c)
+    assert locked == []
+    rows = await database_sync_to_async(_rows)(carla.pk)
+    assert [topic for _key, topic in rows] == [SITE_TOPIC]
+    await c.disconnect()

@@ -57,7 +57,8 @@
     // Whatever was missed while away: a reconnect fetches the fragment once.
     LiveSocket.open(root.dataset.eventSocket, {
       open(again) { if (again) changed(); },
-      message: changed,
+      // The page's one socket also answers (a `pong`, an error): only "changed" is news.
+      message(message) { if (message.type === "changed") changed(); },
     });
   }
 

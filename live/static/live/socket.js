@@ -101,8 +101,11 @@
           const on = typeof message.on === "string" ? message.on : "";
           const part = parts.get(on);
           if (part) { if (part.handlers.message) part.handlers.message(message); return; }
+          // Its script not listening yet (the scripts run one after another as the page
+          // loads): kept for it, the newest if there are too many.
           const kept = early.get(on) || [];
-          if (kept.length < 50) kept.push(message);
+          kept.push(message);
+          if (kept.length > 200) kept.shift();
           early.set(on, kept);
         },
         close(event) {
