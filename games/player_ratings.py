@@ -48,7 +48,9 @@ def current(keys: Iterable[Key]) -> dict[Key, int]:
 
 
 def game_changes(game_ids: Iterable[int]) -> dict[int, dict[int, tuple[int, int | None]]]:
-    return {} if _reader is None else _reader.game_changes(list(game_ids))
+    game_ids = list(game_ids)
+    # None asked (a live game's page: nothing rated yet): no query built at all.
+    return {} if _reader is None or not game_ids else _reader.game_changes(game_ids)
 
 
 @dataclass(frozen=True)

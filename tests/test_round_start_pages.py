@@ -206,15 +206,45 @@ def test_an_event_pages_refetch_reads_little_beyond_the_session(
 def test_a_round_start_game_page_reads_what_only_it_can(client, django_assert_num_queries):
     """A tournament game's page as its player loads it at the round's start (bench/round_start.py):
     the game, the session and its user, the tournament and the pairing's board, the players'
-    ratings, the challenges to tell, whether a tournament of theirs was cancelled, the clubs'
-    badges. Not their live tournament game: it is this one (RULES 1, one board at a time)."""
+    ratings, the challenges to tell, the clubs' badges. Not their live tournament game: it is
+    this one (RULES 1, one board at a time); nor a tournament of theirs cancelled lately, which
+    their next page says (`tournament_banner`); nor the game's rating changes (none yet)."""
     t = started_tournament(8)
     game = tournament_games(t)[0]
     client.force_login(game.white)
     url = reverse("games:game", args=[game.pk])
     client.get(url)
-    with django_assert_num_queries(9):
+    with django_assert_num_queries(8):
         assert client.get(url).status_code == 200
+
+
+def test_a_tournament_cancelled_lately_is_told_on_a_game_page_but_its_players_live_one(client):
+    """The banner of a tournament of theirs cancelled in the last hour: on their finished
+    game's page, not on the page of the live game they play (`tournament_banner`)."""
+    t = started_tournament(4)
+    game = tournament_games(t)[0]
+    cancelled = Tournament.objects.create(
+        name="Torneo annullato",
+        opened_by=UserFactory(),
+        variant="chess",
+        base_seconds=300,
+        increment_seconds=0,
+        cadence="blitz",
+        starts_at=timezone.now() - timedelta(minutes=5),
+        minimum=5,
+    )
+    Registration.objects.create(tournament=cancelled, player=game.white)
+    running.tournament_start(tournament_id=cancelled.pk)  # below its minimum: cancelled
+    cancelled.refresh_from_db()
+    assert cancelled.status == Tournament.Status.CANCELLED
+    client.force_login(game.white)
+    url = reverse("games:game", args=[game.pk])
+    assert "tournament-cancelled-banner" not in client.get(url).content.decode()
+    game_resign(game_id=game.pk, user_id=game.black_id)
+    # Its return leg, if one opened, over too: no live game of hers left to point to.
+    for leg in Game.objects.filter(status="live", event_id=t.pk, white=game.black):
+        game_resign(game_id=leg.pk, user_id=leg.white_id)
+    assert "tournament-cancelled-banner" in client.get(url).content.decode()
 
 
 def test_a_start_positions_moves_are_worked_out_once_and_each_state_has_its_own():

@@ -31,12 +31,16 @@ def tournament_banner(context, game):
     the page of `game` (one request per game page: a round start sends every player there at
     once). On that game's own page it points to no game of that game's; and a player of that
     game while it is live has no other live game (RULES 1: one board at a time), so none is
-    looked for — the round start's case."""
+    looked for — the round start's case. **Decision**: nor is a tournament of theirs cancelled
+    in the last hour looked for then (its query was an eighth of the page's work): the banner
+    says it on their next page, and a cancellation while they play is pushed to this page
+    ("mytournament") and its banner re-fetched, as on any page."""
     user = context.get("user")
     if user is None or not user.is_authenticated:
         return {"found": None, "cancelled": None}
-    playing = game.is_live and user.pk in (game.white_id, game.black_id)
-    found = None if playing else selectors.live_tournament_game(user, besides=game.pk)
+    if game.is_live and user.pk in (game.white_id, game.black_id):
+        return {"found": None, "cancelled": None}
+    found = selectors.live_tournament_game(user, besides=game.pk)
     cancelled = None if found else selectors.recently_cancelled_for(user)
     return {"found": found, "cancelled": cancelled}
 
