@@ -2,8 +2,9 @@
 
 Starts two daphne processes, a Celery worker and beat on the database of DATABASE_URL and the
 Redis of REDIS_URL (private ones from `make`), opens a running arena and N players (``--players``,
-300) whose client processes (``--clients``) keep the arena's page socket and their site socket
-(`/ws/me/`) open, go to each game they are paired into, play random legal moves at a steady
+300) whose client processes (``--clients``) keep the arena page's one socket open (the arena's,
+its chat's and the site's news: `/ws/page/arena/<id>/`), go to each game they are paired into
+(its page's one socket), play random legal moves at a steady
 pace (one every ``--interval`` seconds) or resign (a game lasts a few dozen plies), and go again,
 for ``--seconds`` after a warm-up. Prints:
 
@@ -130,9 +131,10 @@ async def player_loop(
     on_page=None,
     on_game=None,
 ):
-    """One player of an event: its page (`page_path`, the arena's or a tournament's socket) and
-    the site socket stay open; every "mygame" push opens that game's socket, where the player
-    moves or resigns until it ends. When `out` has the lists "opened" and "ended", each game's
+    """One player of an event: its page's one socket stays open (`page_path`, the arena's or a
+    tournament's page socket: the event's messages, its chat's and the site's news, told apart
+    by `on`, docs/protocol.md "Page sockets"); every "mygame" opens that game's page socket,
+    where the player moves or resigns until it ends. When `out` has the lists "opened" and "ended", each game's
     (id, time) of its "mygame" push and of its end go there (bench/evening.py). `on_page`
     (message, in_game) is awaited for each message of the page's socket (a page that
     re-fetches what changed); `on_game(game_id)` is called at each "mygame" (the browser
@@ -140,15 +142,15 @@ async def player_loop(
     rng = random.Random(player["id"])
     port = ports[player["id"] % len(ports)]
     async with gate:
-        me = await Socket.connect(port, "/ws/me/", player["cookie"])
         page = await Socket.connect(port, page_path, player["cookie"])
     ended_at: float | None = None
     in_game = False
     games: asyncio.Queue = asyncio.Queue()
+    site_news: asyncio.Queue = asyncio.Queue()
 
     async def site_socket():
         while time.perf_counter() < deadline:
-            message = await me.receive()
+            message = await site_news.get()
             if message is None:
                 return
             if message.get("what") == "mygame":
@@ -162,12 +164,17 @@ async def player_loop(
                 await games.put(message["game"])
 
     async def event_page():
-        while time.perf_counter() < deadline:
-            message = await page.receive()
-            if message is None:
-                return
-            if on_page is not None:
-                await on_page(message, in_game)
+        try:
+            while time.perf_counter() < deadline:
+                message = await page.receive()
+                if message is None:
+                    return
+                if message.get("on") == "me":
+                    site_news.put_nowait(message)
+                elif message.get("on") is None and on_page is not None:  # not the chat's
+                    await on_page(message, in_game)
+        finally:
+            site_news.put_nowait(None)
 
     async def play(game_id: int):
         nonlocal ended_at, in_game
@@ -179,7 +186,8 @@ async def player_loop(
 
     async def moves(game_id: int):
         nonlocal ended_at
-        ws = await Socket.connect(port, f"/ws/game/{game_id}/", player["cookie"])
+        # The game page's one socket: the game's messages, its chat's and the site's news.
+        ws = await Socket.connect(port, f"/ws/page/game/{game_id}/", player["cookie"])
         limit = rng.randint(6, 40)
         last_ply = -1
         color = None
@@ -240,8 +248,7 @@ async def player_loop(
         pass
     for task in tasks:
         task.cancel()
-    for ws in (me, page):
-        ws.close()
+    page.close()
 
 
 def client_process(arena_id, players, ports, interval, seconds, warmup, ready, go, queue):
@@ -255,7 +262,14 @@ def client_process(arena_id, players, ports, interval, seconds, warmup, ready, g
         await asyncio.gather(
             *(
                 player_loop(
-                    f"/ws/arenas/{arena_id}/", p, ports, interval, deadline, measure_from, out, gate
+                    f"/ws/page/arena/{arena_id}/",
+                    p,
+                    ports,
+                    interval,
+                    deadline,
+                    measure_from,
+                    out,
+                    gate,
                 )
                 for p in players
             )

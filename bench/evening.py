@@ -346,7 +346,7 @@ def client_process(part: dict, ports, args, ready, go, queue) -> None:
             ),
             *(
                 player_loop(
-                    f"/ws/tournaments/{swiss}/",
+                    f"/ws/page/tournament/{swiss}/",
                     p,
                     ports,
                     args.move_every,
@@ -361,7 +361,7 @@ def client_process(part: dict, ports, args, ready, go, queue) -> None:
             ),
             *(
                 player_loop(
-                    f"/ws/arenas/{arena}/",
+                    f"/ws/page/arena/{arena}/",
                     p,
                     ports,
                     args.move_every,
@@ -557,7 +557,10 @@ def run_once(args, run: int) -> dict:
     per_game = max(0, round(spectators / 2 / n_games))
     games = open_games(n_games, "chess", 0, per_game)
     page_watchers = max(0, spectators - per_game * n_games)
-    pages = [f"/ws/tournaments/{swiss_id}/", f"/ws/arenas/{arena_id}/"] * (page_watchers // 2)
+    # The event pages' one sockets, as a guest's browser opens them (docs/protocol.md).
+    pages = [f"/ws/page/tournament/{swiss_id}/", f"/ws/page/arena/{arena_id}/"] * (
+        page_watchers // 2
+    )
     logins = make_logins(20, tag)
     # Reminders due in the middle of the window (bench/reminders.py).
     middle = args.warmup + args.minutes * 30 + 20
