@@ -5,8 +5,6 @@ with `on`."""
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 from channels.db import database_sync_to_async
 from channels.routing import URLRouter
@@ -19,6 +17,7 @@ from chat import services as chat_services
 from config.routing import websocket_urlpatterns
 from games.models import Game
 from games.services import challenge_cancel, challenge_create, game_open, game_resign
+from games.tests.test_consumers import receive_until
 from live.consumers import SITE_KEY_SUFFIX, SITE_TOPIC
 from live.models import Connection
 from live.presence import LINGER_PREFIX
@@ -41,25 +40,25 @@ def _game(white, black, *, rated: bool) -> Game:
 
 
 async def _page(game_id: int, user) -> WebsocketCommunicator:
-    socket = WebsocketCommunicator(application, f"/ws/page/game/{game_id}/")
-    socket.scope["user"] = user
-    assert (await socket.connect())[0]
-    return socket
+    return await _opened(f"/ws/page/game/{game_id}/", user)
 
 
-async def _until(socket, test, timeout: float = 5.0) -> dict:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while True:
-        left = deadline - asyncio.get_running_loop().time()
-        message = await socket.receive_json_from(timeout=max(left, 0.01))
-        if test(message):
-            return message
+def _challenge(challenger, opponent):
+    return challenge_create(
+        challenger_id=challenger.pk,
+        opponent_id=opponent.pk,
+        variant_code="chess",
+        base_seconds=300,
+        increment_seconds=0,
+        color="random",
+        rated=False,
+    )
 
 
 async def _settled(socket) -> None:
     """The socket's opening done: a ping is answered once it is (messages are handled in turn)."""
     await socket.send_json_to({"type": "ping", "id": "settled"})
-    await _until(socket, lambda m: m.get("type") == "pong")
+    await receive_until(socket, lambda m: m.get("type") == "pong")
 
 
 def _rows(user_id: int) -> list[tuple[str, str]]:
@@ -70,15 +69,7 @@ async def test_a_players_page_socket_carries_the_game_its_chat_and_the_site_news
     anna, bruno, carla = await database_sync_to_async(UserFactory.create_batch)(3)
     game = await database_sync_to_async(_game)(anna, bruno, rated=True)
     # A challenge comes for her between the page's render and its socket's opening.
-    challenge = await database_sync_to_async(challenge_create)(
-        challenger_id=carla.pk,
-        opponent_id=anna.pk,
-        variant_code="chess",
-        base_seconds=300,
-        increment_seconds=0,
-        color="random",
-        rated=False,
-    )
+    challenge = await database_sync_to_async(_challenge)(carla, anna)
     before = await database_sync_to_async(lambda: Game.objects.get(pk=game.pk).version)()
     a = await _page(game.pk, anna)
     # Three messages: her first state is the one her presence pushed (the game read and its
@@ -104,24 +95,26 @@ async def test_a_players_page_socket_carries_the_game_its_chat_and_the_site_news
 
     # A move, as on the game socket; the chat, as on the chat socket, its replies with `on`.
     await a.send_json_to({"type": "move", "ply": 0, "move": "e2e4"})
-    played = await _until(a, lambda m: m.get("type") in ("played", "state") and m["ply"] == 1)
+    played = await receive_until(
+        a, lambda m: m.get("type") in ("played", "state") and m["ply"] == 1
+    )
     assert "on" not in played
     await a.send_json_to({"type": "say", "part": "players", "text": "Buona partita!", "id": 7})
-    said = await _until(a, lambda m: m.get("type") == "said")
+    said = await receive_until(a, lambda m: m.get("type") == "said")
     assert said["on"] == "chat" and said["id"] == 7
-    line = await _until(a, lambda m: m.get("type") == "line")
+    line = await receive_until(a, lambda m: m.get("type") == "line")
     assert line["on"] == "chat" and line["text"] == "Buona partita!"
     # A chat message refused is the chat's error; a game's is the game's (its ply with it).
     await a.send_json_to({"type": "say", "part": "spectators", "text": "ciao", "id": 8})
-    refused = await _until(a, lambda m: m.get("type") == "error")
+    refused = await receive_until(a, lambda m: m.get("type") == "error")
     assert refused["on"] == "chat" and refused["id"] == 8 and "ply" not in refused
     await a.send_json_to({"type": "move", "ply": 0, "move": "d2d4", "id": 9})
-    stale = await _until(a, lambda m: m.get("type") == "error")
+    stale = await receive_until(a, lambda m: m.get("type") == "error")
     assert "on" not in stale and stale["ply"] == 1 and stale["id"] == 9
 
     # A push to her `user.<id>` group (the challenge withdrawn) comes with `on: me`.
     await database_sync_to_async(challenge_cancel)(challenge_id=challenge.pk, user_id=carla.pk)
-    pushed = await _until(a, lambda m: m.get("type") == "changed")
+    pushed = await receive_until(a, lambda m: m.get("type") == "changed")
     assert pushed == {"type": "changed", "what": "challenges", "on": "me"}
 
     await a.disconnect()
@@ -138,25 +131,25 @@ async def test_after_the_game_its_players_ask_the_chat_again_and_read_the_specta
     anna, bruno, carla = await database_sync_to_async(UserFactory.create_batch)(3)
     game = await database_sync_to_async(_game)(anna, bruno, rated=True)
     a = await _page(game.pk, anna)
-    await _until(a, lambda m: m.get("type") == "chat")
+    await receive_until(a, lambda m: m.get("type") == "chat")
     await database_sync_to_async(game_resign)(game_id=game.pk, user_id=bruno.pk)
-    await _until(a, lambda m: m.get("type") == "state" and m["status"] != "live")
+    await receive_until(a, lambda m: m.get("type") == "state" and m["status"] != "live")
     await a.send_json_to({"type": "again", "on": "chat"})
-    chat = await _until(a, lambda m: m.get("type") == "chat")
+    chat = await receive_until(a, lambda m: m.get("type") == "chat")
     assert chat["on"] == "chat"
     assert [room["part"] for room in chat["rooms"]] == ["players", "spectators"]
     # A spectator's line now reaches her.
     c = await _page(game.pk, carla)
-    await _until(c, lambda m: m.get("type") == "chat")
+    await receive_until(c, lambda m: m.get("type") == "chat")
     await c.send_json_to({"type": "say", "part": "spectators", "text": "Bella partita"})
-    line = await _until(a, lambda m: m.get("type") == "line")
+    line = await receive_until(a, lambda m: m.get("type") == "line")
     assert line["text"] == "Bella partita" and line["on"] == "chat"
     # `again` for anything else is refused; the socket stays up.
     await a.send_json_to({"type": "again", "on": "lobby"})
-    refused = await _until(a, lambda m: m.get("type") == "error")
+    refused = await receive_until(a, lambda m: m.get("type") == "error")
     assert refused["code"] == "malformed"
     await a.send_json_to({"type": "ping", "id": 3})
-    assert (await _until(a, lambda m: m.get("type") == "pong"))["id"] == 3
+    assert (await receive_until(a, lambda m: m.get("type") == "pong"))["id"] == 3
     for socket in (a, c):
         await socket.disconnect()
 
@@ -170,9 +163,9 @@ async def test_a_guest_gets_the_game_and_the_chat_and_no_news_or_row():
     assert chat["type"] == "chat" and chat["signed_in"] is False
     assert await g.receive_nothing(timeout=0.3)
     await g.send_json_to({"type": "again", "on": "me"})
-    assert (await _until(g, lambda m: m.get("type") == "error"))["code"] == "malformed"
+    assert (await receive_until(g, lambda m: m.get("type") == "error"))["code"] == "malformed"
     await g.send_json_to({"type": "mute", "player": anna.pk, "id": 4})
-    refused = await _until(g, lambda m: m.get("type") == "error")
+    refused = await receive_until(g, lambda m: m.get("type") == "error")
     assert refused == {
         "type": "error",
         "code": "sign_in",
@@ -200,14 +193,14 @@ async def test_a_chat_handler_that_raises_is_answered_as_the_chats_and_the_socke
     anna, bruno = await database_sync_to_async(UserFactory.create_batch)(2)
     game = await database_sync_to_async(_game)(anna, bruno, rated=False)
     a = await _page(game.pk, anna)
-    await _until(a, lambda m: m.get("type") == "chat")
+    await receive_until(a, lambda m: m.get("type") == "chat")
 
     def broken(**_kwargs):
         raise RuntimeError("the chat's service broke")
 
     monkeypatch.setattr(chat_services, "say", broken)
     await a.send_json_to({"type": "say", "part": "players", "text": "ciao", "id": 5})
-    error = await _until(a, lambda m: m.get("type") == "error")
+    error = await receive_until(a, lambda m: m.get("type") == "error")
     assert error == {
         "type": "error",
         "code": "internal",
@@ -217,7 +210,7 @@ async def test_a_chat_handler_that_raises_is_answered_as_the_chats_and_the_socke
     }
     # The game goes on on the same socket.
     await a.send_json_to({"type": "move", "ply": 0, "move": "e2e4"})
-    await _until(a, lambda m: m.get("type") in ("played", "state") and m["ply"] == 1)
+    await receive_until(a, lambda m: m.get("type") in ("played", "state") and m["ply"] == 1)
     await a.disconnect()
 
 
@@ -246,7 +239,7 @@ async def test_a_tournament_page_socket_says_changed_carries_its_chat_and_the_ne
     await get_channel_layer().group_send(
         group_name(tournament.pk), {"type": "tournament.changed", "round": 2}
     )
-    assert await _until(a, lambda m: m.get("type") == "changed") == {
+    assert await receive_until(a, lambda m: m.get("type") == "changed") == {
         "type": "changed",
         "round": 2,
     }
@@ -254,27 +247,19 @@ async def test_a_tournament_page_socket_says_changed_carries_its_chat_and_the_ne
     g = await _opened(f"/ws/page/tournament/{tournament.pk}/", AnonymousUser())
     assert (await g.receive_json_from(timeout=5))["signed_in"] is False
     await a.send_json_to({"type": "say", "part": "event", "text": "In bocca al lupo", "id": 1})
-    assert (await _until(a, lambda m: m.get("type") == "said"))["on"] == "chat"
-    line = await _until(g, lambda m: m.get("type") == "line")
+    assert (await receive_until(a, lambda m: m.get("type") == "said"))["on"] == "chat"
+    line = await receive_until(g, lambda m: m.get("type") == "line")
     assert line["text"] == "In bocca al lupo" and line["on"] == "chat"
     # A challenge to her: the site's news on this socket.
-    await database_sync_to_async(challenge_create)(
-        challenger_id=bruno.pk,
-        opponent_id=anna.pk,
-        variant_code="chess",
-        base_seconds=300,
-        increment_seconds=0,
-        color="random",
-        rated=False,
-    )
-    assert await _until(a, lambda m: m.get("on") == "me") == {
+    await database_sync_to_async(_challenge)(bruno, anna)
+    assert await receive_until(a, lambda m: m.get("on") == "me") == {
         "type": "changed",
         "what": "challenges",
         "on": "me",
     }
     # The organizer's chat actions answered as the chat's: she is not the organizer.
     await a.send_json_to({"type": "close", "id": 2})
-    refused = await _until(a, lambda m: m.get("type") == "error")
+    refused = await receive_until(a, lambda m: m.get("type") == "error")
     assert refused["on"] == "chat" and refused["id"] == 2
     for socket in (a, g):
         await socket.disconnect()
@@ -366,7 +351,7 @@ async def test_a_players_first_state_reaches_her_when_its_push_cannot_be_publish
 
     monkeypatch.setattr(layer, "group_send", redis_away)
     a = await _page(game.pk, anna)
-    state = await _until(a, lambda m: m.get("type") == "state")
+    state = await receive_until(a, lambda m: m.get("type") == "state")
     assert state["white"]["connected"] and state["game"] == game.pk
     await a.disconnect()
 
