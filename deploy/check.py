@@ -964,8 +964,9 @@ http {{
             str(violations)[:300],
         )
 
-        # Which daphne holds the game's sockets (daphne's access log, one line per connect).
-        path = f"/ws/game/{game_id}/"
+        # Which daphne holds the game's sockets (daphne's access log, one line per connect): the
+        # game page's one socket (the game's, its chat's and the site's news; docs/protocol.md).
+        path = f"/ws/page/game/{game_id}/"
 
         def open_game_sockets(port: int) -> int:
             log = self.procs.log(f"daphne-{port}")
