@@ -84,13 +84,9 @@ class ChatPart:
         the opening to send returned."""
         keys = opening.pop("keys")
         for key in set(self.parts) - set(keys):
-            group = services.group_name(key)
-            await self.channel_layer.group_discard(group, self.channel_name)
-            if group in self.joined:
-                self.joined.remove(group)
+            await self.leave(services.group_name(key))
         for key in keys:
-            if key not in self.parts:
-                await self.join(services.group_name(key))
+            await self.join(services.group_name(key))
         self.parts = keys
         self.muted = frozenset(player["id"] for player in opening["muted"])
         return opening

@@ -58,7 +58,7 @@ class PageParts(ChatPart, SiteNews):
             if opening is not None:
                 await self.chat_send(await self.chat_rooms(opening))
         elif message.get("on") == "me" and self.site_user_id is not None:
-            await self.site_news(await call(self.site_opened))
+            await self.site_open()
         else:
             await self.send_error("malformed", "again: on must be chat or me", message)
 
@@ -110,6 +110,8 @@ class GamePageConsumer(PageParts, GameConsumer):
             await self.refuse(4404)  # no such game
             return
         state, opening, news = opened
+        if self.site_user_id is not None:
+            self.site_written()
         if self.is_player:
             ProcessConnections.add(self.channel_name)
         else:
@@ -156,7 +158,7 @@ class EventPageParts(PageParts):
 
     async def connect(self) -> None:
         pk = int(self.scope["url_route"]["kwargs"]["pk"])
-        await self.join(self.event_group(pk))  # the kind's own `connect` joins it again: no-op
+        await self.join(self.event_group(pk))  # joined once: the kind's `connect` names it too
         await self.parts_join(self.place, pk)
         opening = await database_sync_to_async(chat_opening, "connect")(self.place, pk, self.viewer)
         if opening is None:  # no such event
@@ -166,7 +168,7 @@ class EventPageParts(PageParts):
         await super().connect()  # the kind's own: accept, an arena player's presence
         await self.chat_send(opening)
         if self.site_user_id is not None:
-            await self.site_news(await call(self.site_opened, lane="connect"))
+            await self.site_open(lane="connect")
 
     async def closed(self) -> None:
         await self.parts_closed(super().closed)

@@ -77,11 +77,20 @@ class SiteNews:
         """In a database thread: the presence row written, the news read."""
         return _opened(key=self.site_key, user_id=self.site_user_id, at_ms=presence.now_ms())
 
-    async def site_news(self, news: list[dict[str, Any]]) -> None:
-        """After `site_opened`: its row vouched for by this process from now on, the news sent."""
+    def site_written(self) -> None:
+        """Right after `site_opened` returned (before anything else is awaited, so a socket
+        that fails next still leaves its row): the row vouched for by this process."""
         if not self.site_recorded:
             self.site_recorded = True
             ProcessConnections.add(self.site_key)
+
+    async def site_open(self, lane: str = "db") -> None:
+        """Its row written and its news read in one trip of its own, then the news sent."""
+        news = await call(self.site_opened, lane=lane)
+        self.site_written()
+        await self.site_news(news)
+
+    async def site_news(self, news: list[dict[str, Any]]) -> None:
         for item in news:
             await self.send_json({**item, "type": "changed", **self.site_tag})
 
@@ -112,7 +121,7 @@ class UserConsumer(SiteNews, LiveConsumer):
             return
         await self.site_join(user.pk, self.channel_name)
         await self.accept()
-        await self.site_news(await call(self.site_opened, lane="connect"))
+        await self.site_open(lane="connect")
 
     async def closed(self) -> None:
         await self.site_closed()

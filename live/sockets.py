@@ -404,8 +404,18 @@ class LiveConsumer(AsyncWebsocketConsumer):
                     await LiveConsumer.send_error(self, "unavailable", "try again", self._request)
 
     async def join(self, group: str) -> None:
+        """Join `group` (left with the socket); a group already joined is not asked again (a
+        page socket's parts and its kind may name the same one)."""
+        if group in self.joined:
+            return
         await self.channel_layer.group_add(group, self.channel_name)
         self.joined.append(group)
+
+    async def leave(self, group: str) -> None:
+        """Leave a group joined earlier, before the socket ends (a chat room no longer read)."""
+        if group in self.joined:
+            self.joined.remove(group)
+            await self.channel_layer.group_discard(group, self.channel_name)
 
     async def accept(self, subprotocol=None, headers=None) -> None:
         self._accepted = True

@@ -17,7 +17,7 @@ from chat import services as chat_services
 from config.routing import websocket_urlpatterns
 from games.models import Game
 from games.services import challenge_cancel, challenge_create, game_open, game_resign
-from games.tests.test_consumers import receive_until
+from games.tests.test_consumers import game_pushes_refused, receive_until
 from live.consumers import SITE_KEY_SUFFIX, SITE_TOPIC
 from live.models import Connection
 from live.presence import LINGER_PREFIX
@@ -37,6 +37,13 @@ def _game(white, black, *, rated: bool) -> Game:
         increment_seconds=0,
         rated=rated,
     )
+
+
+async def _opened(path: str, user) -> WebsocketCommunicator:
+    socket = WebsocketCommunicator(application, path)
+    socket.scope["user"] = user
+    assert (await socket.connect())[0]
+    return socket
 
 
 async def _page(game_id: int, user) -> WebsocketCommunicator:
@@ -214,13 +221,6 @@ async def test_a_chat_handler_that_raises_is_answered_as_the_chats_and_the_socke
     await a.disconnect()
 
 
-async def _opened(path: str, user) -> WebsocketCommunicator:
-    socket = WebsocketCommunicator(application, path)
-    socket.scope["user"] = user
-    assert (await socket.connect())[0]
-    return socket
-
-
 async def test_a_tournament_page_socket_says_changed_carries_its_chat_and_the_news():
     tournament = await database_sync_to_async(TournamentFactory)()
     anna, bruno = await database_sync_to_async(UserFactory.create_batch)(2)
@@ -337,19 +337,9 @@ async def test_the_site_row_is_left_even_when_the_games_clean_up_fails(monkeypat
 async def test_a_players_first_state_reaches_her_when_its_push_cannot_be_published(monkeypatch):
     """Her first state is the one her presence pushes: with Redis refusing the game's pushes,
     it is sent to her own socket directly (`_undelivered`), so the page still has its board."""
-    from channels.layers import get_channel_layer
-
     anna, bruno = await database_sync_to_async(UserFactory.create_batch)(2)
     game = await database_sync_to_async(_game)(anna, bruno, rated=False)
-    layer = get_channel_layer()
-    real_send = layer.group_send
-
-    async def redis_away(group, message):
-        if message.get("type") == "game.state":
-            raise ConnectionError("Redis away")
-        return await real_send(group, message)
-
-    monkeypatch.setattr(layer, "group_send", redis_away)
+    game_pushes_refused(monkeypatch)
     a = await _page(game.pk, anna)
     state = await receive_until(a, lambda m: m.get("type") == "state")
     assert state["white"]["connected"] and state["game"] == game.pk

@@ -28,6 +28,22 @@ async def connect(game_id: int, user) -> WebsocketCommunicator:
     return communicator
 
 
+def game_pushes_refused(monkeypatch) -> None:
+    """From now on the channel layer refuses to publish a game's state, as with Redis away:
+    each socket must give its own client the state it could not push."""
+    from channels.layers import get_channel_layer
+
+    layer = get_channel_layer()
+    real_send = layer.group_send
+
+    async def redis_away(group, message):
+        if message.get("type") == "game.state":
+            raise ConnectionError("Redis away")
+        return await real_send(group, message)
+
+    monkeypatch.setattr(layer, "group_send", redis_away)
+
+
 async def receive_until(communicator, predicate, timeout: float = 5.0) -> dict:
     """The first message matching `predicate` (earlier ones, e.g. presence, are skipped)."""
     deadline = asyncio.get_running_loop().time() + timeout
@@ -175,7 +191,6 @@ async def test_a_connect_reads_the_game_once_and_sends_it_first(monkeypatch):
     """A round start connects every player at once: each socket reads its game once (before,
     twice), its first message is that state, and a player's presence follows as a newer one.
     With Redis away the presence's state still reaches the player's own socket."""
-    from channels.layers import get_channel_layer
 
     from games import consumers
 
@@ -198,15 +213,7 @@ async def test_a_connect_reads_the_game_once_and_sends_it_first(monkeypatch):
     assert reads == [game.pk, game.pk]  # one read a socket
     await w.disconnect()
 
-    layer = get_channel_layer()
-    real_send = layer.group_send
-
-    async def redis_away(group, message):
-        if message.get("type") == "game.state":
-            raise ConnectionError("Redis away")
-        return await real_send(group, message)
-
-    monkeypatch.setattr(layer, "group_send", redis_away)
+    game_pushes_refused(monkeypatch)
     again = await connect(game.pk, white)
     await receive_until(again, lambda m: m["type"] == "state" and m["white"]["connected"])
     await again.disconnect()
@@ -216,20 +223,11 @@ async def test_a_connect_reads_the_game_once_and_sends_it_first(monkeypatch):
 async def test_the_mover_gets_the_committed_state_when_the_push_fails(monkeypatch):
     """With Redis away, the mover of a committed move still gets its state: the failed push
     must not leave them with neither a state nor an error reply."""
-    from channels.layers import get_channel_layer
 
     game, white, _black = await new_game()
     w = await connect(game.pk, white)
     await receive_until(w, at_ply(0))
-    layer = get_channel_layer()
-    real = layer.group_send
-
-    async def redis_away(group, message):
-        if message.get("type") == "game.state":
-            raise ConnectionError("Redis away")
-        return await real(group, message)
-
-    monkeypatch.setattr(layer, "group_send", redis_away)
+    game_pushes_refused(monkeypatch)
     await w.send_json_to({"type": "move", "ply": 0, "move": "e2e4"})
     moved = await receive_until(w, at_ply(1))
     assert moved["move"] == "e2e4"
