@@ -7,6 +7,7 @@ from analysis import views
 app_name = "analysis"
 urlpatterns = [
     path("games/<int:pk>/computer/", views.panel, name="panel"),
+    path("games/<int:pk>/computer/button/", views.button, name="button"),
     path("games/<int:pk>/computer/pgn/", views.annotated_pgn, name="pgn"),
     path("analysis/", views.board, name="board"),
     path("analysis/export/", views.board_export, name="board_export"),

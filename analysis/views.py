@@ -66,6 +66,32 @@ def panel_context(request: HttpRequest, game: Game) -> dict:
     }
 
 
+def button_context(request: HttpRequest, game: Game) -> dict:
+    """The request on the game's page: a live game's is a place held until it ends (the page
+    open through the end offers it without a reload), a finished one's the button or the link
+    to the analysis (RULES 14.6)."""
+    if game.is_live:
+        # Held for those who may ask without a query (RULES 14.7: the players, the staff); the
+        # event's organizer watching reloads, as does a spectator, for whom the game's end
+        # brings nothing to show yet.
+        user = request.user
+        later = user.is_authenticated and (user.is_staff or user.pk in (game.white_id, game.black_id))
+        return {"game": game, "shown": False, "later": later}
+    if not game.moves:
+        return {"shown": False}
+    return {"shown": True, **panel_context(request, game)}
+
+
+@require_GET
+def button(request: HttpRequest, pk: int) -> HttpResponse:
+    """The game page's request, re-read when the game ends with the page open (game.js's
+    `game-ended`)."""
+    game = Game.objects.select_related("white", "black").filter(pk=pk).first()
+    if game is None:
+        raise Http404
+    return render(request, "analysis/_button.html", button_context(request, game))
+
+
 def panel(request: HttpRequest, pk: int) -> HttpResponse:
     """GET: the panel (re-read when the site socket says `analysis` changed, and every few
     seconds while the analysis runs). POST: ask for the analysis (RULES 14.6, 14.7)."""

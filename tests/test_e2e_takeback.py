@@ -69,7 +69,9 @@ def test_a_takeback_granted_one_refused_more_time_and_an_abort(site, two_players
     bruno.get_by_test_id("abort").click()
     for page in (anna, bruno):
         expect(page.get_by_test_id("result")).to_have_text("partita annullata")
-        # The game over, its analysis is offered on the page as it is, without a reload.
+        # The game over, its analysis is offered on the page as it is, without a reload, and
+        # the computer's analysis to ask for (RULES 14.6).
         expect(page.get_by_test_id("analyse")).to_be_visible()
+        expect(page.get_by_test_id("computer-analysis-ask")).to_be_visible()
     stored = Game.objects.get(pk=second.pk)
     assert (stored.status, stored.result, stored.reason) == ("finished", "", "aborted")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django import template
 
-from analysis.views import panel_context
+from analysis.views import button_context, panel_context
 
 register = template.Library()
 
@@ -19,6 +19,4 @@ def computer_analysis(context, game):
 
 @register.inclusion_tag("analysis/_button.html", takes_context=True)
 def computer_analysis_button(context, game):
-    if game.is_live or not game.moves:
-        return {"shown": False}
-    return {"shown": True, **panel_context(context["request"], game)}
+    return button_context(context["request"], game)

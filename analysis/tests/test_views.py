@@ -16,7 +16,9 @@ from draughts.PDN import PDNReader
 from analysis import paste, views
 from analysis.models import GameAnalysis
 from analysis.tests.test_services import SCHOLAR, played
+from accounts.tests.factories import UserFactory
 from games.rules import variant
+from games.tests.factories import open_game
 
 pytestmark = pytest.mark.django_db
 
@@ -39,6 +41,30 @@ def test_the_analysis_board_offers_the_request_to_a_player_only(client):
     assert 'data-testid="computer-analysis-ask"' in page
     game_page = client.get(reverse("games:game", args=[game.pk])).content.decode()
     assert 'data-testid="computer-analysis-ask"' in game_page
+
+
+def test_a_live_games_page_holds_the_request_for_its_end(client):
+    """Open through the game's end, a player's page offers the analysis without a reload: it
+    holds a place that re-reads the button on `game-ended`; a spectator's holds none."""
+    game = open_game(variant_code="chess", rated=False)
+    page_url = reverse("games:game", args=[game.pk])
+    button_url = reverse("analysis:button", args=[game.pk])
+    client.force_login(game.white)
+    page = client.get(page_url).content.decode()
+    assert 'data-testid="computer-analysis-later"' in page
+    assert f'hx-get="{button_url}"' in page and 'hx-trigger="game-ended from:body"' in page
+    assert 'data-testid="computer-analysis-ask"' not in page
+    # Still live when asked (a race with the end): the place is held again.
+    assert 'data-testid="computer-analysis-later"' in client.get(button_url).content.decode()
+    client.force_login(UserFactory())
+    assert 'data-testid="computer-analysis-later"' not in client.get(page_url).content.decode()
+
+    ended = played(SCHOLAR)
+    client.force_login(ended.black)
+    answer = client.get(reverse("analysis:button", args=[ended.pk])).content.decode()
+    assert 'data-testid="computer-analysis-ask"' in answer
+    assert client.post(reverse("analysis:button", args=[ended.pk])).status_code == 405
+    assert client.get(reverse("analysis:button", args=[999_999])).status_code == 404
 
 
 def test_asking_from_the_page_runs_it_and_the_panel_shows_it(
