@@ -133,8 +133,16 @@ def test_a_rated_games_players_do_not_see_the_spectators_until_the_end(site, two
         chat_open(watcher, path)
         expect(watcher.get_by_test_id("chat-room-players")).to_have_count(0)
 
+        # A line refused is said under the room it was typed in, read with its field.
+        room = anna.get_by_test_id("chat-room-players")
+        room.get_by_test_id("chat-input").press("Enter")
+        expect(room.get_by_test_id("chat-error")).to_have_text("Scrivi qualcosa prima di inviare.")
+        expect(room.get_by_test_id("chat-input")).to_have_accessible_description(
+            "Scrivi qualcosa prima di inviare."
+        )
         write(watcher, "Il nero è in difficoltà", room="spectators")
         write(anna, "Buona partita!", room="players")
+        expect(room.get_by_test_id("chat-error")).to_be_empty()
         expect(lines(bruno, "players")).to_contain_text(["Buona partita!"])
         expect(lines(watcher, "spectators")).to_have_count(1)
         both_widths(anna, "game-players")

@@ -93,12 +93,15 @@ function roomSection(room) {
   const entry = { section, list, empty, closedNote, room, form: null, toggle: null };
   if (room.writable && me.signedIn) {
     const form = el("form", { class: "chat-form", autocomplete: "off" });
-    const input = el("input", { id: id + "-input", type: "text", maxlength: "200", "data-testid": "chat-input", "aria-label": t("write-" + room.part), placeholder: t("write-" + room.part) });
-    form.append(input, el("button", { type: "submit", class: "button small" }, t("send")));
+    const input = el("input", { id: id + "-input", type: "text", maxlength: "200", "data-testid": "chat-input", "aria-label": t("write-" + room.part), placeholder: t("write-" + room.part), "aria-describedby": id + "-error" });
+    // A line refused is said under the room it was typed in, and read with its field.
+    const error = el("p", { id: id + "-error", class: "chat-error", "data-testid": "chat-error", role: "alert" });
+    form.append(input, el("button", { type: "submit", class: "button small" }, t("send")), error);
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       const text = input.value.trim();
-      if (!text) { say(t("e-empty")); return; }
+      if (!text) { refused(input, t("e-empty")); return; }
+      refused(input, "");
       sequence += 1;
       pendingInputs.set(sequence, input);
       socket.send({ type: "say", part: room.part, text, id: sequence });
@@ -149,11 +152,19 @@ function opened(message) {
   say(me.silencedUntil ? t("silenced", new Date(me.silencedUntil).toLocaleString(document.documentElement.lang || undefined)) : "");
 }
 
+// A refusal of a line typed goes under its room's field; one of no line (a mute, a report) at
+// the panel's foot.
+function refused(input, text) {
+  const error = input && input.form && input.form.querySelector(".chat-error");
+  if (error) error.textContent = text; else say(text);
+}
+
 function failed(message) {
   const input = pendingInputs.get(message.id);
-  if (message.code === "too_fast") say(t("e-too-fast", message.wait));
+  pendingInputs.delete(message.id);
+  if (message.code === "too_fast") refused(input, t("e-too-fast", message.wait));
   else if (message.code === "silenced") { me.silencedUntil = message.until; say(t("silenced", new Date(message.until).toLocaleString(document.documentElement.lang || undefined))); }
-  else say(t("e-" + String(message.code).replace(/_/g, "-")) || t("e-other"));
+  else refused(input, t("e-" + String(message.code).replace(/_/g, "-")) || t("e-other"));
   if (input) input.focus();
 }
 
@@ -165,8 +176,7 @@ const handlers = {
       case "said": {
         const input = pendingInputs.get(message.id);
         pendingInputs.delete(message.id);
-        if (input) input.value = "";
-        say("");
+        if (input) { input.value = ""; refused(input, ""); }
         break;
       }
       case "closed": setClosed(message.part, message.closed, message.lines); break;
