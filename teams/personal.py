@@ -19,15 +19,18 @@ def matches_section(user) -> list[dict]:
     rows = []
     for entry in (
         LineupEntry.objects.filter(player=user)
-        .select_related("lineup__match", "lineup__club")
+        .select_related("lineup__match__first_team", "lineup__match__second_team", "lineup__club")
         .order_by("lineup__match__starts_at", "lineup__match_id")
     ):
         match = entry.lineup.match
+        team = match.team_of_side(entry.lineup.side)
         rows.append(
             {
                 "name": match.name,
                 "url": settings.SITE_URL + match.get_absolute_url(),
                 "club": entry.lineup.club.name,
+                # RULES 16.8: a league match is played by the club's team, named on its own.
+                "team": team.name if team is not None else None,
                 "place": entry.place,
                 "starts_at": match.starts_at.isoformat(),
                 "status": match.status,

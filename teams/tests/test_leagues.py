@@ -12,6 +12,7 @@ import pytest
 from django.db.models import Q
 from django.utils import timezone
 
+from accounts import personal
 from accounts.tests.factories import UserFactory
 from events.pairing.berger import berger_schedule
 from teams import leagues, services
@@ -255,6 +256,9 @@ def test_a_league_match_line_up_names_the_teams_roster_only():
     services.lineup_set(
         match_id=match.pk, by=sides[0].captain, player_ids=[p.pk for p in sides[0].players[:4]]
     )
+    # The player's data download names the team they played for, beside its club.
+    [row] = personal.sections(sides[0].players[0])["team_matches"]
+    assert (row["club"], row["team"]) == (sides[0].club.name, "Milano A")
 
 
 def test_a_team_withdrawing_mid_league_loses_its_matches_not_started_and_keeps_the_played():

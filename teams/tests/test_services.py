@@ -583,6 +583,7 @@ def test_a_player_named_in_a_match_not_over_keeps_their_account_and_finds_it_in_
     services.availability_set(match_id=match.pk, user=b, available=True)
     [row] = personal.sections(a)["team_matches"]
     assert (row["name"], row["club"], row["place"]) == (match.name, milano.club.name, 1)
+    assert row["team"] is None  # a friendly match: the club's own
     with pytest.raises(ValidationError) as refused:
         accounts.user_delete(user_id=a.pk)
     assert match.name in str(refused.value)
