@@ -394,10 +394,13 @@ _GAME_POINTS = {"1-0": (2, 0), "0-1": (0, 2), "1/2-1/2": (1, 1)}
 def _performances(tournament: Tournament, participants) -> dict[int, int | None]:
     """Player id -> FIDE performance (ratings.performance) over the games the tournament
     rated: both players sat and a result was reached (RULES 7.1), so byes, forfeits and games
-    one player never sat at do not count; opponents at their start ratings. One query."""
+    one player never sat at do not count, nor any game of an annulled player, for either side
+    (RULES 15.5: rated for neither), who has no performance; opponents at their start
+    ratings. One query."""
     from games.models import Game
 
-    start = {p.player_id: p.start_rating for p in participants}
+    # An annulled player's games are left out as the rating leaves them (tournament_rate).
+    start = {p.player_id: p.start_rating for p in participants if not p.annulled}
     opponents: dict[int, list[int]] = {pid: [] for pid in start}
     halves: dict[int, int] = dict.fromkeys(start, 0)
     rows = Game.objects.filter(

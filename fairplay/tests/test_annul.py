@@ -4,10 +4,13 @@ and no game of theirs is rated; refusals save nothing."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
+from accounts.models import User
 from accounts.tests.factories import UserFactory
 from arena.models import Arena
 from arena.tests.factories import ArenaFactory
@@ -18,8 +21,14 @@ from fairplay.models import Review
 from fairplay.tests.factories import finished_game
 from games.models import Game
 from ratings.models import RatingChange, RatingPeriod
+from ratings.performance import performance
 from tournaments.models import Participant, Tournament
-from tournaments.selectors import annulled_results, engine_tournament, final_standings
+from tournaments.selectors import (
+    annulled_results,
+    engine_tournament,
+    final_standings,
+    run_standings,
+)
 from tournaments.tests.factories import tick
 from tournaments.tests.test_run import T0, make, run
 
@@ -91,6 +100,30 @@ def test_an_annulled_player_scores_nothing_and_no_game_of_theirs_is_rated():
             and g.result in ("1-0", "0-1", "1/2-1/2")
         ]
         assert change.games == len(rated)
+    # The performances are over the same games: the annulled player has none, and a game
+    # against them counts in no opponent's (RULES 4.10, 15.5).
+    starts = dict(
+        Participant.objects.filter(tournament=tournament).values_list("player_id", "start_rating")
+    )
+    rows = {r.username: r for r in run_standings(tournament)}
+    assert rows[cheat.player.username].performance is None
+    met_the_cheat = 0
+    for player_id in changes:
+        opponents, halves = [], 0
+        for g in finished:
+            if player_id not in (g.white_id, g.black_id) or not (g.white_sat and g.black_sat):
+                continue
+            if g.result not in ("1-0", "0-1", "1/2-1/2"):
+                continue
+            if cheat.player_id in (g.white_id, g.black_id):
+                met_the_cheat += 1
+                continue
+            white = g.white_id == player_id
+            opponents.append(starts[g.black_id if white else g.white_id])
+            halves += {"1-0": 2 if white else 0, "0-1": 0 if white else 2}.get(g.result, 1)
+        username = User.objects.get(pk=player_id).username
+        assert rows[username].performance == performance(opponents, Decimal(halves) / 2)
+    assert met_the_cheat  # the case this checks was there
 
 
 def test_who_may_annul_and_when(client):
