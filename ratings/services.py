@@ -76,6 +76,12 @@ class FinishedGame:
     # The game's own decision (`Game.rated_with_event`): its event rates it with the others as
     # one period (a round tournament), never on its own.
     with_event: bool = False
+    # The ratings each player held as the game opened (`Game.white_rating`): a game rated alone
+    # is a period of its own, rated at the ratings of its start (REI art. 4), not at those its
+    # players hold when it ends (another period of theirs may have been rated meanwhile).
+    # None: not kept (a game older than the column), the ratings as they are then.
+    white_rating: int | None = None
+    black_rating: int | None = None
 
     def halves_of(self, player_id: int) -> int:
         white, black = RESULT_HALVES[self.result]
@@ -137,6 +143,8 @@ def finished_game_of(game: Any) -> FinishedGame:
         white_sat=game.white_sat,
         black_sat=game.black_sat,
         with_event=game.rated_with_event,
+        white_rating=game.white_rating,
+        black_rating=game.black_rating,
     )
 
 
@@ -218,7 +226,8 @@ def game_rate(*, game: FinishedGame) -> RatingOutcome:
     """Rate one finished challenge or arena game on its own (RULES 7.1).
 
     Idempotent and safe under concurrency (module docstring). Both players' changes are
-    computed from the ratings read under lock, before either is written.
+    computed from the ratings the players held as the game opened (REI art. 4) and added to
+    their ratings read under lock, before either is written.
     """
     reason = game_not_rated_reason(game)
     if reason is None and game.with_event:
@@ -240,10 +249,16 @@ def game_rate(*, game: FinishedGame) -> RatingOutcome:
         if period is None:
             return RatingOutcome(Status.ALREADY_RATED)
         white, black = ratings[game.white_id], ratings[game.black_id]
+        # REI art. 4: the period's ratings are those held at its start, the game's opening;
+        # each change is then added to the rating as it is now (as a tournament's, below).
+        held = {
+            game.white_id: white.value if game.white_rating is None else game.white_rating,
+            game.black_id: black.value if game.black_rating is None else game.black_rating,
+        }
         results = {
             player.player_id: rate_period(
-                player.value,
-                [opponent.value],
+                held[player.player_id],
+                [held[opponent.player_id]],
                 Decimal(game.halves_of(player.player_id)) / 2,
             )
             for player, opponent in ((white, black), (black, white))

@@ -121,6 +121,25 @@ def test_second_game_uses_the_rating_the_first_one_left() -> None:
     assert list(rating.history.values_list("before", "after")) == [(1500, 1515), (1515, 1530)]
 
 
+def test_a_game_is_rated_at_the_ratings_held_as_it_opened() -> None:
+    """REI art. 4: the game is its own period. P and Q opened it at 1500 each; a tournament of
+    P's ended while it was played (+60 to 1560). P's win is worth 15 at 1500 v 1500 (12 at
+    1560 v 1500), added to P's 1560."""
+    p, q = PlayerFactory(), PlayerFactory()
+    RatingFactory(player=p, value=1560, peak=1560)
+    RatingFactory(player=q, value=1500, peak=1500)
+    game_rate(game=FinishedGameFactory(white_id=p.pk, black_id=q.pk, white_rating=1500,
+                                       black_rating=1500))  # fmt: skip
+    assert (rating_of(p.pk).value, rating_of(q.pk).value) == (1575, 1485)
+    assert list(rating_of(p.pk).history.values_list("before", "after", "delta")) == [
+        (1560, 1575, 15)
+    ]
+    # A game whose opening ratings were not kept is rated at the ratings as they are.
+    r = PlayerFactory()
+    game_rate(game=FinishedGameFactory(white_id=p.pk, black_id=r.pk))
+    assert rating_of(p.pk).value == 1575 + 12  # 1575 v 1500: PA 0,6, V = 30 × 0,4
+
+
 @pytest.mark.parametrize(
     ("overrides", "reason"),
     [
