@@ -75,7 +75,9 @@ def button_context(request: HttpRequest, game: Game) -> dict:
         # event's organizer watching reloads, as does a spectator, for whom the game's end
         # brings nothing to show yet.
         user = request.user
-        later = user.is_authenticated and (user.is_staff or user.pk in (game.white_id, game.black_id))
+        later = user.is_authenticated and (
+            user.is_staff or user.pk in (game.white_id, game.black_id)
+        )
         return {"game": game, "shown": False, "later": later}
     if not game.moves:
         return {"shown": False}

@@ -13,10 +13,10 @@ import pytest
 from django.urls import reverse
 from draughts.PDN import PDNReader
 
+from accounts.tests.factories import UserFactory
 from analysis import paste, views
 from analysis.models import GameAnalysis
 from analysis.tests.test_services import SCHOLAR, played
-from accounts.tests.factories import UserFactory
 from games.rules import variant
 from games.tests.factories import open_game
 
