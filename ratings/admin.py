@@ -16,6 +16,7 @@ from ratings.services import player_ratings_recompute
 CHANGE_FIELDS = (
     "period",
     "rating",
+    "held",
     "before",
     "after",
     "delta",

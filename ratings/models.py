@@ -129,6 +129,10 @@ class RatingChange(models.Model):
     )
     before = models.IntegerField(_("prima"))
     after = models.IntegerField(_("dopo"))
+    # REI art. 4: the rating the period was reckoned at, held fixed from its start (a
+    # tournament's first day, a game's opening); `before` is the rating the change was added to.
+    # None in a line written before it was kept.
+    held = models.IntegerField(_("punteggio del periodo"), null=True, blank=True)
     delta = models.IntegerField(_("variazione"))
     games = models.PositiveSmallIntegerField(_("partite"))
     score = models.DecimalField(_("punti (P)"), max_digits=6, decimal_places=1)

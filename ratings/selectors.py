@@ -185,18 +185,21 @@ def ratings_for(keys: Iterable[tuple[int, str, str]]) -> dict[tuple[int, str, st
 
 def game_rating_changes(game_ids: Iterable[int]) -> dict[int, dict[int, tuple[int, int | None]]]:
     """What rating each finished game was played at and what it changed: game id -> player id
-    -> (before, after). A game rated alone has its own change; a game rated with its
-    tournament as one period (RULES 7.1) has the rating of the tournament's start and no
-    change of its own (after None). Two queries, four with tournament games."""
+    -> (rating, rating + change). A game rated alone has the rating of its opening and its own
+    change; a game rated with its tournament as one period (RULES 7.1) has the rating of the
+    tournament's start and no change of its own (None). The rating is the one the period was
+    reckoned at (REI art. 4), else, in a line older than it, the one its change was added to.
+    Two queries, four with tournament games."""
     from games.models import Game
 
     ids = list(game_ids)
     changes: dict[int, dict[int, tuple[int, int | None]]] = {}
     rows = RatingChange.objects.filter(
         period__kind=RatingPeriod.Kind.GAME, period__source_id__in=ids
-    ).values_list("period__source_id", "rating__player_id", "before", "after")
-    for game_id, player_id, before, after in rows:
-        changes.setdefault(game_id, {})[player_id] = (before, after)
+    ).values_list("period__source_id", "rating__player_id", "held", "before", "delta")
+    for game_id, player_id, held, before, delta in rows:
+        at = before if held is None else held
+        changes.setdefault(game_id, {})[player_id] = (at, at + delta)
     with_event = dict(
         Game.objects.filter(pk__in=ids, rated_with_event=True).values_list("pk", "event_id")
     )
@@ -204,10 +207,10 @@ def game_rating_changes(game_ids: Iterable[int]) -> dict[int, dict[int, tuple[in
         periods = RatingChange.objects.filter(
             period__kind=RatingPeriod.Kind.TOURNAMENT,
             period__source_id__in=set(with_event.values()),
-        ).values_list("period__source_id", "rating__player_id", "before")
+        ).values_list("period__source_id", "rating__player_id", "held", "before")
         started: dict[int, dict[int, int]] = {}
-        for event_id, player_id, before in periods:
-            started.setdefault(event_id, {})[player_id] = before
+        for event_id, player_id, held, before in periods:
+            started.setdefault(event_id, {})[player_id] = before if held is None else held
         for game_id, event_id in with_event.items():
             for player_id, before in started.get(event_id, {}).items():
                 changes.setdefault(game_id, {})[player_id] = (before, None)

@@ -199,9 +199,10 @@ def _open_period(*, kind: str, source_id: int, variant: str, cadence: str) -> Ra
 
 
 def _apply(
-    *, rating: Rating, period: RatingPeriod, result: PeriodResult, games: int
+    *, rating: Rating, period: RatingPeriod, result: PeriodResult, games: int, held: int
 ) -> RatingChange:
-    """Add the period's change to the rating as it is now (locked) and record it."""
+    """Add the period's change, reckoned at the rating `held` (REI art. 4), to the rating as
+    it is now (locked) and record both."""
     before = rating.value
     rating.value = before + result.delta
     rating.games += games
@@ -213,6 +214,7 @@ def _apply(
         rating=rating,
         before=before,
         after=rating.value,
+        held=held,
         delta=result.delta,
         games=games,
         score=result.score,
@@ -264,7 +266,13 @@ def game_rate(*, game: FinishedGame) -> RatingOutcome:
             for player, opponent in ((white, black), (black, white))
         }
         changes = tuple(
-            _apply(rating=r, period=period, result=results[r.player_id], games=1)
+            _apply(
+                rating=r,
+                period=period,
+                result=results[r.player_id],
+                games=1,
+                held=held[r.player_id],
+            )
             for r in (white, black)
         )
     logger.info("rated game %s: %s", game.game_id, [(c.before, c.after) for c in changes])
@@ -326,6 +334,7 @@ def tournament_rate(*, tournament: FinishedTournament) -> RatingOutcome:
                 period=period,
                 result=results[player],
                 games=len(opponents[player]),
+                held=tournament.start_ratings[player],
             )
             for player in sorted(results)
         )

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from games.rules.timecontrol import TimeControl
 from ratings.models import Rating, RatingChange, RatingPeriod
-from ratings.selectors import rating_value, ratings_at, ratings_snapshot
+from ratings.selectors import game_rating_changes, rating_value, ratings_at, ratings_snapshot
 from ratings.services import (
     GameResult,
     NotRatedReason,
@@ -128,12 +128,16 @@ def test_a_game_is_rated_at_the_ratings_held_as_it_opened() -> None:
     p, q = PlayerFactory(), PlayerFactory()
     RatingFactory(player=p, value=1560, peak=1560)
     RatingFactory(player=q, value=1500, peak=1500)
-    game_rate(game=FinishedGameFactory(white_id=p.pk, black_id=q.pk, white_rating=1500,
-                                       black_rating=1500))  # fmt: skip
+    game = FinishedGameFactory(white_id=p.pk, black_id=q.pk, white_rating=1500, black_rating=1500)
+    game_rate(game=game)
     assert (rating_of(p.pk).value, rating_of(q.pk).value) == (1575, 1485)
-    assert list(rating_of(p.pk).history.values_list("before", "after", "delta")) == [
-        (1560, 1575, 15)
+    assert list(rating_of(p.pk).history.values_list("held", "before", "after", "delta")) == [
+        (1500, 1560, 1575, 15)
     ]
+    # The game's page shows it played at 1500 each, and what it changed.
+    assert game_rating_changes([game.game_id]) == {
+        game.game_id: {p.pk: (1500, 1515), q.pk: (1500, 1485)}
+    }
     # A game whose opening ratings were not kept is rated at the ratings as they are.
     r = PlayerFactory()
     game_rate(game=FinishedGameFactory(white_id=p.pk, black_id=r.pk))
@@ -283,7 +287,12 @@ def test_tournament_is_one_period_with_start_ratings_and_art_11() -> None:
     assert not rating_of(C).history.get().first_protected
     # B: PA 1,1; V = 30 x (1,5 - 1,1) = +12, added to the 1700 B holds now.
     b_change = rating_of(B).history.get()
-    assert (b_change.before, b_change.after, b_change.delta) == (1700, 1712, 12)
+    assert (b_change.held, b_change.before, b_change.after, b_change.delta) == (
+        1500,
+        1700,
+        1712,
+        12,
+    )
     # D: PA 1,1; V = 30 x (0,5 - 1,1) = -18.
     assert rating_of(D).value == 1482
     assert RatingPeriod.objects.get().kind == "tournament"
@@ -413,3 +422,22 @@ def test_ratings_at_reads_the_past_from_the_ledger() -> None:
     assert at(middle - timedelta(hours=1)) == {player.pk: 1500}
     assert at(middle) == {player.pk: 1515}
     assert at(timezone.now()) == {player.pk: 1530}
+
+
+def test_a_tournament_game_shows_the_rating_of_the_tournaments_start() -> None:
+    """RULES 7.1: a game rated with its tournament shows the rating the period was reckoned at
+    (its start), not the one its change was added to, and no change of its own."""
+    from games.models import Game
+    from games.tests.factories import open_game
+
+    tournament, (A, B, C, D) = four_player_tournament()
+    tournament_rate(tournament=tournament)
+    game = open_game(
+        white=Rating.objects.get(player_id=B).player, black=Rating.objects.get(player_id=C).player
+    )
+    Game.objects.filter(pk=game.pk).update(
+        status="finished", result="1/2-1/2", rated_with_event=True,
+        event_id=tournament.tournament_id,
+    )  # fmt: skip
+    shown = game_rating_changes([game.pk])[game.pk]
+    assert (shown[B], shown[C]) == ((1500, None), (1500, None))  # B holds 1712 now
