@@ -8,7 +8,7 @@ import csv
 import io
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
 from events.pairing.checker import rule_of
 from events.pairing.checks import hard_rule_violations
@@ -338,8 +338,17 @@ def rating_report(
                 fide_rating=fide or None,
                 fide_games=len(fide_opponents),
                 fide_score=fide_score,
+                # Rounded half up, as the performance (ratings.performance): Python's round()
+                # goes to even, and an average of 2000.5 beside a performance of 2001 at 50 %
+                # would disagree.
                 fide_average=(
-                    round(sum(fide_opponents) / len(fide_opponents)) if fide_opponents else None
+                    int(
+                        (Decimal(sum(fide_opponents)) / len(fide_opponents)).quantize(
+                            Decimal(1), rounding=ROUND_HALF_UP
+                        )
+                    )
+                    if fide_opponents
+                    else None
                 ),
                 performance=performance(fide_opponents, fide_score) if fide_opponents else None,
             )

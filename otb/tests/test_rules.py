@@ -147,6 +147,16 @@ def test_the_winner_never_loses_points_and_fide_performance():
     assert (b.change, b.new_rating) == (Decimal(12), 1712)
 
 
+def test_the_fide_average_and_performance_round_alike():
+    # Opponents 2000 and 2001, 1 point of 2: p = 0,5, dp = 0, so the performance is the
+    # average, 2000,5, rounded half up to 2001 in both columns (not 2000 and 2001).
+    x, *_ = rating_report(
+        [(1, "X", 2000, 2000), (2, "A", 2000, 2000), (3, "B", 2000, 2001)],
+        [RatedGame(1, 2, 2), RatedGame(3, 1, 2)],
+    )
+    assert (x.fide_games, x.fide_score, x.fide_average, x.performance) == (2, 1, 2001, 2001)
+
+
 def test_draughts_without_an_initial_figure_leaves_the_unrated_out():
     lines = rating_report(
         [(1, "A", None, 1800), (2, "B", None, None)], [RatedGame(1, 2, 2)], unrated=None
