@@ -94,29 +94,48 @@ def swiss_standings(tournament: Tournament) -> list[Standing]:
 
 
 def round_robin_standings(tournament: Tournament) -> list[Standing]:
-    """RULES 4.10 round robin: points, wins, head-to-head among the tied, Berger number."""
+    """RULES 4.10 round robin: points, wins, head-to-head among the tied (again among those
+    still tied, and so on), Berger number."""
     figures = _figures(tournament)
     names = {e.number: e.name for e in tournament.entrants}
     tied: dict[tuple[int, int], list[int]] = defaultdict(list)
     for number, f in figures.items():
         tied[(f.points, f.wins)].append(number)
-    head_to_head: dict[int, int] = defaultdict(int)
+    # Each player's head-to-head points at each pass: among the whole tied group first, then
+    # among those still level with them alone, until a pass separates nobody more.
+    passes: dict[int, list[int]] = defaultdict(list)
     for group in tied.values():
-        if len(group) < 2:
-            continue
-        members = set(group)
-        for g in tournament.games:
-            if g.white in members and g.black in members:
-                head_to_head[g.white] += g.white_points
-                head_to_head[g.black] += g.black_points
+        _head_to_head(tournament, group, passes)
 
     def key(number: int) -> tuple:
         f = figures[number]
         # The Berger number is the last criterion, so no two players ever tie.
-        return (-f.points, -f.wins, -head_to_head[number], number)
+        return (-f.points, -f.wins, tuple(-h for h in passes[number]), number)
 
     order = sorted(figures, key=key)
-    return _ranked(order, key, figures, names, head_to_head)
+    # The table shows the first pass, among all the players tied on points and wins.
+    shown = {number: h[0] for number, h in passes.items() if h}
+    return _ranked(order, key, figures, names, defaultdict(int, shown))
+
+
+def _head_to_head(tournament: Tournament, group: list[int], passes: dict[int, list[int]]) -> None:
+    """RULES 4.10 Decision: head-to-head points among `group`, appended to each member's
+    passes; then again among each set of them still level, when it is smaller than `group`."""
+    if len(group) < 2:
+        return
+    members = set(group)
+    scored = dict.fromkeys(group, 0)
+    for g in tournament.games:
+        if g.white in members and g.black in members:
+            scored[g.white] += g.white_points
+            scored[g.black] += g.black_points
+    level: dict[int, list[int]] = defaultdict(list)
+    for number in group:
+        passes[number].append(scored[number])
+        level[scored[number]].append(number)
+    for still_tied in level.values():
+        if len(still_tied) < len(group):
+            _head_to_head(tournament, still_tied, passes)
 
 
 def _ranked(

@@ -78,6 +78,28 @@ def test_round_robin_order_uses_wins_then_head_to_head_then_berger_number():
     assert {s.player: s.head_to_head for s in table} == {3: 2, 2: 0, 1: 2, 4: 0}
 
 
+def test_round_robin_head_to_head_is_applied_again_among_those_still_tied():
+    """RULES 4.10 Decision: six players, A C B D E F by Berger number; A, B, C, D tied on 5
+    points (2/1/0) and 2 wins. Among the four: A 5, B 3, C 3, D 1. B and C still level: among those
+    two alone B beat C, so B is second though C has the lower Berger number."""
+    a, c, b, d, e, f = 1, 2, 3, 4, 5, 6
+    won = {  # the first player's points against the second (2 win, 1 draw)
+        (a, b): 2, (a, c): 1, (a, d): 2, (b, c): 2, (b, d): 1, (c, d): 2,
+        (a, e): 0, (a, f): 0, (b, e): 2, (b, f): 0, (c, e): 2, (c, f): 0,
+        (d, e): 2, (d, f): 2, (e, f): 1,
+    }  # fmt: skip
+    games = tuple(
+        GameResult(round_number, white, black, points, 2 - points)
+        for round_number, ((white, black), points) in enumerate(won.items(), start=1)
+    )
+    table = round_robin_standings(Tournament(entrants(6), 15, games))
+    tied = [s for s in table if s.player in (a, b, c, d)]
+    assert {(s.points, s.wins) for s in tied} == {(5, 2)}
+    assert [s.player for s in tied] == [a, b, c, d]
+    assert [s.rank for s in tied] == [2, 3, 4, 5]  # F, who beat all four, is first
+    assert {s.player: s.head_to_head for s in tied} == {a: 5, b: 3, c: 3, d: 1}
+
+
 def test_round_robin_berger_number_breaks_a_complete_tie():
     games = (GameResult(1, 1, 2, 1, 1), GameResult(1, 3, 4, 1, 1))
     table = round_robin_standings(Tournament(entrants(4), 3, games))
