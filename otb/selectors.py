@@ -97,7 +97,9 @@ def engine_tournament(tournament: OtbTournament, *, before_round: int | None = N
     }
     for p in players:
         for n in range(1, held + 1):
-            kind = requested.get((p.pk, n))
+            # RULES 13.4, 13.5: a requested bye is for a player taking part in its round; a
+            # withdrawal from an earlier round holds to the end, and its bye scores nothing.
+            kind = requested.get((p.pk, n)) if p.plays_in(n) else None
             if kind:
                 bye_kind, points = BYE_KINDS[kind]
                 byes.append(Bye(n, p.number, bye_kind, points))
@@ -228,10 +230,10 @@ def not_playing(tournament: OtbTournament, round_number: int) -> list[tuple[OtbP
     }
     out = []
     for p in numbered_players(tournament):
-        if p.pk in requested:
+        if not p.plays_in(round_number):
+            out.append((p, "—"))  # RULES 13.5: withdrawn, their requested bye void
+        elif p.pk in requested:
             out.append((p, "½" if requested[p.pk] == OtbBye.HALF else "0"))
-        elif not p.plays_in(round_number):
-            out.append((p, "—"))
     return out
 
 
@@ -268,8 +270,8 @@ def cross_table(
         w, bl = mine[b.result]
         cells[(b.white.number, n)] = CrossCell(w, "w", rank_of.get(b.black.number, ""))
         cells[(b.black.number, n)] = CrossCell(bl, "b", rank_of.get(b.white.number, ""))
-    for bye in OtbBye.objects.filter(player__tournament=tournament):
-        if bye.player.number:
+    for bye in OtbBye.objects.filter(player__tournament=tournament).select_related("player"):
+        if bye.player.number and bye.player.plays_in(bye.round_number):  # RULES 13.5
             cells[(bye.player.number, bye.round_number)] = CrossCell(
                 "½" if bye.kind == OtbBye.HALF else "0", ""
             )

@@ -320,3 +320,35 @@ def test_a_draughts_report_has_the_fid_performance_and_no_variation():
         assert (w.performance, b.performance) == (rating[b.number] + 800, rating[w.number] - 800)
     unrated.refresh_from_db()  # numbered when round 1 was paired
     assert lines[unrated.number].fide_rating is None and lines[unrated.number].fide_games == 0
+
+
+def play(tournament, by, number: int, typed: str = "1") -> None:
+    services.round_pair(tournament_id=tournament.pk, by=by)
+    services.round_publish(tournament_id=tournament.pk, by=by, number=number)
+    type_all(tournament, by, number, typed)
+
+
+def test_a_requested_bye_of_a_withdrawn_player_scores_nothing():
+    # RULES 13.4, 13.5: the half-point bye is for a player taking part; a withdrawal from an
+    # earlier round holds to the end.
+    organizer = UserFactory()
+    tournament = field(organizer, n=8, rounds_wanted=4)
+    play(tournament, organizer, 1)
+    x = tournament.players.get(number=8)
+    services.bye_request(
+        tournament_id=tournament.pk, by=organizer, player_id=x.pk, round_number=3, kind="half"
+    )
+    services.player_withdraw(
+        tournament_id=tournament.pk, by=organizer, player_id=x.pk, from_round=2
+    )
+    after_one = selectors.engine_tournament(tournament).scores_after(1)[8]
+    for number in (2, 3):
+        play(tournament, organizer, number)
+    engine = selectors.engine_tournament(tournament)
+    assert engine.scores_after(3)[8] == after_one
+    assert not [b for b in engine.byes if b.player == 8]
+    assert [why for p, why in selectors.not_playing(tournament, 3) if p.pk == x.pk] == ["—"]
+    tournament.refresh_from_db()
+    _numbers, rows = selectors.cross_table(tournament)
+    (cells,) = [c for row, c in rows if row.player.pk == x.pk]
+    assert cells[2].text == ""
