@@ -237,6 +237,56 @@ def player_return(*, tournament_id: int, by, player_id: int) -> None:
     _changed(tournament)
 
 
+def _rounds_known(tournament: OtbTournament) -> int | None:
+    """The number of rounds, when already known: fixed at round 1 (RULES 13.2), or typed for
+    a forced Swiss before it."""
+    if tournament.total_rounds:
+        return tournament.total_rounds
+    if tournament.format_choice == FormatChoice.SWISS and tournament.rounds_wanted:
+        return tournament.rounds_wanted
+    return None
+
+
+def _check_early_byes(tournament: OtbTournament) -> None:
+    """RULES 13.4 Decision: the byes asked before round 1, checked once the format and the
+    rounds are fixed. One that does not fit them is not dropped nor changed: round 1 is not
+    paired, and the refusal names each, for the arbiter to cancel or change it."""
+    total = tournament.total_rounds
+    byes = OtbBye.objects.filter(player__tournament=tournament).select_related("player")
+    wrong = [
+        b
+        for b in byes.order_by("round_number", "player__last_name", "player__first_name")
+        if b.player.plays_in(b.round_number)
+        and (
+            tournament.format == ROUND_ROBIN
+            or b.round_number > total
+            or (b.kind == OtbBye.HALF and b.round_number == total)
+        )
+    ]
+    if not wrong:
+        return
+    listed = "; ".join(
+        _("%(name)s, turno %(n)d") % {"name": b.player, "n": b.round_number}
+        + (" (½)" if b.kind == OtbBye.HALF else "")
+        for b in wrong
+    )
+    if tournament.format == ROUND_ROBIN:
+        raise OtbError(
+            _(
+                "Il torneo risulta un girone all'italiana, dove non si chiede il riposo: "
+                "annulla i riposi richiesti, poi abbina il turno 1: %(byes)s."
+            )
+            % {"byes": listed}
+        )
+    raise OtbError(
+        _(
+            "Il torneo risulta di %(n)d turni e nell'ultimo il riposo richiesto vale zero punti "
+            "(RULES 13.4): annulla o cambia questi riposi, poi abbina il turno 1: %(byes)s."
+        )
+        % {"n": total, "byes": listed}
+    )
+
+
 @locks.atomic
 def bye_request(*, tournament_id: int, by, player_id: int, round_number: int, kind: str) -> None:
     """RULES 13.4: a round not yet paired; half a point in any round but the last."""
@@ -248,9 +298,10 @@ def bye_request(*, tournament_id: int, by, player_id: int, round_number: int, ki
         raise OtbError(_("Nel girone all'italiana non si chiede il riposo: il calendario è fisso."))
     if round_number <= _paired_rounds(tournament):
         raise OtbError(_("Il turno %(n)d è già abbinato.") % {"n": round_number})
-    if tournament.total_rounds and round_number > tournament.total_rounds:
-        raise OtbError(_("Il torneo ha %(n)d turni.") % {"n": tournament.total_rounds})
-    if kind == OtbBye.HALF and tournament.total_rounds and round_number == tournament.total_rounds:
+    total = _rounds_known(tournament)
+    if total and round_number > total:
+        raise OtbError(_("Il torneo ha %(n)d turni.") % {"n": total})
+    if kind == OtbBye.HALF and round_number == total:
         raise OtbError(_("Nell'ultimo turno il riposo richiesto vale zero punti (RULES 13.4)."))
     if not player.plays_in(round_number):
         raise OtbError(
@@ -303,6 +354,7 @@ def _start(tournament: OtbTournament) -> None:
         tournament.total_rounds = tournament.rounds_wanted or rounds
         if tournament.total_rounds >= n:
             raise OtbError(_("Troppi turni per %(n)d giocatori.") % {"n": n})
+    _check_early_byes(tournament)
     # Lim 10.5: the colour of #1 in round 1, by lot.
     tournament.first_colour = LOT.choice("WB")
     players.sort(

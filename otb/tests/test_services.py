@@ -352,3 +352,47 @@ def test_a_requested_bye_of_a_withdrawn_player_scores_nothing():
     _numbers, rows = selectors.cross_table(tournament)
     (cells,) = [c for row, c in rows if row.player.pk == x.pk]
     assert cells[2].text == ""
+
+
+def test_byes_asked_before_round_1_are_checked_when_the_format_is_fixed():
+    # RULES 13.4: requested byes are Swiss only, worth half a point in any round but the last.
+    # Before round 1 the format and the rounds may be unknown: round 1 is then not paired while
+    # a bye does not fit them, and the refusal names it (Decision, RULES 13.4).
+    organizer = UserFactory()
+    tournament = field(organizer, n=5, format_choice="auto", rounds_wanted=None)
+    p = tournament.players.order_by("pk").first()
+    services.bye_request(
+        tournament_id=tournament.pk, by=organizer, player_id=p.pk, round_number=2, kind="half"
+    )
+    with pytest.raises(OtbError, match=r"girone all'italiana.*Gioc0 N, turno 2"):
+        services.round_pair(tournament_id=tournament.pk, by=organizer)
+    tournament.refresh_from_db()
+    assert (tournament.format, tournament.total_rounds, tournament.status) == ("", None, "entries")
+    assert not tournament.rounds.exists() and not tournament.players.filter(number__gt=0)
+    services.bye_cancel(tournament_id=tournament.pk, by=organizer, player_id=p.pk, round_number=2)
+    assert services.round_pair(tournament_id=tournament.pk, by=organizer).number == 1
+
+
+def test_a_half_point_bye_in_the_last_round_is_refused_once_the_rounds_are_known():
+    organizer = UserFactory()
+    typed = field(organizer, n=8, format_choice="swiss", rounds_wanted=5)
+    p = typed.players.order_by("pk").first()
+    ask = dict(tournament_id=typed.pk, by=organizer, player_id=p.pk)
+    with pytest.raises(OtbError, match="ultimo turno il riposo richiesto vale zero"):
+        services.bye_request(**ask, round_number=5, kind=OtbBye.HALF)
+    with pytest.raises(OtbError, match="Il torneo ha 5 turni"):
+        services.bye_request(**ask, round_number=6, kind=OtbBye.ZERO)
+    assert not OtbBye.objects.filter(player=p).exists()
+    # A forced Swiss without a typed count: ⌈log₂ 8⌉ + 2 = 5 rounds, known at round 1.
+    computed = field(organizer, n=8, format_choice="swiss", rounds_wanted=None)
+    q = computed.players.order_by("pk").first()
+    services.bye_request(
+        tournament_id=computed.pk, by=organizer, player_id=q.pk, round_number=5, kind="half"
+    )
+    with pytest.raises(OtbError, match=r"5 turni.*Gioc0 N, turno 5 \(½\)"):
+        services.round_pair(tournament_id=computed.pk, by=organizer)
+    assert not computed.rounds.exists()
+    services.bye_request(
+        tournament_id=computed.pk, by=organizer, player_id=q.pk, round_number=5, kind="zero"
+    )
+    services.round_pair(tournament_id=computed.pk, by=organizer)
