@@ -630,6 +630,17 @@ def result_set(*, tournament_id: int, by, number: int, board: int, typed: str) -
         return ResultSaved(row)
     warning = ""
     later = tournament.rounds.filter(number__gt=number).exists()
+    if result == "" and later:
+        # RULES 13.8 Decision: once the next round is paired a result is corrected, never
+        # cleared: a round is paired on complete results (13.6), and a game without one would
+        # be no meeting for the rounds to come (Lim 2).
+        raise OtbError(
+            _(
+                "Il turno %(m)d è già abbinato: il risultato si corregge, non si cancella "
+                "(1, 0, =, +, - o 00)."
+            )
+            % {"m": number + 1}
+        )
     if row.result and later:
         warning = _(
             "Risultato corretto dopo l'abbinamento del turno %(m)d: la classifica è ricalcolata, "

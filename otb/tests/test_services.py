@@ -396,3 +396,29 @@ def test_a_half_point_bye_in_the_last_round_is_refused_once_the_rounds_are_known
         tournament_id=computed.pk, by=organizer, player_id=q.pk, round_number=5, kind="zero"
     )
     services.round_pair(tournament_id=computed.pk, by=organizer)
+
+
+def test_a_result_is_cleared_only_while_no_later_round_is_paired():
+    # RULES 13.6: a round is paired on complete results; Lim 2: never a rematch. A result
+    # cleared after the next round was paired would leave a game no meeting (Decision, 13.8).
+    organizer = UserFactory()
+    tournament = field(organizer, n=6, rounds_wanted=2)
+    play(tournament, organizer, 1)
+    clear = dict(tournament_id=tournament.pk, by=organizer, number=1, board=1)
+    services.result_set(**clear, typed=" ")
+    first = tournament.rounds.get(number=1)
+    assert first.boards.get(board=1).result == ""
+    assert first.record[-1]["what"] == "correction" and first.record[-1]["to"] == ""
+    with pytest.raises(OtbError, match="Il turno 1 non ha ancora tutti i risultati"):
+        services.round_pair(tournament_id=tournament.pk, by=organizer)
+    services.result_set(**clear, typed="1")
+    play(tournament, organizer, 2)
+    tournament.refresh_from_db()
+    assert tournament.status == "finished"
+    with pytest.raises(OtbError, match="Il turno 2 è già abbinato: il risultato si corregge"):
+        services.result_set(**clear, typed="")
+    assert tournament.rounds.get(number=1).boards.get(board=1).result == "1-0"
+    # The last round's result cleared: the tournament is running again until it is typed.
+    services.result_set(tournament_id=tournament.pk, by=organizer, number=2, board=1, typed="")
+    tournament.refresh_from_db()
+    assert tournament.status == "running"
