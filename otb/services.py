@@ -462,7 +462,9 @@ def _write_boards(round_: OtbRound, pairing: Pairing, before) -> None:
         OtbBoard(round=round_, board=i, white=by_number[g.white], black=by_number[g.black])
         for i, g in enumerate(games, start=1)
     ]
-    if pairing.bye is not None:
+    # RULES 13.5: a withdrawal holds to the end; the rest a Berger round gives a withdrawn
+    # player is no bye (it would score a win): they are simply out of the round.
+    if pairing.bye is not None and by_number[pairing.bye].plays_in(round_.number):
         boards.append(OtbBoard(round=round_, board=len(games) + 1, white=by_number[pairing.bye]))
     round_.boards.all().delete()
     OtbBoard.objects.bulk_create(boards)

@@ -10,10 +10,12 @@ import pytest
 
 from accounts.tests.factories import UserFactory
 from events.kinds import open_live_event
+from events.pairing.trf import read_trf
 from otb import selectors, services
 from otb.models import OtbBoard, OtbBye, OtbPlayer
 from otb.rules import PlayerRow
 from otb.services import OtbError, OtbOptions
+from otb.trf import otb_trf
 
 pytestmark = pytest.mark.django_db
 
@@ -422,3 +424,40 @@ def test_a_result_is_cleared_only_while_no_later_round_is_paired():
     services.result_set(tournament_id=tournament.pk, by=organizer, number=2, board=1, typed="")
     tournament.refresh_from_db()
     assert tournament.status == "running"
+
+
+def test_a_withdrawn_player_gets_no_berger_bye_in_a_round_robin():
+    # RULES 13.5: in a round robin a withdrawn player's remaining games are lost by forfeit and
+    # the withdrawal holds to the end: the rest the Berger table gives them scores nothing.
+    from events.pairing.berger import berger_schedule
+
+    organizer = UserFactory()
+    tournament = field(organizer, n=5, format_choice="auto", rounds_wanted=None)
+
+    def play_blank_boards(number):
+        services.round_pair(tournament_id=tournament.pk, by=organizer)
+        services.round_publish(tournament_id=tournament.pk, by=organizer, number=number)
+        for board in tournament.rounds.get(number=number).boards.exclude(black=None):
+            if not board.result:  # the forfeits of the withdrawal are written already
+                services.result_set(
+                    tournament_id=tournament.pk, by=organizer, number=number,
+                    board=board.board, typed="=",
+                )  # fmt: skip
+
+    for number in (1, 2):
+        play_blank_boards(number)
+    resting = berger_schedule(5)[3].bye  # who rests in round 4
+    x = tournament.players.get(number=resting)
+    services.player_withdraw(
+        tournament_id=tournament.pk, by=organizer, player_id=x.pk, from_round=3
+    )
+    before = selectors.engine_tournament(tournament).scores_after(2)[resting]
+    for number in (3, 4, 5):
+        play_blank_boards(number)
+    tournament.refresh_from_db()  # the colour of #1 drawn when round 1 was paired
+    engine = selectors.engine_tournament(tournament)
+    assert engine.scores_after(5)[resting] == before
+    fourth = tournament.rounds.get(number=4)
+    assert not fourth.boards.filter(black=None).exists()
+    assert [why for p, why in selectors.not_playing(tournament, 4) if p.pk == x.pk] == ["—"]
+    assert read_trf(otb_trf(tournament)) == engine  # RULES 13.10: it reads back the same
