@@ -63,7 +63,8 @@ def numbered_players(tournament: OtbTournament) -> list[OtbPlayer]:
 
 def engine_tournament(tournament: OtbTournament, *, before_round: int | None = None) -> Tournament:
     """The tournament as the engine sees it (events/pairing/model.py): the rounds before
-    `before_round` (every round when None), with the players who will not be paired in
+    `before_round` (every published round when None: a draft is in no standings nor TRF,
+    RULES 13.6, 13.10; the rounds before one being paired are all published), with the players who will not be paired in
     `before_round` announced absent (late entries not yet in, withdrawals, requested byes).
 
     Byes: the pairing-allocated one is a board without Black (worth a win, Lim 1); a requested
@@ -73,6 +74,8 @@ def engine_tournament(tournament: OtbTournament, *, before_round: int | None = N
     rounds = list(tournament.rounds.all())
     if before_round is not None:
         rounds = [r for r in rounds if r.number < before_round]
+    else:
+        rounds = [r for r in rounds if r.status == OtbRound.Status.PUBLISHED]
     held = max((r.number for r in rounds), default=0)
     numbers = {p.pk: p.number for p in players}
     games: list[GameResult] = []
@@ -154,7 +157,7 @@ def _points(units: float) -> str:
 
 
 def standings(tournament: OtbTournament) -> list[StandingRow]:
-    """RULES 4.10 through the engine, every result typed so far."""
+    """RULES 4.10 through the engine, every result typed so far in the published rounds."""
     if not tournament.format:
         return []
     engine = engine_tournament(tournament)
@@ -251,7 +254,8 @@ def cross_table(
     colour and the result ("12b1", "+", "½H")."""
     rows = standings(tournament)
     rank_of = {r.player.number: r.rank for r in rows}
-    rounds = list(tournament.rounds.order_by("number"))
+    # RULES 13.6: the public printouts show only published rounds.
+    rounds = list(tournament.rounds.filter(status=OtbRound.Status.PUBLISHED).order_by("number"))
     cells: dict[tuple[int, int], CrossCell] = {}
     mine = {
         "1-0": ("1", "0"),

@@ -461,3 +461,27 @@ def test_a_withdrawn_player_gets_no_berger_bye_in_a_round_robin():
     assert not fourth.boards.filter(black=None).exists()
     assert [why for p, why in selectors.not_playing(tournament, 4) if p.pk == x.pk] == ["—"]
     assert read_trf(otb_trf(tournament)) == engine  # RULES 13.10: it reads back the same
+
+
+def test_a_draft_round_is_in_no_standings_cross_table_or_trf():
+    # RULES 13.6: the public page shows only published rounds; RULES 13.10: the TRF reads back
+    # to the same tournament. A draft's bye and requested byes score nothing until published.
+    organizer = UserFactory()
+    tournament = field(organizer, n=8, rounds_wanted=3)
+    play(tournament, organizer, 1)
+    p = tournament.players.get(number=1)  # 7 paired in round 2: one gets the bye
+    services.bye_request(
+        tournament_id=tournament.pk, by=organizer, player_id=p.pk, round_number=2, kind="half"
+    )
+    tournament.refresh_from_db()
+    published = {r.player.number: r.points for r in selectors.standings(tournament)}
+    services.round_pair(tournament_id=tournament.pk, by=organizer)
+    assert tournament.rounds.get(number=2).boards.filter(black=None).exists()  # a bye in it
+    assert {r.player.number: r.points for r in selectors.standings(tournament)} == published
+    numbers, _rows = selectors.cross_table(tournament)
+    assert numbers == [1]
+    read = read_trf(otb_trf(tournament))
+    assert read.rounds_held == 1 and all(b.round == 1 for b in read.byes)
+    services.round_publish(tournament_id=tournament.pk, by=organizer, number=2)
+    assert selectors.cross_table(tournament)[0] == [1, 2]
+    assert {r.player.number: r.points for r in selectors.standings(tournament)}[1] != published[1]
