@@ -329,8 +329,10 @@ def bye_cancel(*, tournament_id: int, by, player_id: int, round_number: int) -> 
 
 def _start(tournament: OtbTournament) -> None:
     """Round 1: the format, the number of rounds and the pairing numbers are fixed (RULES
-    13.2, 13.3): rating descending (the pairing rating), then name."""
-    players = list(tournament.players.all())
+    13.2, 13.3): rating descending (the pairing rating), then name. Only the players present
+    count (RULES 13.2 by 4.3: registered and not withdrawn at the start); one withdrawn before
+    round 1 gets no pairing number, so no column of forfeits nor a place in the TRF."""
+    players = [p for p in tournament.players.all() if p.plays_in(1)]
     if len(players) < 2:
         raise OtbError(_("Servono almeno due giocatori."))
     forced = tournament.format_choice

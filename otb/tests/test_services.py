@@ -485,3 +485,27 @@ def test_a_draft_round_is_in_no_standings_cross_table_or_trf():
     services.round_publish(tournament_id=tournament.pk, by=organizer, number=2)
     assert selectors.cross_table(tournament)[0] == [1, 2]
     assert {r.player.number: r.points for r in selectors.standings(tournament)}[1] != published[1]
+
+
+def test_a_player_withdrawn_before_round_1_does_not_count_for_the_format():
+    # RULES 13.2, 4.3: the format follows the players present, registered and not withdrawn.
+    organizer = UserFactory()
+    tournament = field(organizer, n=7, format_choice="auto", rounds_wanted=None)
+    gone = tournament.players.order_by("pk").first()
+    services.player_withdraw(
+        tournament_id=tournament.pk, by=organizer, player_id=gone.pk, from_round=None
+    )
+    services.round_pair(tournament_id=tournament.pk, by=organizer)
+    tournament.refresh_from_db()
+    assert (tournament.format, tournament.total_rounds) == ("round_robin", 5)  # 6 present
+    gone.refresh_from_db()
+    assert gone.number == 0 and len(selectors.numbered_players(tournament)) == 6
+    assert not tournament.rounds.get(number=1).boards.filter(result__in=["+-", "-+"]).exists()
+    assert "\n062 6\n" in otb_trf(tournament)
+    # A withdrawal from a later round leaves the player present at the start.
+    later = field(organizer, n=7, format_choice="auto", rounds_wanted=None)
+    stays = later.players.order_by("pk").first()
+    services.player_withdraw(tournament_id=later.pk, by=organizer, player_id=stays.pk, from_round=3)
+    services.round_pair(tournament_id=later.pk, by=organizer)
+    later.refresh_from_db()
+    assert (later.format, later.total_rounds) == ("swiss", 5)
