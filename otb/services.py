@@ -414,6 +414,7 @@ def round_pair(*, tournament_id: int, by) -> OtbRound:
             else s
             for s in states
         ]
+        waived = False
         try:
             try:
                 pairing = pair_round(paired_states, spec)
@@ -421,11 +422,14 @@ def round_pair(*, tournament_id: int, by) -> OtbRound:
                 if not prohibited:
                     raise
                 pairing = pair_round(states, spec)  # RULES 13.7: the prohibitions give way
+                waived = True
         except NoLegalPairing:
             raise OtbError(
                 _("Nessun abbinamento rispetta le regole assolute (Lim 11): il torneo finisce qui.")
             ) from None
         record = {"what": "paired", "by": by.username, "at": _now(), "boards": _describe(pairing)}
+        if waived:
+            record["prohibitions_waived"] = True  # the round's record says so (RULES 13.6)
     round_ = OtbRound.objects.create(tournament=tournament, number=number, record=[record])
     _write_boards(round_, pairing, selectors.engine_tournament(tournament, before_round=number))
     _changed(tournament)
@@ -528,6 +532,14 @@ def round_exchange(
     if first == second:
         raise OtbError(_("Scegli due giocatori diversi."))
     boards = list(round_.boards.select_related("white", "black"))
+    # RULES 13.7: an exchange that *makes* a prohibited pair breaks the rule; one the pairing
+    # already has (the engine's, when the prohibitions gave way) is no new breach.
+    paired = {frozenset((b.white.number, b.black.number)) for b in boards if b.black is not None}
+    prohibited = [
+        (a, b, why)
+        for a, b, why in selectors.prohibited_for(tournament, number)
+        if frozenset((a, b)) not in paired
+    ]
     slots: dict[int, tuple[OtbBoard, str]] = {}
     for b in boards:
         slots[b.white.number] = (b, "white")
@@ -545,9 +557,7 @@ def round_exchange(
         bye=next((b.white.number for b in boards if b.black is None), None),
     )
     states, spec = _states(tournament, number)
-    broken = tuple(
-        judge_pairing(states, spec, pairing, selectors.prohibited_for(tournament, number))
-    )
+    broken = tuple(judge_pairing(states, spec, pairing, prohibited))
     refused = bool(broken) and not override
     entry = {
         "what": "exchange",

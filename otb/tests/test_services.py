@@ -509,3 +509,38 @@ def test_a_player_withdrawn_before_round_1_does_not_count_for_the_format():
     services.round_pair(tournament_id=later.pk, by=organizer)
     later.refresh_from_db()
     assert (later.format, later.total_rounds) == ("swiss", 5)
+
+
+def test_when_the_prohibitions_give_way_only_an_exchange_making_such_a_pair_breaks_them():
+    # RULES 13.7: if no pairing keeps the prohibitions, the round is paired without them; an
+    # exchange that *makes* a prohibited pair breaks RULES 13.7, not one that keeps the
+    # engine's.
+    organizer = UserFactory()
+    tournament = services.otb_create(
+        organizer=organizer, data=options(rounds_wanted=2, prohibited_rounds=1)
+    )
+    services.players_import(
+        tournament_id=tournament.pk,
+        by=organizer,
+        text="cognome;nome;elo_italia;famiglia\n"
+        "Rossi;A;2000;Rossi\nRossi;B;1900;Rossi\nRossi;C;1800;Rossi\nVerdi;D;1700;\n",
+    )
+    services.round_pair(tournament_id=tournament.pk, by=organizer)
+    round_one = tournament.rounds.get(number=1)
+    assert round_one.record[0]["prohibitions_waived"] is True
+    pairs = {
+        frozenset((b.white.number, b.black.number))
+        for b in round_one.boards.select_related("white", "black")
+    }
+    assert pairs == {frozenset((1, 3)), frozenset((2, 4))}
+    for first, second in ((2, 4), (1, 3)):  # colours swapped on each board
+        judgement = services.round_exchange(
+            tournament_id=tournament.pk, by=organizer, number=1, first=first, second=second
+        )
+        assert judgement.applied and judgement.broken == ()
+    # 3 for 4: 1-4 and 2-3, a Rossi pair the engine did not make.
+    refused = services.round_exchange(
+        tournament_id=tournament.pk, by=organizer, number=1, first=3, second=4
+    )
+    assert not refused.applied and len(refused.broken) == 1  # the colours follow the lot
+    assert re.fullmatch(r"RULES 13\.7: (2-3|3-2) stessa famiglia", refused.broken[0])
