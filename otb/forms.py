@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.models import Variant
 from otb.models import FormatChoice, OtbBye, OtbPlayer
-from otb.rules import PlayerRow
+from otb.rules import MAX_FIDE_ID, MAX_ROUNDS, PlayerRow
 from ratings.models import CadenceChoice
 
 
@@ -62,7 +62,9 @@ class PlayerForm(forms.Form):
     )
     fsi_card = forms.CharField(label=_("Tessera FSI"), max_length=20, required=False)
     fid_card = forms.CharField(label=_("Tessera F.I.D."), max_length=20, required=False)
-    fide_id = forms.IntegerField(label=_("FIDE ID"), min_value=1, required=False)
+    fide_id = forms.IntegerField(
+        label=_("FIDE ID"), min_value=1, max_value=MAX_FIDE_ID, required=False
+    )  # RULES 13.10: the TRF's 11 columns
     club = forms.CharField(label=_("Circolo"), max_length=60, required=False)
     province = forms.RegexField(
         label=_("Provincia"), regex=r"^[A-Za-z]{2}$", max_length=2, required=False
@@ -116,13 +118,17 @@ class ImportForm(forms.Form):
 class WithdrawForm(forms.Form):
     player = forms.TypedChoiceField(label=_("Giocatore"), coerce=int)
     from_round = forms.IntegerField(
-        label=_("Dal turno"), min_value=1, required=False, help_text=_("Vuoto: dal prossimo.")
+        label=_("Dal turno"),
+        min_value=1,
+        max_value=MAX_ROUNDS,
+        required=False,
+        help_text=_("Vuoto: dal prossimo."),
     )
 
 
 class ByeForm(forms.Form):
     player = forms.TypedChoiceField(label=_("Giocatore"), coerce=int)
-    round_number = forms.IntegerField(label=_("Turno"), min_value=1)
+    round_number = forms.IntegerField(label=_("Turno"), min_value=1, max_value=MAX_ROUNDS)
     kind = forms.ChoiceField(label=_("Vale"), choices=OtbBye.KINDS)
 
 

@@ -69,6 +69,10 @@ CSV_COLUMNS = (
     "utente",
 )
 MAX_CSV_PLAYERS = 1000
+# The TRF-16 writes a FIDE id in 11 columns (RULES 13.10): a longer one is refused, not cut.
+MAX_FIDE_ID = 10**11 - 1
+# A round number: at most 999 rounds (a round robin of the 1000 players a tournament takes).
+MAX_ROUNDS = 999
 MAX_CSV_CHARS = 300_000
 
 
@@ -129,7 +133,7 @@ def _number(
 ) -> int | None:
     if value == "":
         return None
-    if not value.isdigit():
+    if not (value.isascii() and value.isdigit()):  # "²".isdigit(), but int("²") fails
         raise CsvError(line, f"{column}: «{value}» non è un numero")
     number = int(value)
     if not low <= number <= high:
@@ -192,7 +196,7 @@ def read_players_csv(text: str) -> list[PlayerRow]:
                 birth_year=_number(get("anno_nascita"), line, "anno_nascita", 1900, 2100),
                 fsi_card=get("tessera_fsi"),
                 fid_card=get("tessera_fid"),
-                fide_id=_number(get("fide_id"), line, "fide_id", 1, 10**12),
+                fide_id=_number(get("fide_id"), line, "fide_id", 1, MAX_FIDE_ID),
                 club=get("circolo"),
                 province=province,
                 family=get("famiglia"),

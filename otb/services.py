@@ -221,6 +221,9 @@ def player_withdraw(*, tournament_id: int, by, player_id: int, from_round: int |
             _("Il turno %(n)d è già abbinato: il ritiro vale dal turno %(m)d.")
             % {"n": from_round, "m": first_free}
         )
+    total = _rounds_known(tournament)
+    if total and from_round > total:
+        raise OtbError(_("Il torneo ha %(n)d turni.") % {"n": total})
     player.withdrawn_from = from_round
     player.save(update_fields=["withdrawn_from"])
     _changed(tournament)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from events.pairing.trf import one_line, write_trf
 from otb import selectors
 from otb.models import OtbTournament
+from otb.rules import MAX_FIDE_ID
 
 FEDERATION = "ITA"  # RULES 13.10 Decision: the players of an Italian club's tournament
 
@@ -52,7 +53,9 @@ def otb_trf(tournament: OtbTournament) -> str:
                 line = _put(line, 10, p.sex)
             line = _put(line, 54, FEDERATION)
             if p.fide_id:
-                line = _put(line, 58, f"{p.fide_id:>11d}"[-11:])
+                if p.fide_id > MAX_FIDE_ID:  # as the engine's writer: never cut nor shifted
+                    raise ValueError(f"player {p.number}: the FIDE id does not fit its columns")
+                line = _put(line, 58, f"{p.fide_id:>11d}")
             if p.birth_year:
                 line = _put(line, 70, f"{p.birth_year:04d}/00/00")
             line = _put(line, 86, f"{rank.get(p.number, 0):4d}")

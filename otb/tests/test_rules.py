@@ -162,3 +162,19 @@ def test_draughts_without_an_initial_figure_leaves_the_unrated_out():
         [(1, "A", None, 1800), (2, "B", None, None)], [RatedGame(1, 2, 2)], unrated=None
     )
     assert [(x.games, x.new_rating, x.fide_games) for x in lines] == [(0, None, 0), (0, None, 0)]
+
+
+@pytest.mark.parametrize(
+    ("cell", "message"),
+    [
+        ("1234567890123", "riga 2: fide_id: 1234567890123 non è tra 1 e 99999999999"),
+        ("²", "riga 2: fide_id: «²» non è un numero"),
+        ("１２", "riga 2: fide_id: «１２» non è un numero"),
+    ],
+)
+def test_a_csv_fide_id_fits_the_trf_and_only_ascii_digits_are_numbers(cell, message):
+    # RULES 13.3: a broken line is refused naming it; RULES 13.10: the TRF's FIDE id column
+    # holds 11 digits, so a longer id is refused rather than cut.
+    with pytest.raises(CsvError) as error:
+        read_players_csv(f"cognome;fide_id\nRossi;{cell}\n")
+    assert str(error.value) == message

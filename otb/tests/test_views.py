@@ -124,3 +124,28 @@ def test_a_refused_exchange_says_why_and_stays_in_the_round_s_record(client):
     record = response.context["rnd"].record
     assert [e["what"] for e in record] == ["paired", "exchange"] and record[1]["refused"]
     assert "RIFIUTATO" in response.text.split('data-testid="otb-record"')[1]
+
+
+def test_numbers_too_large_for_their_columns_are_form_errors_not_failures(client):
+    # Bad input: a clear error and nothing saved (a number past its column was a 500).
+    organizer = UserFactory()
+    tournament = field(organizer)
+    client.force_login(organizer)
+    player = tournament.players.order_by("pk").first()
+
+    def post(action, data):
+        return client.post(reverse("otb:action", args=[tournament.pk, action]), data)
+
+    response = post("ritiro", {"w-player": player.pk, "w-from_round": "40000"})
+    assert response.status_code == 400
+    response = post("riposo", {"b-player": player.pk, "b-round_number": "40000", "b-kind": "half"})
+    assert response.status_code == 400
+    response = post("giocatore", {"p-last_name": "Lungo", "p-fide_id": "9" * 20})
+    assert response.status_code == 400
+    response = post("giocatore", {"p-last_name": "Lungo", "p-fide_id": "1234567890123"})
+    assert response.status_code == 400  # a FIDE id has at most 11 digits (the TRF's column)
+    response = post("ritiro", {"w-player": player.pk, "w-from_round": "9"})
+    assert "Il torneo ha 4 turni" in client.get(response.url).text  # a Swiss of 4 typed
+    player.refresh_from_db()
+    assert player.withdrawn_from is None and not player.byes.exists()
+    assert tournament.players.count() == 8
