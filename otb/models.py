@@ -70,6 +70,8 @@ class OtbTournament(models.Model):
     status = models.CharField(
         _("stato"), max_length=10, choices=Status.choices, default=Status.ENTRIES
     )
+    # Lim 11: no legal pairing existed, so it ended after the rounds played (its pages say so).
+    ended_early = models.BooleanField(_("finito prima (Lim 11)"), default=False)
     # Grows with every change pushed to the public page (STYLE 4).
     version = models.PositiveIntegerField(_("versione"), default=0)
     created_at = models.DateTimeField(_("aperto il"), auto_now_add=True)

@@ -385,8 +385,9 @@ def _states(tournament: OtbTournament, number: int) -> tuple[list[PlayerState], 
 
 
 @locks.atomic
-def round_pair(*, tournament_id: int, by) -> OtbRound:
-    """RULES 13.6: the next round, paired by the engine, as a draft to check and publish."""
+def round_pair(*, tournament_id: int, by) -> OtbRound | None:
+    """RULES 13.6: the next round, paired by the engine, as a draft to check and publish.
+    None when no pairing keeps the absolute rules: then the tournament ends (Lim 11)."""
     tournament = _lock(tournament_id, by)
     last = selectors.last_round(tournament)
     if last is None:
@@ -427,9 +428,13 @@ def round_pair(*, tournament_id: int, by) -> OtbRound:
                 pairing = pair_round(states, spec)  # RULES 13.7: the prohibitions give way
                 waived = True
         except NoLegalPairing:
-            raise OtbError(
-                _("Nessun abbinamento rispetta le regole assolute (Lim 11): il torneo finisce qui.")
-            ) from None
+            # Lim 11: the tournament ends after the rounds already played, and says so.
+            tournament.total_rounds = number - 1
+            tournament.status = OtbTournament.Status.FINISHED
+            tournament.ended_early = True
+            tournament.save(update_fields=["total_rounds", "status", "ended_early"])
+            _changed(tournament)
+            return None
         record = {"what": "paired", "by": by.username, "at": _now(), "boards": _describe(pairing)}
         if waived:
             record["prohibitions_waived"] = True  # the round's record says so (RULES 13.6)

@@ -185,6 +185,9 @@ def desk_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
             done = _("Coarbitro tolto.")
         elif action == "abbina":
             round_ = services.round_pair(tournament_id=pk, by=user)
+            if round_ is None:
+                messages.warning(request, _ended_early(tournament_id=pk))
+                return redirect("otb:desk", pk)
             messages.success(
                 request, _("Turno %(n)d abbinato: controllalo e pubblicalo.") % {"n": round_.number}
             )
@@ -197,6 +200,14 @@ def desk_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
         if done:
             messages.success(request, done)
     return redirect("otb:desk", pk)
+
+
+def _ended_early(*, tournament_id: int) -> str:
+    rounds = OtbTournament.objects.values_list("total_rounds", flat=True).get(pk=tournament_id)
+    return _(
+        "Nessun abbinamento rispetta le regole assolute (Lim 11): il torneo è finito dopo il "
+        "turno %(n)d."
+    ) % {"n": rounds}
 
 
 def _round(tournament: OtbTournament, number: int) -> OtbRound:

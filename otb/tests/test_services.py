@@ -544,3 +544,35 @@ def test_when_the_prohibitions_give_way_only_an_exchange_making_such_a_pair_brea
     )
     assert not refused.applied and len(refused.broken) == 1  # the colours follow the lot
     assert re.fullmatch(r"RULES 13\.7: (2-3|3-2) stessa famiglia", refused.broken[0])
+
+
+def test_with_no_legal_pairing_the_tournament_ends_and_says_so(monkeypatch, client):
+    # Lim 11: if no pairing satisfies rule 2, the tournament ends after the rounds already
+    # played and says so on its page.
+    from django.urls import reverse
+
+    from events.pairing.lim import NoLegalPairing
+
+    organizer = UserFactory()
+    tournament = field(organizer, n=8, rounds_wanted=4)
+    for number in (1, 2):
+        play(tournament, organizer, number)
+
+    def stuck(*args, **kwargs):
+        raise NoLegalPairing("no pairing")
+
+    monkeypatch.setattr(services, "pair_round", stuck)
+    client.force_login(organizer)
+    response = client.post(reverse("otb:action", args=[tournament.pk, "abbina"]), follow=True)
+    assert "(Lim 11): il torneo è finito dopo il turno 2." in response.text
+    tournament.refresh_from_db()
+    assert (tournament.status, tournament.total_rounds, tournament.ended_early) == (
+        "finished", 2, True
+    )  # fmt: skip
+    assert tournament.rounds.count() == 2
+    page = client.get(reverse("otb:public", args=[tournament.pk])).text
+    assert "finito dopo il turno 2" in page and "Lim 11" in page
+    desk = client.get(reverse("otb:desk", args=[tournament.pk])).text
+    assert "finito dopo il turno 2" in desk and 'data-testid="otb-pair"' not in desk
+    with pytest.raises(OtbError, match="Tutti i turni sono stati giocati"):
+        services.round_pair(tournament_id=tournament.pk, by=organizer)
