@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from datetime import timedelta
+
 from django.conf import settings
-from django.db.models import DateTimeField, DurationField, ExpressionWrapper, F, Func
 from django.utils.translation import gettext as _
 
-from arena.models import Arena, Entry
+from arena.models import DURATION_MAX, Arena, Entry
 
 
 def entrants(arena_ids: Iterable[int]):
@@ -21,27 +22,23 @@ def entrants(arena_ids: Iterable[int]):
 def busy(player_ids: Iterable[int], start, end) -> dict[int, str]:
     """RULES 16.6: those of the players entered in an arena not over whose time (its start to
     its end, RULES 8) overlaps [start, end) (events.kinds `busy`). One query from the players'
-    entries, the window in SQL."""
-    ends_at = ExpressionWrapper(
-        F("arena__starts_at")
-        + Func(
-            F("arena__duration_minutes"),
-            template="make_interval(mins => %(expressions)s)",
-            output_field=DurationField(),
-        ),
-        output_field=DateTimeField(),
-    )
+    entries: the arenas starting before `end` and late enough to reach `start` at their longest
+    (DURATION_MAX), the exact end then read on each (SQL's interval arithmetic differs from one
+    database to another, and `make run` may serve SQLite)."""
     rows = (
-        Entry.objects.filter(player_id__in=list(player_ids), arena__starts_at__lt=end)
+        Entry.objects.filter(
+            player_id__in=list(player_ids),
+            arena__starts_at__lt=end,
+            arena__starts_at__gt=start - timedelta(minutes=DURATION_MAX),
+        )
         .exclude(arena__status__in=[Arena.Status.FINISHED, Arena.Status.CANCELLED])
-        .alias(arena_end=ends_at)
-        .filter(arena_end__gt=start)
         .order_by("arena__starts_at", "arena_id")
-        .values_list("player_id", "arena__name")
+        .values_list("player_id", "arena__name", "arena__starts_at", "arena__duration_minutes")
     )
     found: dict[int, str] = {}
-    for player_id, name in rows:
-        found.setdefault(player_id, name)
+    for player_id, name, starts_at, minutes in rows:
+        if starts_at + timedelta(minutes=minutes) > start:
+            found.setdefault(player_id, name)
     return found
 
 

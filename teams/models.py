@@ -8,7 +8,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
-from django.db.models import DateTimeField, DurationField, ExpressionWrapper, F, Func, Q
+from django.db.models import DateTimeField, DurationField, ExpressionWrapper, F, Q, Value
 from django.utils.translation import gettext_lazy as _
 
 from events.models import Event
@@ -33,8 +33,11 @@ def expected_end(prefix: str = "") -> ExpressionWrapper:
         * F(prefix + "legs")
         * (F(prefix + "base_seconds") + ESTIMATED_MOVES * F(prefix + "increment_seconds"))
     )
-    duration = Func(
-        seconds, template="make_interval(secs => %(expressions)s)", output_field=DurationField()
+    # A second times the count, in Django's own duration arithmetic: the same SQL's interval
+    # function differs from one database to another (`make run` may serve SQLite).
+    duration = ExpressionWrapper(
+        Value(timedelta(seconds=1), output_field=DurationField()) * seconds,
+        output_field=DurationField(),
     )
     return ExpressionWrapper(F(prefix + "starts_at") + duration, output_field=DateTimeField())
 
