@@ -10,6 +10,7 @@ the group lives in the Redis channel layer.
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import parse_qs
 
 from games import services
 from games.models import Game
@@ -58,6 +59,11 @@ class GameConsumer(LiveConsumer):
     game_id: int
     user_id: int | None
     is_player: bool = False
+    # `?watch`: a board that only follows the game (an event's or a match's top boards). Its
+    # viewer is never present at the game through it, even one of its players: a player looking
+    # at their club's match page has not sat at their board (RULES 3, 16.5), and it acts on
+    # nothing.
+    watching: bool = False
 
     async def connect(self) -> None:
         """One read of the game: a round start connects every player at once, and each read
@@ -66,6 +72,9 @@ class GameConsumer(LiveConsumer):
         the state read is the socket's first message. A player's presence, recorded next, is
         pushed to everyone (this socket included) as a newer state."""
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        self.watching = "watch" in parse_qs(
+            self.scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True
+        )
         user = self.scope.get("user")
         self.user_id = user.pk if user is not None and user.is_authenticated else None
         await self.join(services.group_name(self.game_id))
@@ -75,7 +84,10 @@ class GameConsumer(LiveConsumer):
             return
         await self.accept()
         await self.send_json(state)
-        self.is_player = self.user_id in (state["white"]["id"], state["black"]["id"])
+        self.is_player = not self.watching and self.user_id in (
+            state["white"]["id"],
+            state["black"]["id"],
+        )
         if self.is_player:
             ProcessConnections.add(self.channel_name)
             # A presence push that cannot be published (Redis away) still reaches this socket.
@@ -98,6 +110,9 @@ class GameConsumer(LiveConsumer):
             await self.send(text_data=message["text"])
 
     async def _act(self, message: dict[str, Any], service, **kwargs: Any) -> None:
+        if self.watching:
+            await self.send_error("watching", "this socket only follows the game", message)
+            return
         try:
             await call(
                 service,

@@ -187,6 +187,35 @@ async def test_player_socket_is_a_presence_row_refreshed_by_the_heartbeat(monkey
     assert not await database_sync_to_async(Connection.objects.exists)()
 
 
+async def test_a_watching_socket_follows_the_game_and_never_sits_its_player():
+    """`?watch` (an event's or a match's top boards): the game's own player watching from such
+    a page is not present at it — never sat (RULES 3, 16.5) — and acts on nothing; their moves
+    from the board still reach the board that watches."""
+    from live.models import Connection
+
+    game, white, black = await new_game()
+    communicator = WebsocketCommunicator(application, f"/ws/game/{game.pk}/?watch")
+    communicator.scope["user"] = white
+    connected, _ = await communicator.connect()
+    assert connected
+    first = await communicator.receive_json_from(timeout=5)
+    assert first["type"] == "state" and not first["white"]["connected"]
+    await communicator.send_json_to({"type": "move", "ply": 0, "move": "e2e4", "id": 1})
+    refused = await receive_until(communicator, lambda m: m["type"] == "error")
+    assert (refused["code"], refused.get("id")) == ("watching", 1)
+    assert not await database_sync_to_async(Connection.objects.exists)()
+    stored = await database_sync_to_async(Game.objects.get)(pk=game.pk)
+    assert (stored.ply, stored.white_sat, stored.black_sat) == (0, False, False)
+    # Played from the player's own board, the move reaches the watching one.
+    board = await connect(game.pk, white)
+    await board.send_json_to({"type": "move", "ply": 0, "move": "e2e4"})
+    await receive_until(communicator, at_ply(1))
+    await board.disconnect()
+    await communicator.disconnect()
+    stored = await database_sync_to_async(Game.objects.get)(pk=game.pk)
+    assert (stored.ply, stored.white_sat, stored.black_sat) == (1, True, False)
+
+
 async def test_a_connect_reads_the_game_once_and_sends_it_first(monkeypatch):
     """A round start connects every player at once: each socket reads its game once (before,
     twice), its first message is that state, and a player's presence follows as a newer one.

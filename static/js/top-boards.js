@@ -31,7 +31,8 @@ async function follow(view, list) {
   if (entry.stopped) return;
   let version = -1;
   show(link.dataset.fen, link.dataset.last);
-  entry.socket = window.LiveSocket.open(`/ws/game/${gameId}/`, {
+  // `?watch`: a player of the game looking at this page has not sat at their board.
+  entry.socket = window.LiveSocket.open(`/ws/game/${gameId}/?watch`, {
     message(m) {
       if ((m.type !== "state" && m.type !== "played") || m.version <= version) return;
       version = m.version;
