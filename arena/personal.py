@@ -4,7 +4,6 @@ when (the reminders, events.reminders)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-
 from datetime import timedelta
 
 from django.conf import settings
