@@ -125,6 +125,13 @@ def test_a_club_from_its_founding_to_its_chat(site, browser, monkeypatch):
         box.fill("Giovedì torneo sociale alle 21!")
         box.press("Enter")
         expect(other.get_by_test_id("chat-line")).to_contain_text("Giovedì torneo sociale")
+        # Closed by an officer: the members read who closed it — a club has no organizer.
+        boss.get_by_test_id("chat-toggle").click()
+        expect(other.get_by_test_id("chat-closed")).to_have_text(
+            "I responsabili del circolo hanno chiuso la chat."
+        )
+        boss.get_by_test_id("chat-toggle").click()
+        expect(other.get_by_test_id("chat-closed")).to_be_hidden()
         # Removed from the club, the member's open chat says so and closes (RULES 12.5).
         clubs_services.member_remove(club_id=club.pk, by=founder, user_id=asker.pk)
         expect(other.get_by_test_id("chat-ended")).to_contain_text("Non sei più socio")

@@ -3,8 +3,11 @@
 // line, a room closed or opened, a line removed. Every text is written as text, never as HTML.
 const panel = document.getElementById("chat");
 
+// A place may have its own words for a key (`data-t-closed-club`: a club's chat is closed by
+// its officers, not by an organizer); the panel's common ones otherwise.
 function t(key, value) {
-  const text = panel.dataset["t" + key.replace(/(^|-)([a-z])/g, (_m, _d, c) => c.toUpperCase())] || "";
+  const word = (k) => panel.dataset["t" + k.replace(/(^|-)([a-z])/g, (_m, _d, c) => c.toUpperCase())];
+  const text = word(key + "-" + panel.dataset.place) || word(key) || "";
   return value === undefined ? text : text.replace("%s", value);
 }
 
