@@ -70,7 +70,7 @@ def test_top_boards_follow_the_moves_and_the_standings_show_the_ratings(site, br
         )
         expect(board).to_have_attribute("href", f"/games/{first.pk}/")
         expect(board.locator("cg-board piece")).to_have_count(32)  # a chessground, view only
-        socket_open(page, f"/ws/game/{first.pk}/")
+        socket_open(page, f"/ws/game/{first.pk}/?watch")
 
         # A move on the board moves the mini board, without a reload.
         game_move(game_id=first.pk, user_id=first.white_id, expected_ply=0, move="e2e4")
@@ -140,7 +140,7 @@ def test_draughts_top_boards_are_small_read_only_boards(site, browser):
         board = page.get_by_test_id("top-board").first
         expect(board).to_have_attribute("data-game", str(first.pk))
         expect(board.locator("svg.draughts-svg circle.piece")).to_have_count(24)
-        socket_open(page, f"/ws/game/{first.pk}/")
+        socket_open(page, f"/ws/game/{first.pk}/?watch")
         game_move(game_id=first.pk, user_id=first.white_id, expected_ply=0, move="22-18")
         expect(board).to_have_attribute("data-fen", re.compile(r"W18|,18[,:]"))
         expect(board.locator("svg .sq.last")).to_have_count(2)
