@@ -360,8 +360,9 @@ def _start(tournament: OtbTournament) -> None:
         if tournament.total_rounds >= n:
             raise OtbError(_("Troppi turni per %(n)d giocatori.") % {"n": n})
     _check_early_byes(tournament)
-    # Lim 10.5: the colour of #1 in round 1, by lot.
-    tournament.first_colour = LOT.choice("WB")
+    # Lim 10.5: the colour of #1 in round 1, by lot — a Swiss's. A round robin's colours are
+    # the Berger table's, #1 first-named, White, in round 1 (RULES 5.1): its TRF says so (152).
+    tournament.first_colour = "W" if tournament.format == ROUND_ROBIN else LOT.choice("WB")
     players.sort(
         key=lambda p: (
             -(selectors.pairing_rating(p) or 0),

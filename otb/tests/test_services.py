@@ -277,6 +277,8 @@ def test_a_round_robin_follows_the_berger_table():
     # FSI table for 6 (5 players and a rest): round 1 is 1-6 (1 rests), 2-5, 3-4.
     pairs = {(b.white.number, b.black.number if b.black else None) for b in boards}
     assert pairs == {(2, 5), (3, 4), (1, None)}
+    # No lot for #1's colour: the table's, White in round 1, as its TRF says (152).
+    assert tournament.first_colour == "W"
     with pytest.raises(OtbError, match="Berger"):
         services.round_exchange(
             tournament_id=tournament.pk, by=organizer, number=1, first=2, second=3

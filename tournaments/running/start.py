@@ -83,7 +83,11 @@ def tournament_start(*, tournament_id: int, now: datetime | None = None) -> bool
         # floor (a casual tournament has none), and its page says so.
         tournament.rated, tournament.rated_switched_off = True, False
         tournament.rated_by_double_games = True
-    tournament.first_colour = lot.choice((model.WHITE, model.BLACK))  # Lim 10.5
+    # Lim 10.5: the colour of #1 in round 1, by lot — a Swiss's. A round robin's colours are
+    # the Berger table's, #1 first-named, White, in round 1 (RULES 5.1): its TRF says so (152).
+    tournament.first_colour = (
+        model.WHITE if plan.format == ROUND_ROBIN else lot.choice((model.WHITE, model.BLACK))
+    )
     tournament.seed = lot.randrange(2**62)
     tournament.started_at = now
     tournament.announced_end = now + plan.rounds * round_slot(tournament)

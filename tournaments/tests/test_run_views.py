@@ -76,6 +76,8 @@ def test_finished_round_robin_has_cross_table_player_pages_and_exports(client):
     assert client.get(reverse("tournaments:round", args=[tournament.pk, 9])).status_code == 404
     trf = client.get(reverse("tournaments:trf", args=[tournament.pk])).content.decode()
     assert trf.startswith("012 ") and trf.count("\n001 ") + trf.startswith("001") == 5
+    # The colours are the Berger table's, #1 White in round 1, whatever a Swiss's lot says.
+    assert "\n152 W\n" in trf and "\nXXC white1" in trf
     pdn = client.get(reverse("tournaments:games", args=[tournament.pk])).content.decode()
     assert pdn.count("[Event") == 10 or pdn.count("[White") == 10
 
