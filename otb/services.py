@@ -149,6 +149,10 @@ def _new_player(tournament: OtbTournament, row: PlayerRow) -> OtbPlayer:
     if row.username:
         user = get_user_model().objects.filter(username__iexact=row.username).first()
         if user is None:
+            if not row.line:  # typed at the desk, not a CSV line
+                raise OtbError(
+                    _("Nessun utente del sito si chiama «%(name)s».") % {"name": row.username}
+                )
             raise OtbError(
                 _("Riga %(line)d: nessun giocatore del sito si chiama «%(name)s».")
                 % {"line": row.line, "name": row.username}

@@ -149,3 +149,39 @@ def test_numbers_too_large_for_their_columns_are_form_errors_not_failures(client
     player.refresh_from_db()
     assert player.withdrawn_from is None and not player.byes.exists()
     assert tournament.players.count() == 8
+
+
+def test_a_player_with_an_unknown_site_user_keeps_what_was_typed(client):
+    # The desk's add-player form: the error under its field, in the form's words, the typed
+    # fields still there, nothing saved.
+    organizer = UserFactory()
+    tournament = field(organizer)
+    client.force_login(organizer)
+    response = client.post(
+        reverse("otb:action", args=[tournament.pk, "giocatore"]),
+        {
+            "p-last_name": "Tale",
+            "p-first_name": "Nessuno",
+            "p-club": "Sede",
+            "p-username": "nessuno_tale",
+        },
+    )
+    assert response.status_code == 400
+    form = response.context["player_form"]
+    assert form.errors == {"username": ["Nessun utente del sito si chiama «nessuno_tale»."]}
+    page = response.text
+    assert 'value="Tale"' in page and 'value="Nessuno"' in page and 'value="nessuno_tale"' in page
+    assert '<div id="id_p-username_error"><p class="error" role="alert">Nessun utente' in page
+    assert "Riga 0" not in page
+    assert tournament.players.count() == 8
+    # A refusal of the service (a late entry while the round is a draft) keeps them too.
+    services.round_pair(tournament_id=tournament.pk, by=organizer)
+    response = client.post(
+        reverse("otb:action", args=[tournament.pk, "giocatore"]),
+        {"p-last_name": "Tardi", "p-first_name": "Arrivato"},
+    )
+    assert response.status_code == 400 and 'value="Tardi"' in response.text
+    assert response.context["player_form"].non_field_errors() == [
+        "Il turno 1 è in bozza: annulla l'abbinamento o pubblicalo, poi iscrivi."
+    ]
+    assert tournament.players.count() == 8
