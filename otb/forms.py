@@ -1,4 +1,4 @@
-"""Forms of the arbiter's table (RULES 13). They check fields; the services decide."""
+"""Forms of the arbiter's table (regola 13). They check fields; the services decide."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ class OtbForm(forms.Form):
         min_value=1,
         max_value=30,
         required=False,
-        help_text=_("Vuoto: li decide il sito dal numero dei giocatori (RULES 4.4)."),
+        help_text=_("Vuoto: li decide il sito dal numero dei giocatori (regola 4.4)."),
     )
     venue = forms.CharField(label=_("Sede di gioco"), max_length=120, required=False)
     starts_on = forms.DateField(label=_("Primo giorno"), widget=DateInput)

@@ -288,7 +288,7 @@ def _check_early_byes(tournament: OtbTournament) -> None:
     raise OtbError(
         _(
             "Il torneo risulta di %(n)d turni e nell'ultimo il riposo richiesto vale zero punti "
-            "(RULES 13.4): annulla o cambia questi riposi, poi abbina il turno 1: %(byes)s."
+            "(regola 13.4): annulla o cambia questi riposi, poi abbina il turno 1: %(byes)s."
         )
         % {"n": total, "byes": listed}
     )
@@ -309,7 +309,7 @@ def bye_request(*, tournament_id: int, by, player_id: int, round_number: int, ki
     if total and round_number > total:
         raise OtbError(_("Il torneo ha %(n)d turni.") % {"n": total})
     if kind == OtbBye.HALF and round_number == total:
-        raise OtbError(_("Nell'ultimo turno il riposo richiesto vale zero punti (RULES 13.4)."))
+        raise OtbError(_("Nell'ultimo turno il riposo richiesto vale zero punti (regola 13.4)."))
     if not player.plays_in(round_number):
         raise OtbError(
             _("%(name)s non gioca il turno %(n)d.") % {"name": player, "n": round_number}

@@ -118,7 +118,7 @@ def test_a_refused_exchange_says_why_and_stays_in_the_round_s_record(client):
         {"first": b1.black.number, "second": kin.number},
         follow=True,
     )
-    assert "RULES 13.7" in response.text and "forzatura esplicita" in response.text
+    assert "regola 13.7" in response.text and "forzatura esplicita" in response.text
     after = tournament.rounds.get(number=1).boards.order_by("board")
     assert [(b.white_id, b.black_id) for b in after] == pairs  # the pairing is untouched
     record = response.context["rnd"].record
@@ -185,3 +185,23 @@ def test_a_player_with_an_unknown_site_user_keeps_what_was_typed(client):
         "Il turno 1 è in bozza: annulla l'abbinamento o pubblicalo, poi iscrivi."
     ]
     assert tournament.players.count() == 8
+
+
+def test_rule_references_read_as_the_site_words_them(client, settings):
+    # "regola 13.4" in Italian, "rule 13.4" in English: never the code's "RULES 13.4".
+    organizer = UserFactory()
+    tournament = field(organizer)
+    client.force_login(organizer)
+    services.round_pair(tournament_id=tournament.pk, by=organizer)
+    pages = {
+        "new": reverse("otb:new"),
+        "desk": reverse("otb:desk", args=[tournament.pk]),
+        "elo": reverse("otb:elo", args=[tournament.pk]),
+    }
+    for language, word in (("it", "regola"), ("en", "rule")):
+        client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+        text = {name: client.get(url).text for name, url in pages.items()}
+        assert f"({word} 4.4)" in text["new"]
+        assert f"({word} 13.3)" in text["desk"] and f"({word} 13.4)" in text["desk"]
+        assert f"({word} 13.10)" in text["elo"]
+        assert not [name for name, page in text.items() if "RULES" in page]
