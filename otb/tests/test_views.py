@@ -3,6 +3,8 @@ for htmx, every printout."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
@@ -205,3 +207,36 @@ def test_rule_references_read_as_the_site_words_them(client, settings):
         assert f"({word} 13.3)" in text["desk"] and f"({word} 13.4)" in text["desk"]
         assert f"({word} 13.10)" in text["elo"]
         assert not [name for name, page in text.items() if "RULES" in page]
+
+
+def _forms_validated_by_the_browser(page: str) -> list[str]:
+    """The opening tags of the page's forms with a field to type in and no `novalidate`."""
+    found = []
+    for form in re.findall(r"<form\b.*?</form>", page, flags=re.S):
+        tag = form[: form.index(">") + 1]
+        typed = re.search(r'<(select|textarea)\b|<input\b(?![^>]*type="hidden")', form)
+        if typed and "novalidate" not in tag:
+            found.append(tag)
+    return found
+
+
+def test_the_forms_leave_their_errors_to_the_site_not_the_browser(client):
+    # The browser's own bubbles ("Please fill out this field.") would come before the site's
+    # Italian errors under the fields: every form with a field is `novalidate`.
+    organizer = UserFactory()
+    tournament = field(organizer)
+    client.force_login(organizer)
+    services.round_pair(tournament_id=tournament.pk, by=organizer)
+    draft = client.get(reverse("otb:round", args=[tournament.pk, 1])).text
+    services.round_publish(tournament_id=tournament.pk, by=organizer, number=1)
+    published = client.get(reverse("otb:round", args=[tournament.pk, 1])).text
+    pages = {
+        "new": client.get(reverse("otb:new")).text,
+        "desk": client.get(reverse("otb:desk", args=[tournament.pk])).text,
+        "draft": draft,
+        "published": published,
+    }
+    assert 'data-testid="otb-exchange"' in draft and 'name="typed"' in published
+    assert {name: _forms_validated_by_the_browser(page) for name, page in pages.items()} == {
+        name: [] for name in pages
+    }
