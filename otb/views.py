@@ -226,6 +226,7 @@ def _sheet_context(tournament: OtbTournament, round_: OtbRound, **extra) -> dict
         "rnd": round_,
         "rows": selectors.board_rows(round_),
         "absent": selectors.not_playing(tournament, round_.number),
+        "record": selectors.round_record(round_),
         "exchange_form": extra.pop("exchange_form", None) or forms.ExchangeForm(),
         "later": tournament.rounds.filter(number__gt=round_.number).exists(),
         **extra,

@@ -4,10 +4,12 @@ for htmx, every printout."""
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from django.utils import formats, timezone
 
 from accounts.tests.factories import UserFactory
 from otb import services
@@ -240,3 +242,21 @@ def test_the_forms_leave_their_errors_to_the_site_not_the_browser(client):
     assert {name: _forms_validated_by_the_browser(page) for name, page in pages.items()} == {
         name: [] for name in pages
     }
+
+
+def test_the_round_s_record_says_when_in_the_site_s_local_time(client):
+    # The record keeps UTC ISO times; the page shows them as the site shows a moment elsewhere
+    # (Europe/Rome, DATETIME_FORMAT), not "2026-12-07T04:53:02+00:00".
+    organizer = UserFactory()
+    tournament = field(organizer)
+    client.force_login(organizer)
+    services.round_pair(tournament_id=tournament.pk, by=organizer)
+    round_ = tournament.rounds.get(number=1)
+    round_.record[0]["at"] = "2026-07-01T04:53:02+00:00"  # summer: Rome is UTC+2
+    round_.save(update_fields=["record"])
+    page = client.get(reverse("otb:round", args=[tournament.pk, 1])).text
+    record = page.split('data-testid="otb-record"')[1].split("</ol>")[0]
+    moment = datetime(2026, 7, 1, 4, 53, 2, tzinfo=UTC)
+    expected = formats.date_format(timezone.localtime(moment), "DATETIME_FORMAT")
+    assert "06:53" in expected and expected in record
+    assert "+00:00" not in record and "T04:53" not in record
