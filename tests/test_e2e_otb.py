@@ -27,6 +27,14 @@ pytestmark = [
 ]
 
 
+# How many lines each element's text takes (one client rect a line of its text).
+LINES_OF_TEXT = """elements => elements.map(element => {
+    const range = document.createRange();
+    range.selectNodeContents(element);
+    return range.getClientRects().length;
+})"""
+
+
 def shots(page, name: str) -> None:
     """With OTB_SHOTS=<folder>: the page at 1280 and 390 px (looked at by whoever asked)."""
     folder = os.environ.get("OTB_SHOTS")
@@ -133,6 +141,15 @@ def test_a_round_typed_by_keyboard_on_the_round_sheet(site, browser, monkeypatch
         ):
             sheet.goto(f"{site}/tavolino/{tournament.pk}/stampa/{path}")
             shots(sheet, name)
+        # The slips' "1 · ½ · 0" to circle stay on one line, on screen and printed on A4.
+        sheet.goto(f"{site}/tavolino/{tournament.pk}/stampa/foglietti/7/")
+        for media, width in (("screen", 1280), ("screen", 390), ("print", 794)):
+            sheet.emulate_media(media=media)
+            sheet.set_viewport_size({"width": width, "height": 1123})
+            lines = sheet.locator(".slip-box").evaluate_all(LINES_OF_TEXT)
+            assert lines and set(lines) == {1}, (media, width, lines)
+        sheet.emulate_media(media="screen")
+        sheet.set_viewport_size({"width": 1280, "height": 900})
         if os.environ.get("OTB_SHOTS"):  # the wall chart on a phone, scrolled: names held
             sheet.goto(f"{site}/tavolino/{tournament.pk}/stampa/tabellone/")
             sheet.set_viewport_size({"width": 390, "height": 900})
