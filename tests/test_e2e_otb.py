@@ -18,7 +18,7 @@ from otb.models import OtbBoard
 from otb.rules import parse_typed
 from otb.tests import scenario
 from otb.tests.test_swiss import check_played
-from tests.browser import session_cookie
+from tests.browser import no_csp_violations, session_cookie
 
 pytestmark = [
     pytest.mark.e2e,
@@ -125,6 +125,9 @@ def test_a_round_typed_by_keyboard_on_the_round_sheet(site, browser, monkeypatch
         sheet.keyboard.press("Enter")
         expect(sheet.locator("#board-2 [role=alert]")).to_contain_text("non è un risultato")
         expect(sheet.locator("#result-2")).to_be_focused()
+        # The rows swapped in by htmx (results, a correction, a refusal) carry no inline style:
+        # the policy (style-src 'self') would refuse it (tests/browser.py).
+        no_csp_violations(sheet, browser)
         shots(sheet, "round-sheet")
         shots(phone, "public")
 
