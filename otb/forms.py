@@ -1,8 +1,9 @@
-"""Forms of the arbiter's table (RULES 13). They check fields; the services decide."""
+"""Forms of the arbiter's table (regola 13). They check fields; the services decide."""
 
 from __future__ import annotations
 
 from django import forms
+from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Variant
@@ -28,7 +29,7 @@ class OtbForm(forms.Form):
         min_value=1,
         max_value=30,
         required=False,
-        help_text=_("Vuoto: li decide il sito dal numero dei giocatori (RULES 4.4)."),
+        help_text=_("Vuoto: li decide il sito dal numero dei giocatori (regola 4.4)."),
     )
     venue = forms.CharField(label=_("Sede di gioco"), max_length=120, required=False)
     starts_on = forms.DateField(label=_("Primo giorno"), widget=DateInput)
@@ -90,6 +91,16 @@ class PlayerForm(forms.Form):
         required=False,
         help_text=_("Se gioca anche qui: il punteggio del sito vale quando l'Elo non è scritto."),
     )
+
+    def clean_username(self) -> str:
+        # Checked here so the refusal sits under its field with the rest kept; the service
+        # checks again (a CSV line, or an account gone in between).
+        name = self.cleaned_data["username"].strip()
+        if name and not get_user_model().objects.filter(username__iexact=name).exists():
+            raise forms.ValidationError(
+                _("Nessun utente del sito si chiama «%(name)s»."), params={"name": name}
+            )
+        return name
 
     def row(self) -> PlayerRow:
         d = self.cleaned_data

@@ -15,7 +15,7 @@ from ratings.models import CadenceChoice
 
 
 class FormatChoice(models.TextChoices):
-    AUTO = "auto", _("Deciso dal sito (RULES 4.4)")
+    AUTO = "auto", _("Deciso dal sito (regola 4.4)")
     SWISS = "swiss", _("Svizzero (sistema Lim)")
     ROUND_ROBIN = "round_robin", _("Girone all'italiana (tavole Berger)")
 
@@ -38,7 +38,7 @@ class OtbTournament(models.Model):
     # Fixed when round 1 is paired (RULES 13.2): "swiss" or "round_robin".
     format = models.CharField(_("formula decisa"), max_length=12, blank=True, default="")
     rounds_wanted = models.PositiveSmallIntegerField(
-        _("turni"), null=True, blank=True, help_text=_("Vuoto: li decide il sito (RULES 4.4).")
+        _("turni"), null=True, blank=True, help_text=_("Vuoto: li decide il sito (regola 4.4).")
     )
     total_rounds = models.PositiveSmallIntegerField(_("turni decisi"), null=True, blank=True)
     venue = models.CharField(_("sede di gioco"), max_length=120, blank=True)

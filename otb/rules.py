@@ -228,7 +228,7 @@ def judge_pairing(
     for game in pairing.games:
         why = forbidden.get(frozenset((game.white, game.black)))
         if why:
-            broken.append(f"RULES 13.7: {game.white}-{game.black} {why}")
+            broken.append(f"regola 13.7: {game.white}-{game.black} {why}")
     return broken
 
 

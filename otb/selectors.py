@@ -4,6 +4,7 @@ pages' tables and the federations' figures (RULES 13)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.db.models import Q
 
@@ -217,6 +218,12 @@ def board_rows(round_: OtbRound) -> list[BoardRow]:
             )
         )
     return rows
+
+
+def round_record(round_: OtbRound) -> list[dict]:
+    """The round's record for its page: each entry's moment, kept as UTC ISO text in the JSON,
+    as an aware datetime the template shows in the site's time zone."""
+    return [{**entry, "at": datetime.fromisoformat(entry["at"])} for entry in round_.record]
 
 
 def points_before(tournament: OtbTournament, round_number: int) -> dict[int, str]:

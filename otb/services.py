@@ -149,6 +149,10 @@ def _new_player(tournament: OtbTournament, row: PlayerRow) -> OtbPlayer:
     if row.username:
         user = get_user_model().objects.filter(username__iexact=row.username).first()
         if user is None:
+            if not row.line:  # typed at the desk, not a CSV line
+                raise OtbError(
+                    _("Nessun utente del sito si chiama «%(name)s».") % {"name": row.username}
+                )
             raise OtbError(
                 _("Riga %(line)d: nessun giocatore del sito si chiama «%(name)s».")
                 % {"line": row.line, "name": row.username}
@@ -284,7 +288,7 @@ def _check_early_byes(tournament: OtbTournament) -> None:
     raise OtbError(
         _(
             "Il torneo risulta di %(n)d turni e nell'ultimo il riposo richiesto vale zero punti "
-            "(RULES 13.4): annulla o cambia questi riposi, poi abbina il turno 1: %(byes)s."
+            "(regola 13.4): annulla o cambia questi riposi, poi abbina il turno 1: %(byes)s."
         )
         % {"n": total, "byes": listed}
     )
@@ -305,7 +309,7 @@ def bye_request(*, tournament_id: int, by, player_id: int, round_number: int, ki
     if total and round_number > total:
         raise OtbError(_("Il torneo ha %(n)d turni.") % {"n": total})
     if kind == OtbBye.HALF and round_number == total:
-        raise OtbError(_("Nell'ultimo turno il riposo richiesto vale zero punti (RULES 13.4)."))
+        raise OtbError(_("Nell'ultimo turno il riposo richiesto vale zero punti (regola 13.4)."))
     if not player.plays_in(round_number):
         raise OtbError(
             _("%(name)s non gioca il turno %(n)d.") % {"name": player, "n": round_number}

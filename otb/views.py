@@ -111,7 +111,13 @@ def desk_action(request: HttpRequest, pk: int, action: str) -> HttpResponse:
                 return render(
                     request, "otb/desk.html", _desk_context(tournament, player=form), status=400
                 )
-            player = services.player_add(tournament_id=pk, by=user, row=form.row())
+            try:
+                player = services.player_add(tournament_id=pk, by=user, row=form.row())
+            except OtbError as error:  # a late entry refused: what was typed stays in the form
+                form.add_error(None, str(error))
+                return render(
+                    request, "otb/desk.html", _desk_context(tournament, player=form), status=400
+                )
             done = _("%(name)s iscritto.") % {"name": player.full_name}
             if player.entered_round > 1:
                 done += " " + _("Entra dal turno %(n)d con il numero %(m)d.") % {
@@ -220,6 +226,7 @@ def _sheet_context(tournament: OtbTournament, round_: OtbRound, **extra) -> dict
         "rnd": round_,
         "rows": selectors.board_rows(round_),
         "absent": selectors.not_playing(tournament, round_.number),
+        "record": selectors.round_record(round_),
         "exchange_form": extra.pop("exchange_form", None) or forms.ExchangeForm(),
         "later": tournament.rounds.filter(number__gt=round_.number).exists(),
         **extra,

@@ -18,13 +18,21 @@ from otb.models import OtbBoard
 from otb.rules import parse_typed
 from otb.tests import scenario
 from otb.tests.test_swiss import check_played
-from tests.browser import session_cookie
+from tests.browser import no_csp_violations, session_cookie
 
 pytestmark = [
     pytest.mark.e2e,
     pytest.mark.django_db(transaction=True),
     pytest.mark.usefixtures("orm_beside_playwright"),
 ]
+
+
+# How many lines each element's text takes (one client rect a line of its text).
+LINES_OF_TEXT = """elements => elements.map(element => {
+    const range = document.createRange();
+    range.selectNodeContents(element);
+    return range.getClientRects().length;
+})"""
 
 
 def shots(page, name: str) -> None:
@@ -117,6 +125,9 @@ def test_a_round_typed_by_keyboard_on_the_round_sheet(site, browser, monkeypatch
         sheet.keyboard.press("Enter")
         expect(sheet.locator("#board-2 [role=alert]")).to_contain_text("non è un risultato")
         expect(sheet.locator("#result-2")).to_be_focused()
+        # The rows swapped in by htmx (results, a correction, a refusal) carry no inline style:
+        # the policy (style-src 'self') would refuse it (tests/browser.py).
+        no_csp_violations(sheet, browser)
         shots(sheet, "round-sheet")
         shots(phone, "public")
 
@@ -133,6 +144,15 @@ def test_a_round_typed_by_keyboard_on_the_round_sheet(site, browser, monkeypatch
         ):
             sheet.goto(f"{site}/tavolino/{tournament.pk}/stampa/{path}")
             shots(sheet, name)
+        # The slips' "1 · ½ · 0" to circle stay on one line, on screen and printed on A4.
+        sheet.goto(f"{site}/tavolino/{tournament.pk}/stampa/foglietti/7/")
+        for media, width in (("screen", 1280), ("screen", 390), ("print", 794)):
+            sheet.emulate_media(media=media)
+            sheet.set_viewport_size({"width": width, "height": 1123})
+            lines = sheet.locator(".slip-box").evaluate_all(LINES_OF_TEXT)
+            assert lines and set(lines) == {1}, (media, width, lines)
+        sheet.emulate_media(media="screen")
+        sheet.set_viewport_size({"width": 1280, "height": 900})
         if os.environ.get("OTB_SHOTS"):  # the wall chart on a phone, scrolled: names held
             sheet.goto(f"{site}/tavolino/{tournament.pk}/stampa/tabellone/")
             sheet.set_viewport_size({"width": 390, "height": 900})

@@ -98,7 +98,7 @@ def test_an_edit_is_judged_as_the_checker_words_it():
     prohibited = prohibited_pairs([(2, "", "Alfa"), (3, "", "alfa"), (4, "Rossi", "")], club=True)
     assert prohibited == [(2, 3, "stesso circolo")]
     assert judge_pairing(states, spec, Pairing((Game(2, 3), Game(4, 1))), prohibited) == [
-        "RULES 13.7: 2-3 stesso circolo"
+        "regola 13.7: 2-3 stesso circolo"
     ]
 
 

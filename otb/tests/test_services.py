@@ -224,7 +224,7 @@ def test_prohibited_pairings_keep_a_family_apart_in_the_first_rounds():
         tournament_id=tournament.pk, by=organizer, number=1,
         first=b1.black.number, second=kin.number,
     )  # fmt: skip
-    assert not refused.applied and re.search("RULES 13.7: .* stessa famiglia", refused.refusal)
+    assert not refused.applied and re.search("regola 13.7: .* stessa famiglia", refused.refusal)
     assert tournament.rounds.get(number=1).record[-1]["refused"]
 
 
@@ -545,7 +545,7 @@ def test_when_the_prohibitions_give_way_only_an_exchange_making_such_a_pair_brea
         tournament_id=tournament.pk, by=organizer, number=1, first=3, second=4
     )
     assert not refused.applied and len(refused.broken) == 1  # the colours follow the lot
-    assert re.fullmatch(r"RULES 13\.7: (2-3|3-2) stessa famiglia", refused.broken[0])
+    assert re.fullmatch(r"regola 13\.7: (2-3|3-2) stessa famiglia", refused.broken[0])
 
 
 def test_with_no_legal_pairing_the_tournament_ends_and_says_so(monkeypatch, client):

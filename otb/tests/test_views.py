@@ -3,9 +3,13 @@ for htmx, every printout."""
 
 from __future__ import annotations
 
+import re
+from datetime import UTC, datetime
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from django.utils import formats, timezone
 
 from accounts.tests.factories import UserFactory
 from otb import services
@@ -118,7 +122,7 @@ def test_a_refused_exchange_says_why_and_stays_in_the_round_s_record(client):
         {"first": b1.black.number, "second": kin.number},
         follow=True,
     )
-    assert "RULES 13.7" in response.text and "forzatura esplicita" in response.text
+    assert "regola 13.7" in response.text and "forzatura esplicita" in response.text
     after = tournament.rounds.get(number=1).boards.order_by("board")
     assert [(b.white_id, b.black_id) for b in after] == pairs  # the pairing is untouched
     record = response.context["rnd"].record
@@ -149,3 +153,110 @@ def test_numbers_too_large_for_their_columns_are_form_errors_not_failures(client
     player.refresh_from_db()
     assert player.withdrawn_from is None and not player.byes.exists()
     assert tournament.players.count() == 8
+
+
+def test_a_player_with_an_unknown_site_user_keeps_what_was_typed(client):
+    # The desk's add-player form: the error under its field, in the form's words, the typed
+    # fields still there, nothing saved.
+    organizer = UserFactory()
+    tournament = field(organizer)
+    client.force_login(organizer)
+    response = client.post(
+        reverse("otb:action", args=[tournament.pk, "giocatore"]),
+        {
+            "p-last_name": "Tale",
+            "p-first_name": "Nessuno",
+            "p-club": "Sede",
+            "p-username": "nessuno_tale",
+        },
+    )
+    assert response.status_code == 400
+    form = response.context["player_form"]
+    assert form.errors == {"username": ["Nessun utente del sito si chiama «nessuno_tale»."]}
+    page = response.text
+    assert 'value="Tale"' in page and 'value="Nessuno"' in page and 'value="nessuno_tale"' in page
+    assert '<div id="id_p-username_error"><p class="error" role="alert">Nessun utente' in page
+    assert "Riga 0" not in page
+    assert tournament.players.count() == 8
+    # A refusal of the service (a late entry while the round is a draft) keeps them too.
+    services.round_pair(tournament_id=tournament.pk, by=organizer)
+    response = client.post(
+        reverse("otb:action", args=[tournament.pk, "giocatore"]),
+        {"p-last_name": "Tardi", "p-first_name": "Arrivato"},
+    )
+    assert response.status_code == 400 and 'value="Tardi"' in response.text
+    assert response.context["player_form"].non_field_errors() == [
+        "Il turno 1 è in bozza: annulla l'abbinamento o pubblicalo, poi iscrivi."
+    ]
+    assert tournament.players.count() == 8
+
+
+def test_rule_references_read_as_the_site_words_them(client, settings):
+    # "regola 13.4" in Italian, "rule 13.4" in English: never the code's "RULES 13.4".
+    organizer = UserFactory()
+    tournament = field(organizer)
+    client.force_login(organizer)
+    services.round_pair(tournament_id=tournament.pk, by=organizer)
+    pages = {
+        "new": reverse("otb:new"),
+        "desk": reverse("otb:desk", args=[tournament.pk]),
+        "elo": reverse("otb:elo", args=[tournament.pk]),
+    }
+    for language, word in (("it", "regola"), ("en", "rule")):
+        client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+        text = {name: client.get(url).text for name, url in pages.items()}
+        assert f"({word} 4.4)" in text["new"]
+        assert f"({word} 13.3)" in text["desk"] and f"({word} 13.4)" in text["desk"]
+        assert f"({word} 13.10)" in text["elo"]
+        assert not [name for name, page in text.items() if "RULES" in page]
+
+
+def _forms_validated_by_the_browser(page: str) -> list[str]:
+    """The opening tags of the page's forms with a field to type in and no `novalidate`."""
+    found = []
+    for form in re.findall(r"<form\b.*?</form>", page, flags=re.S):
+        tag = form[: form.index(">") + 1]
+        typed = re.search(r'<(select|textarea)\b|<input\b(?![^>]*type="hidden")', form)
+        if typed and "novalidate" not in tag:
+            found.append(tag)
+    return found
+
+
+def test_the_forms_leave_their_errors_to_the_site_not_the_browser(client):
+    # The browser's own bubbles ("Please fill out this field.") would come before the site's
+    # Italian errors under the fields: every form with a field is `novalidate`.
+    organizer = UserFactory()
+    tournament = field(organizer)
+    client.force_login(organizer)
+    services.round_pair(tournament_id=tournament.pk, by=organizer)
+    draft = client.get(reverse("otb:round", args=[tournament.pk, 1])).text
+    services.round_publish(tournament_id=tournament.pk, by=organizer, number=1)
+    published = client.get(reverse("otb:round", args=[tournament.pk, 1])).text
+    pages = {
+        "new": client.get(reverse("otb:new")).text,
+        "desk": client.get(reverse("otb:desk", args=[tournament.pk])).text,
+        "draft": draft,
+        "published": published,
+    }
+    assert 'data-testid="otb-exchange"' in draft and 'name="typed"' in published
+    assert {name: _forms_validated_by_the_browser(page) for name, page in pages.items()} == {
+        name: [] for name in pages
+    }
+
+
+def test_the_round_s_record_says_when_in_the_site_s_local_time(client):
+    # The record keeps UTC ISO times; the page shows them as the site shows a moment elsewhere
+    # (Europe/Rome, DATETIME_FORMAT), not "2026-12-07T04:53:02+00:00".
+    organizer = UserFactory()
+    tournament = field(organizer)
+    client.force_login(organizer)
+    services.round_pair(tournament_id=tournament.pk, by=organizer)
+    round_ = tournament.rounds.get(number=1)
+    round_.record[0]["at"] = "2026-07-01T04:53:02+00:00"  # summer: Rome is UTC+2
+    round_.save(update_fields=["record"])
+    page = client.get(reverse("otb:round", args=[tournament.pk, 1])).text
+    record = page.split('data-testid="otb-record"')[1].split("</ol>")[0]
+    moment = datetime(2026, 7, 1, 4, 53, 2, tzinfo=UTC)
+    expected = formats.date_format(timezone.localtime(moment), "DATETIME_FORMAT")
+    assert "06:53" in expected and expected in record
+    assert "+00:00" not in record and "T04:53" not in record
