@@ -76,6 +76,12 @@ def test_a_club_from_its_founding_to_its_chat(site, browser, monkeypatch):
         boss.get_by_label("Iscrizioni consentite").fill("30")
         boss.get_by_role("button", name="Crea un link d'invito").click()
         url = boss.get_by_test_id("club-invite-url").first.input_value()
+        # "Copia" puts it on the clipboard, as the account's sign-up links do.
+        contexts[0].grant_permissions(["clipboard-read", "clipboard-write"], origin=site)
+        link = boss.get_by_test_id("club-invite-link").first
+        link.get_by_role("button", name="Copia").click()
+        expect(link.get_by_role("button", name="Copiato")).to_be_visible()
+        assert boss.evaluate("navigator.clipboard.readText()") == url
         both_widths(boss, "manage")
         newcomer.goto(url)
         # The sign-up page names the club the link joins (RULES 12.4).

@@ -20,6 +20,24 @@ document.addEventListener("click", (event) => {
   // <button data-print>: the browser's print dialog.
   if (event.target.closest("[data-print]")) window.print();
 });
+// <button data-copy> beside an <input data-select-on-click> (a sign-up or a club's invite
+// link): the link to the clipboard. Shown only where the browser offers the clipboard; the
+// field itself selects on a click everywhere.
+(() => {
+  if (!navigator.clipboard) return;
+  for (const button of document.querySelectorAll("[data-copy]")) {
+    const field = button.parentElement.querySelector("input[data-select-on-click]");
+    if (!field) continue;
+    button.hidden = false;
+    const label = button.textContent;
+    button.addEventListener("click", () => {
+      navigator.clipboard.writeText(field.value).then(() => {
+        button.textContent = button.dataset.tDone;
+        setTimeout(() => { button.textContent = label; }, 2000);
+      }, () => field.select());
+    });
+  }
+})();
 // Keyboard (issue 38). Escape closes the user menu and gives the focus back to its summary;
 // moving the focus out of the menu closes it, as a click elsewhere does.
 document.addEventListener("keydown", (event) => {
