@@ -174,7 +174,8 @@ def saved_lineup(match: TeamMatch, side: int) -> list[LineupEntry]:
 
 def club_matches(club_id: int) -> list:
     """RULES 12.5, 16: the club's matches (the latest 50), with the score from its side once
-    started, for the club's page and calendar (`clubs.registry`)."""
+    started, for the club's page and calendar (`clubs.registry`): board points as every page
+    shows them, 1 a win, ½ a draw (RULES 16.5)."""
     from events.club_events import club_event
 
     found = []
@@ -188,10 +189,10 @@ def club_matches(club_id: int) -> list:
         result = ""
         if match.status != TeamMatch.Status.SCHEDULED and len(match.sides_of_club(club_id)) == 2:
             # RULES 16.8: two teams of the club met: the score as the match names them.
-            result = _("%(first)s %(a)d – %(b)d %(second)s.") % {
+            result = _("%(first)s %(a)s – %(b)s %(second)s.") % {
                 "first": match.side_name(1),
-                "a": match.first_points,
-                "b": match.second_points,
+                "a": rules.board_points_label(match.first_points),
+                "b": rules.board_points_label(match.second_points),
                 "second": match.side_name(2),
             }
         elif match.status != TeamMatch.Status.SCHEDULED:
@@ -201,9 +202,9 @@ def club_matches(club_id: int) -> list:
                 if first
                 else (match.second_points, match.first_points)
             )
-            result = _("%(mine)d – %(theirs)d contro «%(other)s».") % {
-                "mine": mine,
-                "theirs": theirs,
+            result = _("%(mine)s – %(theirs)s contro «%(other)s».") % {
+                "mine": rules.board_points_label(mine),
+                "theirs": rules.board_points_label(theirs),
                 "other": match.side_name(2 if first else 1),
             }
         found.append(club_event(match, kind="teammatch", result=result))

@@ -5,6 +5,7 @@ deadline."""
 from __future__ import annotations
 
 import html
+import re
 from datetime import timedelta
 
 import pytest
@@ -17,6 +18,7 @@ from clubs.tests.factories import club_with
 from teams import services
 from teams.models import Availability, LineupEntry, TeamMatch
 from teams.tests.factories import open_match, side
+from teams.tests.test_services import boards_of, finish, ids
 
 pytestmark = pytest.mark.django_db
 
@@ -97,7 +99,7 @@ def test_each_club_page_lists_its_matches_and_a_club_in_one_is_not_dissolved(cli
     services.lineup_set(match_id=match.pk, by=milano.captain, player_ids=[milano.players[0].pk])
     services.match_start(match_id=match.pk, now=match.starts_at)
     page = client.get(torino.club.get_absolute_url()).content.decode()
-    assert f"0 – 2 contro «{milano.club.name}»" in page  # board 1 Milano's by forfeit, 2 empty
+    assert f"0 – 1 contro «{milano.club.name}»" in page  # board 1 Milano's by forfeit, 2 empty
 
 
 def form_data(second, **fields) -> dict:
@@ -181,3 +183,22 @@ def test_the_clubs_page_leads_its_officers_to_the_match_form():
     assert 'data-testid="club-open-match"' not in member_client.get(page).content.decode()
     form = officer_client.get(reverse("teams:new"))
     assert form.status_code == 200 and club.name in form.content.decode()
+
+
+def test_the_match_and_club_pages_show_board_points_as_the_league_does(client):
+    """RULES 16.5, 16.8: board points are counted 2 a win inside and shown 1, ½, 0, as the
+    league's tables show them: a draw and a forfeit win read 1½ – ½, not 3 – 1."""
+    milano, torino = side([1900, 1800]), side([2000])
+    match = open_match(milano, torino, boards=3)
+    services.lineup_set(match_id=match.pk, by=milano.captain, player_ids=ids(milano.players))
+    services.lineup_set(match_id=match.pk, by=torino.captain, player_ids=ids(torino.players))
+    services.match_start(match_id=match.pk, now=match.starts_at)
+    one = boards_of(match)[0]
+    finish(one.game1, "1/2-1/2")
+    services.match_game_finished(game_id=one.game1_id)
+    page = html.unescape(client.get(match.get_absolute_url()).content.decode())
+    assert f"{milano.club.short_name} 1½ – ½ {torino.club.short_name}</strong>" in page
+    cells = re.findall(r'<td data-testid="team-board-points">([^<]*)</td>', page)
+    assert cells == ["½–½", "1–0", "0–0"]
+    club_page = html.unescape(client.get(torino.club.get_absolute_url()).content.decode())
+    assert f"½ – 1½ contro «{milano.club.name}»" in club_page
