@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from datetime import timedelta
 
 from django.db.models import Q
@@ -48,9 +49,25 @@ def match_named_during(player_id: int, start, end) -> str | None:
     )
 
 
+@dataclass(frozen=True)
+class BoardLeg:
+    """One game of a board as the match page shows it (RULES 16.3: two with double games):
+    its game, if one was opened (none for a forfeit or an empty board, RULES 16.4), the two
+    sides' board points once scored, and the players' names, first side first, that name its
+    link for a screen reader."""
+
+    number: int
+    game_id: int | None
+    first: int | None
+    second: int | None
+    first_name: str
+    second_name: str
+
+
 def match_boards(match: TeamMatch) -> list:
-    """The boards of a started match, in order, with their players and games."""
-    return list(
+    """The boards of a started match, in order, with their players and games; each carries
+    `legs`, its games as `BoardLeg`s (the second only once opened)."""
+    boards = list(
         match.board_rows.select_related(
             "first_player",
             "second_player",
@@ -60,6 +77,18 @@ def match_boards(match: TeamMatch) -> list:
             "game2__black",
         ).order_by("number")
     )
+    empty = _("vuota")
+    for board in boards:
+        names = (
+            board.first_player.username if board.first_player else empty,
+            board.second_player.username if board.second_player else empty,
+        )
+        board.legs = [
+            BoardLeg(n, getattr(board, f"game{n}_id"), *board.points(n), *names)
+            for n in range(1, match.legs + 1)
+            if n == 1 or getattr(board, f"game{n}_id") or board.points(n)[0] is not None
+        ]
+    return boards
 
 
 def soon_commitments_of(user_id: int) -> list[Commitment]:

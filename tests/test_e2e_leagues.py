@@ -10,6 +10,7 @@ by default)."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -122,7 +123,8 @@ def fits(page, name: str) -> None:
 
 def test_long_unbroken_names_wrap_on_the_match_and_league_pages(site, browser):
     """An 80-character name without a space (a match's, a league's, a team's) breaks anywhere:
-    it once widened the match page to 1820 px at 1280 and to 1730 px at 390."""
+    it once widened the match page to 1820 px at 1280 and to 1730 px at 390. The started
+    match's boards fit a phone whole (they were cut at 390 px)."""
     from teams import services
     from teams.tests.factories import open_match
 
@@ -155,5 +157,15 @@ def test_long_unbroken_names_wrap_on_the_match_and_league_pages(site, browser):
         fits(page, "league")
         page.goto(f"{site}{milano.club.get_absolute_url()}")
         fits(page, "club")
+        # Started: the boards' table fits the phone, each game's link named by its board.
+        services.match_start(match_id=match.pk, now=match.starts_at)
+        page.goto(f"{site}/incontri/{match.pk}/")
+        expect(page.get_by_test_id("team-board")).to_have_count(2)
+        fits(page, "match started")
+        first, second = milano.players[0].username, torino.players[0].username
+        link = page.get_by_role("link", name=re.compile(f"scacchiera 1, {first} – {second}$"))
+        expect(link).to_have_text(re.compile("^in corso"))
+        region = page.get_by_role("region", name="Scacchiere")
+        assert region.evaluate("r => r.scrollWidth <= r.clientWidth"), "the boards are cut"
     finally:
         context.close()

@@ -23,6 +23,13 @@ from teams.tests.test_services import boards_of, finish, ids
 pytestmark = pytest.mark.django_db
 
 
+def board_points(page: str) -> list[str]:
+    """The points column of the match page's boards as a sighted reader sees it."""
+    cells = re.findall(r'data-testid="team-board-points">(.*?)</td>', page)
+    hidden = r'<span class="visually-hidden">.*?</span>'
+    return [re.sub(r"<[^>]+>", "", re.sub(hidden, "", cell)) for cell in cells]
+
+
 def places(*players) -> dict:
     return {f"place_{n}": str(p.pk) for n, p in enumerate(players, start=1)}
 
@@ -198,7 +205,30 @@ def test_the_match_and_club_pages_show_board_points_as_the_league_does(client):
     services.match_game_finished(game_id=one.game1_id)
     page = html.unescape(client.get(match.get_absolute_url()).content.decode())
     assert f"{milano.club.short_name} 1½ – ½ {torino.club.short_name}</strong>" in page
-    cells = re.findall(r'<td data-testid="team-board-points">([^<]*)</td>', page)
-    assert cells == ["½–½", "1–0", "0–0"]
+    assert board_points(page) == ["½–½", "1–0", "0–0"]
     club_page = html.unescape(client.get(torino.club.get_absolute_url()).content.decode())
     assert f"½ – 1½ contro «{milano.club.name}»" in club_page
+
+
+def test_each_board_game_link_says_its_board_game_and_players(client):
+    """The boards' game links once all read "partita 1": each is now its result (or "in
+    corso"), named for a screen reader by its board, its game and its two players."""
+    milano, torino = side([1900, 1800]), side([2000, 1900])
+    match = open_match(milano, torino, boards=2, double_games=True)
+    services.lineup_set(match_id=match.pk, by=milano.captain, player_ids=ids(milano.players))
+    services.lineup_set(match_id=match.pk, by=torino.captain, player_ids=ids(torino.players))
+    services.match_start(match_id=match.pk, now=match.starts_at)
+    one, two = boards_of(match)
+    finish(one.game1, "1-0")
+    services.match_game_finished(game_id=one.game1_id)
+    page = html.unescape(client.get(match.get_absolute_url()).content.decode())
+    links = re.findall(r'data-testid="team-board-game">(.*?)</a>', page)
+    names = [re.sub(r"<[^>]+>", "", link) for link in links]
+    (a, b), (x, y) = [p.username for p in milano.players], [p.username for p in torino.players]
+    assert names == [
+        f"1–0: scacchiera 1, partita 1, {a} – {x}",
+        f"in corso: scacchiera 1, partita 2, {a} – {x}",
+        f"in corso: scacchiera 2, partita 1, {b} – {y}",
+    ]
+    assert board_points(page) == ["1–0 · in corso", "in corso"]
+    assert "partita 1</a>" not in page
