@@ -232,3 +232,16 @@ def test_each_board_game_link_says_its_board_game_and_players(client):
     ]
     assert board_points(page) == ["1–0 · in corso", "in corso"]
     assert "partita 1</a>" not in page
+
+
+def test_the_match_page_shows_its_description_escaped_with_its_line_breaks(client):
+    """The description was saved and never shown: now under the head, as plain text."""
+    milano, torino = side([]), side([])
+    match = open_match(milano, torino, boards=2, description="Sala grande\n<b>Arbitro</b>: Rossi")
+    page = client.get(match.get_absolute_url()).content.decode()
+    assert (
+        '<p class="event-description" data-testid="team-match-description">'
+        "Sala grande<br>&lt;b&gt;Arbitro&lt;/b&gt;: Rossi</p>"
+    ) in page
+    bare = open_match(torino, milano, boards=2, name="Senza descrizione")
+    assert "team-match-description" not in client.get(bare.get_absolute_url()).content.decode()
