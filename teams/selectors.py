@@ -193,6 +193,17 @@ def members_rated(match: TeamMatch, side: int) -> list[tuple[int, str, int]]:
     return sorted(rated, key=lambda row: (-row[2], row[1].lower()))
 
 
+def available_players(match: TeamMatch, side: int) -> list[tuple[int, str]]:
+    """RULES 16.2: the members who said they are available for the side, in the order they
+    said it (the order a late line-up takes among equal ratings), as (id, username). For the
+    side's captains: the page shows it to its club's officers only. One query."""
+    return list(
+        Availability.objects.filter(match=match, side=side)
+        .order_by("said_at", "pk")
+        .values_list("player_id", "player__username")
+    )
+
+
 def saved_lineup(match: TeamMatch, side: int) -> list[LineupEntry]:
     return list(
         LineupEntry.objects.filter(lineup__match=match, lineup__side=side)

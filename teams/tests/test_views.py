@@ -245,3 +245,33 @@ def test_the_match_page_shows_its_description_escaped_with_its_line_breaks(clien
     ) in page
     bare = open_match(torino, milano, boards=2, name="Senza descrizione")
     assert "team-match-description" not in client.get(bare.get_absolute_url()).content.decode()
+
+
+def test_the_captains_see_who_said_they_are_available_and_no_one_else_does(client):
+    """RULES 16.2: the members who said "Sono disponibile" are listed on the match page for
+    their club's officers and marked in the line-up form's choices; a member, the other
+    club's captain and a visitor do not see the list."""
+    milano, torino = side([1900, 1800]), side([2000])
+    match = open_match(milano, torino, boards=2)
+    a, b = milano.players
+    services.availability_set(match_id=match.pk, user=b, available=True)
+    client.force_login(milano.captain)
+    page = client.get(match.get_absolute_url()).content.decode()
+    listed = re.search(r'data-testid="team-available-list">(.*?)</p>', page)
+    assert listed and b.username in listed.group(1) and a.username not in listed.group(1)
+    form = client.get(f"/incontri/{match.pk}/formazione/").content.decode()
+    assert f"{b.username} (1800) · disponibile</option>" in form
+    assert f"{a.username} (1900)</option>" in form
+    assert re.search(
+        r'data-testid="team-lineup-available">Si sono detti disponibili: ' + b.username, form
+    )
+    for viewer in (a, None):
+        client.logout()
+        if viewer is not None:
+            client.force_login(viewer)
+        assert "team-available-list" not in client.get(match.get_absolute_url()).content.decode()
+    client.force_login(torino.captain)  # their own club's list only: nobody yet
+    page = client.get(match.get_absolute_url()).content.decode()
+    assert re.findall(r'data-testid="team-available-list">(.*?)</p>', page) == [
+        '<span class="muted">Disponibili (lo vedono solo i consiglieri):</span> nessuno per ora.'
+    ]
