@@ -19,10 +19,26 @@ from teams.services import MatchData
 
 
 class LineupForm(forms.Form):
-    def __init__(self, *args, boards: int, members: list[tuple[int, str, int]], **kwargs):
+    def __init__(
+        self,
+        *args,
+        boards: int,
+        members: list[tuple[int, str, int]],
+        available: set[int] = frozenset(),
+        **kwargs,
+    ):
         super().__init__(*args, **kwargs)
         self.boards = boards
-        choices = [("", "—")] + [(str(pk), f"{name} ({rating})") for pk, name, rating in members]
+        # RULES 16.2: the members who said they are available are marked in every choice.
+        choices = [("", "—")] + [
+            (
+                str(pk),
+                _("%(name)s (%(rating)d) · disponibile") % {"name": name, "rating": rating}
+                if pk in available
+                else f"{name} ({rating})",
+            )
+            for pk, name, rating in members
+        ]
         for place in range(1, 2 * boards + 1):
             label = (
                 _("Scacchiera %(n)d") % {"n": place}

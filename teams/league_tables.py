@@ -12,6 +12,7 @@ from django.db.models import Q
 
 from teams import league as rules
 from teams.models import Board, League, LeagueRound, LeagueTeam, TeamMatch
+from teams.rules import board_points_label
 
 
 @dataclass(frozen=True)
@@ -56,16 +57,6 @@ class LeagueTables:
     rounds: list[RoundView] = field(default_factory=list)
     prizes: list[PrizeView] = field(default_factory=list)
     prize_minimum: int = 0
-
-
-def _points(value: int) -> str:
-    """Board points in the site's units (2 a win) as the federations print them: 3½."""
-    whole, half = divmod(value, 2)
-    return f"{whole}½" if half and whole else ("½" if half else str(whole))
-
-
-def board_points_label(value: int | None) -> str:
-    return "" if value is None else _points(value)
 
 
 def matches_per_team(found: League, teams: int) -> int:
@@ -129,8 +120,8 @@ def league_tables(found: League) -> LeagueTables:
     cells: dict[tuple[int, int], list[str]] = defaultdict(list)
     for m in finished:
         first, second = by_pk[m.first_team_id].number, by_pk[m.second_team_id].number
-        cells[(first, second)].append(_points(m.first_points))
-        cells[(second, first)].append(_points(m.second_points))
+        cells[(first, second)].append(board_points_label(m.first_points))
+        cells[(second, first)].append(board_points_label(m.second_points))
     order = [tr.team for tr in tables.standings]
     tables.cross = [
         (
@@ -171,7 +162,9 @@ def league_tables(found: League) -> LeagueTables:
     tables.prizes = [
         PrizeView(
             board=prize.board,
-            winners=tuple((*names[w.player], w.games, _points(w.points)) for w in prize.winners),
+            winners=tuple(
+                (*names[w.player], w.games, board_points_label(w.points)) for w in prize.winners
+            ),
             percent=f"{float(prize.winners[0].share) * 100:.0f}%",
         )
         for prize in prizes

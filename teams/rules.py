@@ -19,6 +19,16 @@ BOARDS_MAX = 12
 WIN, DRAW, LOSS = 2, 1, 0  # RULES 16.5: a game's board points, as RULES 4.6
 MATCH_WIN, MATCH_DRAW, MATCH_LOSS = 2, 1, 0  # RULES 16.5: match points
 
+
+def board_points_label(value: int | None) -> str:
+    """Board points in the site's units (2 a win, RULES 16.5) as every page shows them to
+    players and the federations print them, 1 a win and ½ a draw: 4 reads 2, 7 reads 3½."""
+    if value is None:
+        return ""
+    whole, half = divmod(value, 2)
+    return f"{whole}½" if half and whole else ("½" if half else str(whole))
+
+
 T = TypeVar("T")
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from datetime import timedelta
 
 from django.db.models import Q
@@ -48,9 +49,25 @@ def match_named_during(player_id: int, start, end) -> str | None:
     )
 
 
+@dataclass(frozen=True)
+class BoardLeg:
+    """One game of a board as the match page shows it (RULES 16.3: two with double games):
+    its game, if one was opened (none for a forfeit or an empty board, RULES 16.4), the two
+    sides' board points once scored, and the players' names, first side first, that name its
+    link for a screen reader."""
+
+    number: int
+    game_id: int | None
+    first: int | None
+    second: int | None
+    first_name: str
+    second_name: str
+
+
 def match_boards(match: TeamMatch) -> list:
-    """The boards of a started match, in order, with their players and games."""
-    return list(
+    """The boards of a started match, in order, with their players and games; each carries
+    `legs`, its games as `BoardLeg`s (the second only once opened)."""
+    boards = list(
         match.board_rows.select_related(
             "first_player",
             "second_player",
@@ -60,6 +77,18 @@ def match_boards(match: TeamMatch) -> list:
             "game2__black",
         ).order_by("number")
     )
+    empty = _("vuota")
+    for board in boards:
+        names = (
+            board.first_player.username if board.first_player else empty,
+            board.second_player.username if board.second_player else empty,
+        )
+        board.legs = [
+            BoardLeg(n, getattr(board, f"game{n}_id"), *board.points(n), *names)
+            for n in range(1, match.legs + 1)
+            if n == 1 or getattr(board, f"game{n}_id") or board.points(n)[0] is not None
+        ]
+    return boards
 
 
 def soon_commitments_of(user_id: int) -> list[Commitment]:
@@ -164,6 +193,17 @@ def members_rated(match: TeamMatch, side: int) -> list[tuple[int, str, int]]:
     return sorted(rated, key=lambda row: (-row[2], row[1].lower()))
 
 
+def available_players(match: TeamMatch, side: int) -> list[tuple[int, str]]:
+    """RULES 16.2: the members who said they are available for the side, in the order they
+    said it (the order a late line-up takes among equal ratings), as (id, username). For the
+    side's captains: the page shows it to its club's officers only. One query."""
+    return list(
+        Availability.objects.filter(match=match, side=side)
+        .order_by("said_at", "pk")
+        .values_list("player_id", "player__username")
+    )
+
+
 def saved_lineup(match: TeamMatch, side: int) -> list[LineupEntry]:
     return list(
         LineupEntry.objects.filter(lineup__match=match, lineup__side=side)
@@ -174,7 +214,8 @@ def saved_lineup(match: TeamMatch, side: int) -> list[LineupEntry]:
 
 def club_matches(club_id: int) -> list:
     """RULES 12.5, 16: the club's matches (the latest 50), with the score from its side once
-    started, for the club's page and calendar (`clubs.registry`)."""
+    started, for the club's page and calendar (`clubs.registry`): board points as every page
+    shows them, 1 a win, ½ a draw (RULES 16.5)."""
     from events.club_events import club_event
 
     found = []
@@ -188,10 +229,10 @@ def club_matches(club_id: int) -> list:
         result = ""
         if match.status != TeamMatch.Status.SCHEDULED and len(match.sides_of_club(club_id)) == 2:
             # RULES 16.8: two teams of the club met: the score as the match names them.
-            result = _("%(first)s %(a)d – %(b)d %(second)s.") % {
+            result = _("%(first)s %(a)s – %(b)s %(second)s.") % {
                 "first": match.side_name(1),
-                "a": match.first_points,
-                "b": match.second_points,
+                "a": rules.board_points_label(match.first_points),
+                "b": rules.board_points_label(match.second_points),
                 "second": match.side_name(2),
             }
         elif match.status != TeamMatch.Status.SCHEDULED:
@@ -201,9 +242,9 @@ def club_matches(club_id: int) -> list:
                 if first
                 else (match.second_points, match.first_points)
             )
-            result = _("%(mine)d – %(theirs)d contro «%(other)s».") % {
-                "mine": mine,
-                "theirs": theirs,
+            result = _("%(mine)s – %(theirs)s contro «%(other)s».") % {
+                "mine": rules.board_points_label(mine),
+                "theirs": rules.board_points_label(theirs),
                 "other": match.side_name(2 if first else 1),
             }
         found.append(club_event(match, kind="teammatch", result=result))

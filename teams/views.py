@@ -54,9 +54,13 @@ def _viewer(match: TeamMatch, user) -> dict:
     }
 
 
-def _lineups_shown(match: TeamMatch, my_sides: tuple[int, ...], lineups_open: bool) -> list:
+def _lineups_shown(
+    match: TeamMatch, my_sides: tuple[int, ...], lineups_open: bool, is_captain: bool
+) -> list:
     """RULES 16.2 Decision: before the deadline a side's line-up is its own club's members'
-    only; after it, both sides' orders as they will play, for everyone."""
+    only; after it, both sides' orders as they will play, for everyone. A captain also sees
+    who of their club said they are available (`available`, None for anyone else: the line-up
+    is the officers' to make)."""
     shown = []
     for side in TeamMatch.SIDES:
         club = match.first_club if side == 1 else match.second_club
@@ -76,6 +80,9 @@ def _lineups_shown(match: TeamMatch, my_sides: tuple[int, ...], lineups_open: bo
                 "name": match.side_name(side),
                 "boards": names[: match.boards],
                 "reserves": names[match.boards :],
+                "available": [name for _pk, name in selectors.available_players(match, side)]
+                if is_captain and side in my_sides
+                else None,
             }
         )
     return shown
@@ -94,7 +101,9 @@ def detail(request: HttpRequest, match_id: int) -> HttpResponse:
         **viewer,
     }
     if match.status == TeamMatch.Status.SCHEDULED:
-        context["lineups"] = _lineups_shown(match, viewer["my_sides"], viewer["lineups_open"])
+        context["lineups"] = _lineups_shown(
+            match, viewer["my_sides"], viewer["lineups_open"], viewer["is_captain"]
+        )
     if match.status == TeamMatch.Status.RUNNING:
         context["top_boards"] = selectors.live_boards(match, boards)
         context["top_boards_title"] = _("Le partite in corso")
@@ -125,10 +134,12 @@ def lineup(request: HttpRequest, match_id: int) -> HttpResponse:
     club_id = match.club_of_side(side)
     members = selectors.members_rated(match, side)
     saved = [e.player_id for e in selectors.saved_lineup(match, side)]
+    available = selectors.available_players(match, side)  # RULES 16.2
     form = LineupForm(
         request.POST or None,
         boards=match.boards,
         members=members,
+        available={pk for pk, _name in available},
         initial=LineupForm.initial_from(saved),
     )
     if request.method == "POST" and form.is_valid():
@@ -152,6 +163,7 @@ def lineup(request: HttpRequest, match_id: int) -> HttpResponse:
             "side": side,
             "side_name": match.side_name(side),
             "captain_sides": viewer["captain_sides"],
+            "available": [name for _pk, name in available],
         },
         status=status,
     )

@@ -10,6 +10,7 @@ by default)."""
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -106,5 +107,65 @@ def test_the_league_pages_at_desk_and_phone_width(site, browser):
         page.get_by_test_id("league-cancel").click()
         expect(page.get_by_test_id("league-cancel-confirm")).to_be_visible()
         both_widths(page, "league-cancel")
+    finally:
+        context.close()
+
+
+def fits(page, name: str) -> None:
+    """No wider than the window at 1280 px and at 390 px (a long name wraps)."""
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.evaluate(
+            "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+        )
+        assert page.evaluate(PAGE_WIDTH) <= width, f"{name}: wider than {width} px"
+
+
+def test_long_unbroken_names_wrap_on_the_match_and_league_pages(site, browser):
+    """An 80-character name without a space (a match's, a league's, a team's) breaks anywhere:
+    it once widened the match page to 1820 px at 1280 and to 1730 px at 390. The started
+    match's boards fit a phone whole (they were cut at 390 px)."""
+    from teams import services
+    from teams.tests.factories import open_match
+
+    milano, torino = side([1900, 1800]), side([2000, 1900])
+    match = open_match(milano, torino, boards=2, name="N" * 80)
+    for club in (milano, torino):
+        services.lineup_set(
+            match_id=match.pk, by=club.captain, player_ids=[p.pk for p in club.players]
+        )
+    sides = [side([1700, 1600]) for _ in range(3)]
+    league = leagues.league_create(by=sides[0].captain, data=league_data(sides, name="L" * 80))
+    team = league.teams.get(club=sides[0].club)
+    leagues.team_set(
+        league_id=league.pk,
+        team_id=team.pk,
+        by=sides[0].captain,
+        name="T" * 80,
+        player_ids=[p.pk for p in sides[0].players],
+    )
+    context = browser.new_context(locale="it-IT", viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(20_000)
+    context.add_cookies([session_cookie(site, sides[0].captain.username)])
+    page = context.new_page()
+    try:
+        page.goto(f"{site}/incontri/{match.pk}/")
+        expect(page.get_by_test_id("team-lineups")).to_be_visible()
+        fits(page, "match")
+        page.goto(f"{site}/incontri/campionati/{league.pk}/")
+        expect(page.get_by_test_id("league-team")).to_have_count(3)
+        fits(page, "league")
+        page.goto(f"{site}{milano.club.get_absolute_url()}")
+        fits(page, "club")
+        # Started: the boards' table fits the phone, each game's link named by its board.
+        services.match_start(match_id=match.pk, now=match.starts_at)
+        page.goto(f"{site}/incontri/{match.pk}/")
+        expect(page.get_by_test_id("team-board")).to_have_count(2)
+        fits(page, "match started")
+        first, second = milano.players[0].username, torino.players[0].username
+        link = page.get_by_role("link", name=re.compile(f"scacchiera 1, {first} – {second}$"))
+        expect(link).to_have_text(re.compile("^in corso"))
+        region = page.get_by_role("region", name="Scacchiere")
+        assert region.evaluate("r => r.scrollWidth <= r.clientWidth"), "the boards are cut"
     finally:
         context.close()

@@ -1,10 +1,11 @@
-"""The league's numbers as its pages print them (RULES 16.8): board points as 3½."""
+"""The team pages' numbers as they print them (RULES 16.5, 16.8): board points as 3½, on the
+match page and the league's alike."""
 
 from __future__ import annotations
 
 from django import template
 
-from teams.league_tables import board_points_label
+from teams.rules import board_points_label
 
 register = template.Library()
 

@@ -128,3 +128,11 @@ def test_match_points(first, second, points):
 )
 def test_an_empty_board_is_the_opponents(first, second, points):
     assert rules.forfeit_points(first, second) == points
+
+
+@pytest.mark.parametrize(
+    ("points", "shown"), [(None, ""), (0, "0"), (1, "½"), (2, "1"), (7, "3½"), (24, "12")]
+)
+def test_board_points_are_shown_one_a_win_and_a_half_a_draw(points, shown):
+    """RULES 16.5: 2 a win inside, 1 a win on every page."""
+    assert rules.board_points_label(points) == shown

@@ -485,7 +485,7 @@ def test_the_match_page_shows_the_boards_and_the_score(client):
     assert page.status_code == 200
     text = page.content.decode()
     assert text.count('data-testid="team-board"') == 2
-    assert f"{milano.club.short_name} 2 – 0 {torino.club.short_name}</strong>" in text
+    assert f"{milano.club.short_name} 1 – 0 {torino.club.short_name}</strong>" in text
     assert client.get(f"/incontri/{match.pk + 1000}/").status_code == 404
     # A board's game page names its match and leads back to it (the game knows no kind).
     game = Board.objects.get(match=match, number=1).game1
@@ -564,7 +564,7 @@ def test_the_live_part_of_the_match_page_follows_the_boards(client):
     one.refresh_from_db()
     part = client.get(match.get_absolute_url(), HTTP_HX_REQUEST="true").content.decode()
     assert "<html" not in part  # the fragment alone (STYLE 7)
-    assert f"{milano.club.short_name} 2 – 0 {torino.club.short_name}</strong>" in part
+    assert f"{milano.club.short_name} 1 – 0 {torino.club.short_name}</strong>" in part
     # Each board's game being played, small and moving: board 1's return game, board 2's first.
     shown = re.findall(r'data-game="(\d+)"', part)
     assert shown == [str(one.game2_id), str(two.game1_id)]

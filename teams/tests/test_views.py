@@ -5,6 +5,7 @@ deadline."""
 from __future__ import annotations
 
 import html
+import re
 from datetime import timedelta
 
 import pytest
@@ -17,8 +18,16 @@ from clubs.tests.factories import club_with
 from teams import services
 from teams.models import Availability, LineupEntry, TeamMatch
 from teams.tests.factories import open_match, side
+from teams.tests.test_services import boards_of, finish, ids
 
 pytestmark = pytest.mark.django_db
+
+
+def board_points(page: str) -> list[str]:
+    """The points column of the match page's boards as a sighted reader sees it."""
+    cells = re.findall(r'data-testid="team-board-points">(.*?)</td>', page)
+    hidden = r'<span class="visually-hidden">.*?</span>'
+    return [re.sub(r"<[^>]+>", "", re.sub(hidden, "", cell)) for cell in cells]
 
 
 def places(*players) -> dict:
@@ -97,7 +106,7 @@ def test_each_club_page_lists_its_matches_and_a_club_in_one_is_not_dissolved(cli
     services.lineup_set(match_id=match.pk, by=milano.captain, player_ids=[milano.players[0].pk])
     services.match_start(match_id=match.pk, now=match.starts_at)
     page = client.get(torino.club.get_absolute_url()).content.decode()
-    assert f"0 – 2 contro «{milano.club.name}»" in page  # board 1 Milano's by forfeit, 2 empty
+    assert f"0 – 1 contro «{milano.club.name}»" in page  # board 1 Milano's by forfeit, 2 empty
 
 
 def form_data(second, **fields) -> dict:
@@ -181,3 +190,88 @@ def test_the_clubs_page_leads_its_officers_to_the_match_form():
     assert 'data-testid="club-open-match"' not in member_client.get(page).content.decode()
     form = officer_client.get(reverse("teams:new"))
     assert form.status_code == 200 and club.name in form.content.decode()
+
+
+def test_the_match_and_club_pages_show_board_points_as_the_league_does(client):
+    """RULES 16.5, 16.8: board points are counted 2 a win inside and shown 1, ½, 0, as the
+    league's tables show them: a draw and a forfeit win read 1½ – ½, not 3 – 1."""
+    milano, torino = side([1900, 1800]), side([2000])
+    match = open_match(milano, torino, boards=3)
+    services.lineup_set(match_id=match.pk, by=milano.captain, player_ids=ids(milano.players))
+    services.lineup_set(match_id=match.pk, by=torino.captain, player_ids=ids(torino.players))
+    services.match_start(match_id=match.pk, now=match.starts_at)
+    one = boards_of(match)[0]
+    finish(one.game1, "1/2-1/2")
+    services.match_game_finished(game_id=one.game1_id)
+    page = html.unescape(client.get(match.get_absolute_url()).content.decode())
+    assert f"{milano.club.short_name} 1½ – ½ {torino.club.short_name}</strong>" in page
+    assert board_points(page) == ["½–½", "1–0", "0–0"]
+    club_page = html.unescape(client.get(torino.club.get_absolute_url()).content.decode())
+    assert f"½ – 1½ contro «{milano.club.name}»" in club_page
+
+
+def test_each_board_game_link_says_its_board_game_and_players(client):
+    """The boards' game links once all read "partita 1": each is now its result (or "in
+    corso"), named for a screen reader by its board, its game and its two players."""
+    milano, torino = side([1900, 1800]), side([2000, 1900])
+    match = open_match(milano, torino, boards=2, double_games=True)
+    services.lineup_set(match_id=match.pk, by=milano.captain, player_ids=ids(milano.players))
+    services.lineup_set(match_id=match.pk, by=torino.captain, player_ids=ids(torino.players))
+    services.match_start(match_id=match.pk, now=match.starts_at)
+    one, two = boards_of(match)
+    finish(one.game1, "1-0")
+    services.match_game_finished(game_id=one.game1_id)
+    page = html.unescape(client.get(match.get_absolute_url()).content.decode())
+    links = re.findall(r'data-testid="team-board-game">(.*?)</a>', page)
+    names = [re.sub(r"<[^>]+>", "", link) for link in links]
+    (a, b), (x, y) = [p.username for p in milano.players], [p.username for p in torino.players]
+    assert names == [
+        f"1–0: scacchiera 1, partita 1, {a} – {x}",
+        f"in corso: scacchiera 1, partita 2, {a} – {x}",
+        f"in corso: scacchiera 2, partita 1, {b} – {y}",
+    ]
+    assert board_points(page) == ["1–0 · in corso", "in corso"]
+    assert "partita 1</a>" not in page
+
+
+def test_the_match_page_shows_its_description_escaped_with_its_line_breaks(client):
+    """The description was saved and never shown: now under the head, as plain text."""
+    milano, torino = side([]), side([])
+    match = open_match(milano, torino, boards=2, description="Sala grande\n<b>Arbitro</b>: Rossi")
+    page = client.get(match.get_absolute_url()).content.decode()
+    assert (
+        '<p class="event-description" data-testid="team-match-description">'
+        "Sala grande<br>&lt;b&gt;Arbitro&lt;/b&gt;: Rossi</p>"
+    ) in page
+    bare = open_match(torino, milano, boards=2, name="Senza descrizione")
+    assert "team-match-description" not in client.get(bare.get_absolute_url()).content.decode()
+
+
+def test_the_captains_see_who_said_they_are_available_and_no_one_else_does(client):
+    """RULES 16.2: the members who said "Sono disponibile" are listed on the match page for
+    their club's officers and marked in the line-up form's choices; a member, the other
+    club's captain and a visitor do not see the list."""
+    milano, torino = side([1900, 1800]), side([2000])
+    match = open_match(milano, torino, boards=2)
+    a, b = milano.players
+    services.availability_set(match_id=match.pk, user=b, available=True)
+    client.force_login(milano.captain)
+    page = client.get(match.get_absolute_url()).content.decode()
+    listed = re.search(r'data-testid="team-available-list">(.*?)</p>', page)
+    assert listed and b.username in listed.group(1) and a.username not in listed.group(1)
+    form = client.get(f"/incontri/{match.pk}/formazione/").content.decode()
+    assert f"{b.username} (1800) · disponibile</option>" in form
+    assert f"{a.username} (1900)</option>" in form
+    assert re.search(
+        r'data-testid="team-lineup-available">Si sono detti disponibili: ' + b.username, form
+    )
+    for viewer in (a, None):
+        client.logout()
+        if viewer is not None:
+            client.force_login(viewer)
+        assert "team-available-list" not in client.get(match.get_absolute_url()).content.decode()
+    client.force_login(torino.captain)  # their own club's list only: nobody yet
+    page = client.get(match.get_absolute_url()).content.decode()
+    assert re.findall(r'data-testid="team-available-list">(.*?)</p>', page) == [
+        '<span class="muted">Disponibili (lo vedono solo i consiglieri):</span> nessuno per ora.'
+    ]
