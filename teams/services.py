@@ -256,6 +256,12 @@ def match_cancel(
             return match
         if match.status != TeamMatch.Status.SCHEDULED:
             raise TeamError("not_scheduled", _("Solo un incontro non ancora iniziato si annulla."))
+        if match.league_round_id is not None:
+            # RULES 16.8: a league's match is the league's: a team withdraws, the league is
+            # cancelled, or the staff cancel it; no captain takes it off the calendar.
+            raise TeamError(
+                "league_match", _("Un incontro di campionato non si annulla: è del campionato.")
+            )
         by_id = getattr(by, "pk", None)
         if by_id != match.opened_by_id and not any(
             clubs.is_officer(club_id=club_id, user_id=by_id) for club_id in match.club_ids()

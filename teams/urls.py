@@ -9,6 +9,7 @@ urlpatterns = [
     path("<int:match_id>/", views.detail, name="detail"),
     path("<int:match_id>/formazione/", views.lineup, name="lineup"),
     path("<int:match_id>/disponibile/", views.availability, name="availability"),
+    path("<int:match_id>/annulla/", views.cancel, name="cancel"),
     # RULES 16.8: the leagues of team matches.
     path("campionati/nuovo/", league_views.new, name="league_new"),
     path("campionati/<int:league_id>/", league_views.detail, name="league"),

@@ -51,6 +51,13 @@ def _viewer(match: TeamMatch, user) -> dict:
         "captain_sides": [(side, match.side_name(side)) for side in sides]
         if len(sides) == 2
         else [],
+        # RULES 16.1 Decision: a friendly match not started, its organizer or a captain.
+        "may_cancel": match.status == TeamMatch.Status.SCHEDULED
+        and match.league_round_id is None
+        and (
+            (bool(sides) and membership.role in OFFICERS)
+            or getattr(user, "pk", None) == match.opened_by_id
+        ),
     }
 
 
@@ -167,6 +174,22 @@ def lineup(request: HttpRequest, match_id: int) -> HttpResponse:
         },
         status=status,
     )
+
+
+@login_required
+def cancel(request: HttpRequest, match_id: int) -> HttpResponse:
+    """RULES 16.1 Decision: before the start its organizer or an officer of either club cancels
+    the match (asked first); the service says who may."""
+    match = _match(match_id)
+    if request.method == "POST":
+        try:
+            services.match_cancel(match_id=match.pk, by=request.user)
+        except services.TeamError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(request, _("Incontro annullato."))
+        return redirect(match.get_absolute_url())
+    return render(request, "teams/match_confirm.html", {"match": match})
 
 
 @login_required

@@ -275,3 +275,54 @@ def test_the_captains_see_who_said_they_are_available_and_no_one_else_does(clien
     assert re.findall(r'data-testid="team-available-list">(.*?)</p>', page) == [
         '<span class="muted">Disponibili (lo vedono solo i consiglieri):</span> nessuno per ora.'
     ]
+
+
+def test_a_friendly_match_is_cancelled_by_a_captain_of_either_club_asked_first(client):
+    """RULES 16.1 Decision: before the start, its organizer or an officer of either club; a
+    member who is no officer sees no button and is refused; the match is gone from the
+    calendar, its page says so."""
+    milano, torino = side([1900]), side([1800])
+    match = open_match(milano, torino, boards=2)
+    url = reverse("teams:cancel", args=[match.pk])
+    client.force_login(torino.players[0])  # a member, no officer
+    assert 'data-testid="team-cancel"' not in client.get(match.get_absolute_url()).content.decode()
+    refused = client.post(url, follow=True).content.decode()
+    assert "Solo i consiglieri" in refused
+    match.refresh_from_db()
+    assert match.status == TeamMatch.Status.SCHEDULED
+
+    client.force_login(torino.captain)  # the other club's president
+    assert 'data-testid="team-cancel"' in client.get(match.get_absolute_url()).content.decode()
+    confirm = client.get(url).content.decode()
+    assert 'data-testid="team-cancel-confirm"' in confirm and "Annullare" in confirm
+    match.refresh_from_db()
+    assert match.status == TeamMatch.Status.SCHEDULED  # asking changes nothing
+    done = client.post(url, follow=True).content.decode()
+    assert "Incontro annullato." in done
+    match.refresh_from_db()
+    assert match.status == TeamMatch.Status.CANCELLED
+    # Twice: refused with the reason, nothing more.
+    assert "non ancora iniziato" in client.post(url, follow=True).content.decode()
+
+
+def test_a_league_match_is_not_cancelled_by_its_captains():
+    """RULES 16.8: a league's match is the league's; its captains see no button and are
+    refused."""
+    from teams.tests.league_world import played_league
+
+    world = played_league("annulla")
+    match = (
+        TeamMatch.objects.filter(league_round__league=world.league, status="scheduled")
+        .order_by("pk")
+        .first()
+    )
+    assert match is not None
+    captain = world.sides[0].captain if match.first_club_id == world.sides[0].club.pk else None
+    captain = captain or next(s.captain for s in world.sides if s.club.pk == match.first_club_id)
+    client = Client()
+    client.force_login(captain)
+    assert 'data-testid="team-cancel"' not in client.get(match.get_absolute_url()).content.decode()
+    refused = client.post(reverse("teams:cancel", args=[match.pk]), follow=True).content.decode()
+    assert "campionato" in refused
+    match.refresh_from_db()
+    assert match.status == TeamMatch.Status.SCHEDULED
