@@ -67,8 +67,9 @@ class LeagueForm(EventForm):
             del self.fields[name]
         self.fields["starts_at"].label = _("Primo turno")
         self.fields["starts_at"].help_text = _(
-            "Gli altri turni seguono, tutti alla stessa ora; il campionato inizia da solo il "
-            "giorno prima, se l'organizzatore non l'ha avviato."
+            "Gli altri turni seguono, tutti alla stessa ora; se l'organizzatore non l'ha "
+            "avviato, il campionato inizia da solo il giorno prima (due ore prima, se il primo "
+            "turno è fra meno di un giorno)."
         )
 
     @classmethod

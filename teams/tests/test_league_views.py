@@ -116,6 +116,23 @@ def test_the_organizer_starts_the_league_from_its_page_and_only_they(client):
     assert "già iniziato" in text(response)
 
 
+def test_the_organizer_is_told_when_the_league_starts_by_itself(client):
+    """RULES 16.8: a day before its first round, or two hours before it for a league opened
+    less than a day ahead: the organizer's page says the moment, not always "the day before"."""
+    from django.utils import formats
+    from django.utils import timezone as tz
+
+    sides = league_sides("da-solo")
+    first = timezone.now() + timedelta(hours=3)
+    league = leagues.league_create(
+        by=sides[0].captain, data=league_data(sides, first_round_at=first)
+    )
+    client.force_login(sides[0].captain)
+    body = text(client.get(f"/incontri/campionati/{league.pk}/"))
+    when = formats.date_format(tz.localtime(first - timedelta(hours=2)), "DATETIME_FORMAT")
+    assert f"inizia da solo il {when}, prima del primo turno" in body
+
+
 def test_the_organizer_cancels_after_a_confirm_step(client):
     sides = league_sides("annulla")
     league = open_league(sides)
