@@ -133,6 +133,20 @@ def test_the_organizer_is_told_when_the_league_starts_by_itself(client):
     assert f"inizia da solo il {when}, prima del primo turno" in body
 
 
+def test_the_standings_mark_no_podium_before_a_match_is_played(client):
+    """Started, before any match is over, the order is the lot's: no team has a podium's
+    bar."""
+    sides = league_sides("podio")
+    league = open_league(sides)
+    leagues.league_start(league_id=league.pk, by=sides[0].captain)
+    body = text(client.get(f"/incontri/campionati/{league.pk}/"))
+    assert 'data-testid="league-standing-row"' in body and 'class="rank-' not in body
+
+
+def test_the_standings_mark_the_podium_once_played(client, played):
+    assert 'class="rank-1"' in text(client.get(played.league.get_absolute_url()))
+
+
 def test_the_organizer_cancels_after_a_confirm_step(client):
     sides = league_sides("annulla")
     league = open_league(sides)
