@@ -158,7 +158,7 @@ class Club(models.Model):
         others = Club.objects.active().exclude(pk=self.pk)
         errors = {}
         key = name_key(self.name)
-        if not key:
+        if not key and self.name:  # an empty name is the field's own error ("obbligatorio")
             errors["name"] = _("Il nome deve contenere lettere o cifre.")
         elif others.filter(name_key=key).exists():
             errors["name"] = _(

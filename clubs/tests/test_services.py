@@ -22,6 +22,16 @@ def data(name="Circolo Scacchi Milano", short="CSM", **fields) -> ClubData:
     return ClubData(name=name, short_name=short, city=fields.get("city", "Milano"), province="MI")
 
 
+def test_an_empty_name_is_one_error_and_a_name_of_no_letter_another():
+    from clubs.forms import ClubForm
+
+    form = ClubForm(data={"name": "", "short_name": "AB", "city": "Milano", "province": "MI"})
+    assert not form.is_valid() and form.errors["name"] == ["Questo campo è obbligatorio."]
+    form = ClubForm(data={"name": "—·—", "short_name": "AB", "city": "Milano", "province": "MI"})
+    assert not form.is_valid()
+    assert form.errors["name"] == ["Il nome deve contenere lettere o cifre."]
+
+
 def test_a_player_founds_a_club_and_is_its_president():
     founder = UserFactory()
     club = services.club_found(founder=founder, data=data())
