@@ -88,8 +88,11 @@ class TeamMatchForm(EventForm):
     )
     double_games_field = "double_games"
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args, first_club_id: int | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        # The opener's club: the other club is checked against it with the other fields, so a
+        # refusal names every wrong field at once (the service checks again).
+        self.first_club_id = first_club_id
         for name in ("floor", "private", "club_only", "password"):
             del self.fields[name]
 
@@ -109,6 +112,8 @@ class TeamMatchForm(EventForm):
         club = Club.objects.listed().filter(short_key=name_key(typed)).first()
         if club is None:
             raise forms.ValidationError(_("Nessun circolo con questa sigla."))
+        if club.pk == self.first_club_id:
+            raise forms.ValidationError(_("Un circolo non gioca contro sé stesso."))
         return club
 
     def to_data(self) -> MatchData:

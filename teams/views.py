@@ -219,7 +219,7 @@ def new(request: HttpRequest) -> HttpResponse:
         messages.error(request, _("Solo i consiglieri di un circolo aprono un incontro a squadre."))
         return redirect("clubs:list")
     use_zone(request)
-    form = TeamMatchForm(request.POST or None)
+    form = TeamMatchForm(request.POST or None, first_club_id=membership.club_id)
     if request.method == "POST" and form.is_valid():
         try:
             match = services.match_create(

@@ -169,6 +169,21 @@ def test_a_wrong_match_is_refused_with_the_reason_and_nothing_saved(client, chan
     assert not TeamMatch.objects.exists()
 
 
+def test_a_match_form_names_every_wrong_field_at_once(client):
+    """The other club being one's own and a start too soon, in one submit: both said, each by
+    its field (the service alone would say the first it met)."""
+    milano, torino = side([]), side([])
+    client.force_login(milano.captain)
+    data = form_data(torino)
+    data["second_club"] = milano.club.short_name
+    data["starts_at"] = timezone.localtime(timezone.now() + timedelta(minutes=30)).strftime(
+        "%Y-%m-%dT%H:%M"
+    )
+    page = html.unescape(client.post("/incontri/nuovo/", data).content.decode())
+    assert "contro sé stesso" in page and "tra un'ora e trenta giorni" in page
+    assert not TeamMatch.objects.exists()
+
+
 def test_a_member_who_is_no_officer_opens_no_match(client):
     milano = side([1500])
     client.force_login(milano.players[0])
