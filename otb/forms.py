@@ -1,4 +1,4 @@
-"""Forms of the arbiter's table (regola 13). They check fields; the services decide."""
+"""Forms of the arbiter's table (RULES 13). They check fields; the services decide."""
 
 from __future__ import annotations
 

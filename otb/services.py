@@ -254,21 +254,30 @@ def _rounds_known(tournament: OtbTournament) -> int | None:
     return None
 
 
+def _bye_misfit(round_number: int, kind: str, *, round_robin: bool, total: int | None) -> str:
+    """RULES 13.4: why a requested bye does not fit the tournament as known so far ("" when it
+    does): Swiss only, within the rounds, half a point in any round but the last."""
+    if round_robin:
+        return _("Nel girone all'italiana non si chiede il riposo: il calendario è fisso.")
+    if total and round_number > total:
+        return _("Il torneo ha %(n)d turni.") % {"n": total}
+    if kind == OtbBye.HALF and round_number == total:
+        return _("Nell'ultimo turno il riposo richiesto vale zero punti (regola 13.4).")
+    return ""
+
+
 def _check_early_byes(tournament: OtbTournament) -> None:
     """RULES 13.4 Decision: the byes asked before round 1, checked once the format and the
     rounds are fixed. One that does not fit them is not dropped nor changed: round 1 is not
     paired, and the refusal names each, for the arbiter to cancel or change it."""
     total = tournament.total_rounds
     byes = OtbBye.objects.filter(player__tournament=tournament).select_related("player")
+    round_robin = tournament.format == ROUND_ROBIN
     wrong = [
         b
         for b in byes.order_by("round_number", "player__last_name", "player__first_name")
         if b.player.plays_in(b.round_number)
-        and (
-            tournament.format == ROUND_ROBIN
-            or b.round_number > total
-            or (b.kind == OtbBye.HALF and b.round_number == total)
-        )
+        and _bye_misfit(b.round_number, b.kind, round_robin=round_robin, total=total)
     ]
     if not wrong:
         return
@@ -299,17 +308,18 @@ def bye_request(*, tournament_id: int, by, player_id: int, round_number: int, ki
     """RULES 13.4: a round not yet paired; half a point in any round but the last."""
     tournament = _lock(tournament_id, by)
     player = _player(tournament, player_id)
-    if tournament.format == ROUND_ROBIN or (
+    round_robin = tournament.format == ROUND_ROBIN or (
         not tournament.format and tournament.format_choice == FormatChoice.ROUND_ROBIN
-    ):
-        raise OtbError(_("Nel girone all'italiana non si chiede il riposo: il calendario è fisso."))
+    )
+    misfit = _bye_misfit(
+        round_number, kind, round_robin=round_robin, total=_rounds_known(tournament)
+    )
+    if misfit and round_robin:
+        raise OtbError(misfit)
     if round_number <= _paired_rounds(tournament):
         raise OtbError(_("Il turno %(n)d è già abbinato.") % {"n": round_number})
-    total = _rounds_known(tournament)
-    if total and round_number > total:
-        raise OtbError(_("Il torneo ha %(n)d turni.") % {"n": total})
-    if kind == OtbBye.HALF and round_number == total:
-        raise OtbError(_("Nell'ultimo turno il riposo richiesto vale zero punti (regola 13.4)."))
+    if misfit:
+        raise OtbError(misfit)
     if not player.plays_in(round_number):
         raise OtbError(
             _("%(name)s non gioca il turno %(n)d.") % {"name": player, "n": round_number}
