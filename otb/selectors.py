@@ -66,7 +66,8 @@ def engine_tournament(tournament: OtbTournament, *, before_round: int | None = N
     """The tournament as the engine sees it (events/pairing/model.py): the rounds before
     `before_round` (every published round when None: a draft is in no standings nor TRF,
     RULES 13.6, 13.10; the rounds before one being paired are all published), with the
-    players who will not be paired in `before_round` announced absent (late entries not yet in, withdrawals, requested byes).
+    players who will not be paired in `before_round` announced absent (late entries not yet
+    in, withdrawals, requested byes).
 
     Byes: the pairing-allocated one is a board without Black (worth a win, Lim 1); a requested
     bye is half a point or nothing (TRF H / Z, RULES 13.4); a late entrant's rounds before
