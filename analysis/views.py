@@ -43,6 +43,14 @@ def _finished(pk: int) -> Game:
 def panel_context(request: HttpRequest, game: Game) -> dict:
     """What the panel shows to this viewer: the analysis (done: its data for the board), or
     whether and how they may ask for one."""
+    asked = _ask_context(request, game)
+    return {**asked, "data": selectors.panel(game, asked["analysis"], _lang())}
+
+
+def _ask_context(request: HttpRequest, game: Game) -> dict:
+    """The analysis's state and whether this viewer may ask for one: all the game page's button
+    needs (the panel's data, a replay of the game and every best line written out, is the
+    analysis board's alone)."""
     analysis = selectors.analysis_of(game.pk)
     user = request.user
     may_ask = selectors.may_ask(user, game) and bool(game.moves)
@@ -62,7 +70,6 @@ def panel_context(request: HttpRequest, game: Game) -> dict:
         "is_chess": game.variant == "chess",
         "signed_in": user.is_authenticated,
         "daily": settings.ANALYSIS_DAILY,
-        "data": selectors.panel(game, analysis, _lang()),
     }
 
 
@@ -81,7 +88,7 @@ def button_context(request: HttpRequest, game: Game) -> dict:
         return {"game": game, "shown": False, "later": later}
     if not game.moves:
         return {"shown": False}
-    return {"shown": True, **panel_context(request, game)}
+    return {"shown": True, **_ask_context(request, game)}
 
 
 @require_GET
